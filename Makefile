@@ -1,0 +1,120 @@
+# sinusoidal-pe: `make serve` builds and serves the page, `make test` runs
+# every test. Missing tools are installed on first use (Debian packages with
+# apt-get, npm dev dependencies from the lockfile).
+
+SHELL := /bin/bash
+PORT ?= 8080
+
+CORE_C := $(wildcard src/core/*.c)
+CORE_H := $(wildcard src/core/*.h)
+JS_SRC := $(wildcard src/*.js)
+TYPES := $(patsubst src/%,dist/%,$(wildcard src/*.d.ts))
+NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/native/test_*.c))
+
+# The module exports malloc and free plus every function marked PE_EXPORT.
+
+# Debian's emcc 3.1.6 finds its optimizer's `acorn` only on this path.
+EMCC := NODE_PATH=/usr/share/nodejs emcc
+EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
+	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
+	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
+NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
+ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
+	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js
+
+DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
+
+.PHONY: all deps serve test test-native test-node test-browser test-format \
+	format bench clean
+
+all: $(DIST) web/vendor/sinusoidal-pe.global.js
+
+# ---- dependencies -----------------------------------------------------------
+
+deps:
+	@missing=""; \
+	command -v emcc >/dev/null || missing="$$missing emscripten"; \
+	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
+	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	command -v python3 >/dev/null || missing="$$missing python3"; \
+	command -v node >/dev/null || missing="$$missing nodejs npm"; \
+	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+deps-browser:
+	@command -v chromium >/dev/null || { \
+		echo "installing Debian package: chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq chromium >/dev/null; }
+
+node_modules/.package-lock.json: package-lock.json | deps
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# ---- build ------------------------------------------------------------------
+
+build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
+	@mkdir -p build
+	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
+
+build/wasm-base64.js: build/sinusoidal-pe.wasm
+	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
+
+dist/index.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ src/index.js
+
+# A classic-script build for pages opened from file://, where browsers refuse
+# module scripts.
+dist/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
+
+dist/%.d.ts: src/%.d.ts
+	@mkdir -p dist
+	cp $< $@
+
+web/vendor/sinusoidal-pe.global.js: dist/sinusoidal-pe.global.js
+	@mkdir -p web/vendor
+	cp $< $@
+
+# ---- main job -----------------------------------------------------------------
+
+serve: all
+	@echo "sinusoidal-pe page: http://127.0.0.1:$(PORT)/"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory web
+
+# ---- tests --------------------------------------------------------------------
+
+test: test-format test-native test-node test-browser
+
+build/native/%: tests/native/%.c tests/native/check.h $(CORE_C) $(CORE_H) | deps
+	@mkdir -p build/native
+	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
+
+test-native: $(NATIVE_TESTS)
+	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
+
+test-node: all
+	node --test tests/node/
+
+test-browser: all deps-browser
+	node --test tests/browser/
+
+test-format: node_modules/.package-lock.json
+	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch]
+	node_modules/.bin/prettier --check --log-level=warn .
+
+format: node_modules/.package-lock.json
+	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch]
+	node_modules/.bin/prettier --write --log-level=warn .
+
+bench: all
+	node bench/run.js
+
+clean:
+	rm -rf build dist web/vendor

@@ -1,0 +1,86 @@
+/* sin and cos of two doubles at once, to about one ulp.
+
+   Reduction: k = nearest(x * 2/pi), r = x - k*pi/2 with pi/2 split in three
+   parts (Cody-Waite). The first part has 27 significant bits and the second
+   21, so k * part is exact for |k| < 2^26 and r keeps an absolute error near
+   1e-16 for |x| <= PE_SINCOS_FAST_LIMIT. Larger lanes fall back to libm, which
+   reduces exactly at any magnitude.
+   Evaluation: Taylor series of sin to r^17 and cos to r^16, whose truncation
+   errors on |r| <= pi/4 are below 1e-17 (wasm has no FMA, so the extra terms
+   cost less than a minimax fit would save). */
+#ifndef PE_SINCOS_F64X2_H
+#define PE_SINCOS_F64X2_H
+
+#include <math.h>
+
+#include "simd.h"
+
+#define PE_SINCOS_FAST_LIMIT 1.0e8
+
+static inline v128_t pe_poly_sin(v128_t r) {
+  v128_t z = wasm_f64x2_mul(r, r);
+  v128_t p = wasm_f64x2_splat(1.0 / 355687428096000.0); /* 1/17! */
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z),
+                     wasm_f64x2_splat(-1.0 / 1307674368000.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z),
+                     wasm_f64x2_splat(1.0 / 6227020800.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-1.0 / 39916800.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(1.0 / 362880.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-1.0 / 5040.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(1.0 / 120.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-1.0 / 6.0));
+  return wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(p, z), r));
+}
+
+static inline v128_t pe_poly_cos(v128_t r) {
+  v128_t z = wasm_f64x2_mul(r, r);
+  v128_t p = wasm_f64x2_splat(1.0 / 20922789888000.0); /* 1/16! */
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z),
+                     wasm_f64x2_splat(-1.0 / 87178291200.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(1.0 / 479001600.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-1.0 / 3628800.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(1.0 / 40320.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-1.0 / 720.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(1.0 / 24.0));
+  p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(-0.5));
+  return wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_mul(p, z));
+}
+
+/* Lanes beyond the fast range (rare: only huge positions reach it). */
+static inline void pe_sincos_f64x2_slow(v128_t x, v128_t *s, v128_t *c) {
+  double x0 = wasm_f64x2_extract_lane(x, 0), x1 = wasm_f64x2_extract_lane(x, 1);
+  *s = wasm_f64x2_make(sin(x0), sin(x1));
+  *c = wasm_f64x2_make(cos(x0), cos(x1));
+}
+
+static inline void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c) {
+  if (!wasm_i64x2_all_true(wasm_f64x2_le(
+          wasm_f64x2_abs(x), wasm_f64x2_splat(PE_SINCOS_FAST_LIMIT)))) {
+    pe_sincos_f64x2_slow(x, s, c);
+    return;
+  }
+  /* Adding 1.5 * 2^52 rounds x * 2/pi to the nearest integer k and leaves
+     k mod 2^51 in the low mantissa bits, two's complement for negative k. */
+  const v128_t magic = wasm_f64x2_splat(0x1.8p52);
+  v128_t t = wasm_f64x2_add(
+      wasm_f64x2_mul(x, wasm_f64x2_splat(0x1.45f306dc9c883p-1)), magic);
+  v128_t k = wasm_f64x2_sub(t, magic);
+  v128_t r =
+      wasm_f64x2_sub(x, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.921fb54p+0)));
+  r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.10b46p-30)));
+  r = wasm_f64x2_sub(
+      r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.1a62633145c07p-54)));
+
+  v128_t sin_r = pe_poly_sin(r), cos_r = pe_poly_cos(r);
+  /* Quadrant q = k mod 4: odd q swaps sin and cos; q in {2,3} negates sin,
+     q in {1,2} negates cos. */
+  v128_t one = wasm_i64x2_splat(1), two = wasm_i64x2_splat(2);
+  v128_t swap = wasm_i64x2_eq(wasm_v128_and(t, one), one);
+  v128_t sin_sign = wasm_i64x2_shl(wasm_v128_and(t, two), 62);
+  v128_t cos_sign =
+      wasm_i64x2_shl(wasm_v128_and(wasm_i64x2_add(t, one), two), 62);
+  *s = wasm_v128_xor(wasm_v128_bitselect(cos_r, sin_r, swap), sin_sign);
+  *c = wasm_v128_xor(wasm_v128_bitselect(sin_r, cos_r, swap), cos_sign);
+}
+
+#endif

@@ -1,0 +1,345 @@
+#include "table.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frequencies.h"
+#include "sincos_f64x2.h"
+#include "status.h"
+
+/* Pairs handled per column block: the block's state (five arrays of
+   doubles, 10 KiB) stays in L1 while the rows stream out. */
+#define BLOCK 256
+/* Evenly spaced rows advance by one rotation per row and re-seed from an
+   exact sin/cos every RESEED rows; the float64 recurrence drifts by about
+   1e-16 per step, far below float32 rounding. */
+#define RESEED 128
+
+/* Where the sin and cos of pair i land within a row. */
+typedef struct {
+  int32_t interleaved, cos_first;
+  uint32_t sin_offset, cos_offset; /* halves: first column of each block */
+  uint32_t odd; /* the column that is not in a pair, for odd dims */
+} columns;
+
+static columns columns_of(int32_t layout, uint32_t dim, uint32_t n_omega) {
+  uint32_t h = dim / 2;
+  columns c = {0, 0, 0, 0, dim - 1};
+  c.interleaved = layout == PE_LAYOUT_INTERLEAVED ||
+                  layout == PE_LAYOUT_INTERLEAVED_COS_FIRST;
+  c.cos_first = layout == PE_LAYOUT_INTERLEAVED_COS_FIRST ||
+                layout == PE_LAYOUT_HALVES_COS_FIRST;
+  if (!c.interleaved) {
+    c.sin_offset = c.cos_first ? h : 0;
+    c.cos_offset = c.cos_first ? 0 : n_omega;
+    /* [sin | cos] with an extra sin: the sin block ends with it. */
+    if (!c.cos_first && n_omega > h)
+      c.odd = h;
+  }
+  return c;
+}
+
+/* Column of the sin of pair i. */
+static uint32_t sin_column(const columns *c, uint32_t i) {
+  return c->interleaved ? 2 * i + (uint32_t)c->cos_first : c->sin_offset + i;
+}
+
+static uint32_t cos_column(const columns *c, uint32_t i) {
+  return c->interleaved ? 2 * i + (uint32_t)!c->cos_first : c->cos_offset + i;
+}
+
+static int is_aligned(const void *p, uintptr_t alignment) {
+  return ((uintptr_t)p & (alignment - 1)) == 0;
+}
+
+/* Checks everything the kernels rely on; *max_w receives max |scale*w_i|. */
+static int32_t validate(const void *out, size_t elem, const double *positions,
+                        uint32_t count, double start, uint32_t dim,
+                        int32_t layout, int32_t odd_dim, const double *omega,
+                        uint32_t n_omega, double scale, double amplitude) {
+  if (layout < PE_LAYOUT_INTERLEAVED || layout > PE_LAYOUT_HALVES_COS_FIRST)
+    return PE_ERR_LAYOUT;
+  int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
+  if (status != PE_OK)
+    return status;
+  if (!isfinite(scale))
+    return PE_ERR_SCALE;
+  if (!isfinite(amplitude))
+    return PE_ERR_ARGUMENT;
+  if ((uint64_t)count * dim * elem > UINT32_MAX)
+    return PE_ERR_SIZE;
+  if (count > 0 && (out == NULL || !is_aligned(out, elem)))
+    return PE_ERR_NULL;
+  if (count > 0 && positions != NULL && !is_aligned(positions, alignof(double)))
+    return PE_ERR_NULL;
+
+  double max_w = 0;
+  for (uint32_t i = 0; i < n_omega; i++)
+    max_w = fmax(max_w, fabs(scale * omega[i]));
+  if (!isfinite(max_w))
+    return PE_ERR_SCALE;
+  /* Every angle must be a finite double. */
+  if (positions == NULL) {
+    double last = start + (double)(count > 0 ? count - 1 : 0);
+    if (!isfinite(start) || !isfinite(last * max_w) || !isfinite(start * max_w))
+      return PE_ERR_POSITIONS;
+  } else {
+    for (uint32_t j = 0; j < count; j++)
+      if (!isfinite(positions[j]) || !isfinite(positions[j] * max_w))
+        return PE_ERR_POSITIONS;
+  }
+  return PE_OK;
+}
+
+/* Per-block state: w = scale * omega, the step rotation (sin w, cos w), and
+   the current row's (sin, cos) of every pair, all in double. */
+typedef struct {
+  alignas(16) double w[BLOCK];
+  alignas(16) double step_sin[BLOCK];
+  alignas(16) double step_cos[BLOCK];
+  alignas(16) double sin[BLOCK];
+  alignas(16) double cos[BLOCK];
+} block_state;
+
+/* n is even: blocks are padded with a zero frequency. */
+static void load_block(block_state *b, const double *omega, uint32_t n_valid,
+                       uint32_t n, double scale) {
+  for (uint32_t i = 0; i < n; i++)
+    b->w[i] = i < n_valid ? scale * omega[i] : 0;
+  for (uint32_t i = 0; i < n; i += 2) {
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_v128_load(b->w + i), &s, &c);
+    wasm_v128_store(b->step_sin + i, s);
+    wasm_v128_store(b->step_cos + i, c);
+  }
+}
+
+/* The state holds amplitude * (sin, cos): rotations are linear, so the
+   recurrence carries the amplitude along for free. */
+static void seed_row(block_state *b, uint32_t n, double position,
+                     double amplitude) {
+  v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
+  for (uint32_t i = 0; i < n; i += 2) {
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s, &c);
+    wasm_v128_store(b->sin + i, wasm_f64x2_mul(s, a));
+    wasm_v128_store(b->cos + i, wasm_f64x2_mul(c, a));
+  }
+}
+
+/* Advances pairs [i, i + 2) by `rows` (1 or 2) steps, demoting each step to
+   float32 as (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in
+   c32[step]: (sin, cos)(a + w) = (s cw + c sw, c cw - s sw). */
+static inline __attribute__((always_inline)) void
+advance2(block_state *b, uint32_t i, uint32_t rows, v128_t *s32, v128_t *c32) {
+  v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
+  v128_t sw = wasm_v128_load(b->step_sin + i);
+  v128_t cw = wasm_v128_load(b->step_cos + i);
+  for (uint32_t r = 0; r < rows; r++) {
+    v128_t s_next =
+        wasm_f64x2_add(wasm_f64x2_mul(s, cw), wasm_f64x2_mul(c, sw));
+    c = wasm_f64x2_sub(wasm_f64x2_mul(c, cw), wasm_f64x2_mul(s, sw));
+    s = s_next;
+    s32[r] = wasm_f32x4_demote_f64x2_zero(s);
+    c32[r] = wasm_f32x4_demote_f64x2_zero(c);
+  }
+  wasm_v128_store(b->sin + i, s);
+  wasm_v128_store(b->cos + i, c);
+}
+
+/* Advances pairs [i0, i0 + n) by one step per row and writes `rows` (1 or 2)
+   consecutive rows: the hot loop of evenly spaced float32 tables, fused so
+   the state is read and written once per two rows. */
+static inline __attribute__((always_inline)) void
+advance_emit_f32(float *row, size_t stride, uint32_t rows, const columns *cols,
+                 block_state *b, uint32_t i0, uint32_t n) {
+  uint32_t i = 0;
+  v128_t s0[2], c0[2], s1[2], c1[2];
+  if (cols->interleaved) {
+    float *dst = row + 2 * i0;
+    for (; i + 4 <= n; i += 4) {
+      advance2(b, i, rows, s0, c0);
+      advance2(b, i + 2, rows, s1, c1);
+      for (uint32_t r = 0; r < rows; r++) {
+        float *d = dst + r * stride + 2 * i;
+        if (cols->cos_first) {
+          wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
+          wasm_v128_store(d + 4, wasm_i32x4_shuffle(c1[r], s1[r], 0, 4, 1, 5));
+        } else {
+          wasm_v128_store(d, wasm_i32x4_shuffle(s0[r], c0[r], 0, 4, 1, 5));
+          wasm_v128_store(d + 4, wasm_i32x4_shuffle(s1[r], c1[r], 0, 4, 1, 5));
+        }
+      }
+    }
+  } else {
+    float *dst_sin = row + cols->sin_offset + i0;
+    float *dst_cos = row + cols->cos_offset + i0;
+    for (; i + 4 <= n; i += 4) {
+      advance2(b, i, rows, s0, c0);
+      advance2(b, i + 2, rows, s1, c1);
+      for (uint32_t r = 0; r < rows; r++) {
+        wasm_v128_store(dst_sin + r * stride + i,
+                        wasm_i32x4_shuffle(s0[r], s1[r], 0, 1, 4, 5));
+        wasm_v128_store(dst_cos + r * stride + i,
+                        wasm_i32x4_shuffle(c0[r], c1[r], 0, 1, 4, 5));
+      }
+    }
+  }
+  /* Tail: the last one to three pairs (the state is padded to even n). */
+  for (; i < n; i += 2) {
+    advance2(b, i, rows, s0, c0);
+    for (uint32_t r = 0; r < rows; r++) {
+      float s[4], c[4];
+      wasm_v128_store(s, s0[r]);
+      wasm_v128_store(c, c0[r]);
+      for (uint32_t k = i; k < n && k < i + 2; k++) {
+        row[r * stride + sin_column(cols, i0 + k)] = s[k - i];
+        row[r * stride + cos_column(cols, i0 + k)] = c[k - i];
+      }
+    }
+  }
+}
+
+/* Writes pairs [i0, i0 + n) of one row from the block state. */
+static void emit_f32(float *row, const columns *cols, const block_state *b,
+                     uint32_t i0, uint32_t n) {
+  uint32_t i = 0;
+  if (cols->interleaved) {
+    float *dst = row + 2 * i0;
+    for (; i + 2 <= n; i += 2) {
+      v128_t s = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
+      v128_t c = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
+      v128_t v = cols->cos_first ? wasm_i32x4_shuffle(c, s, 0, 4, 1, 5)
+                                 : wasm_i32x4_shuffle(s, c, 0, 4, 1, 5);
+      wasm_v128_store(dst + 2 * i, v);
+    }
+  } else {
+    float *dst_sin = row + cols->sin_offset + i0;
+    float *dst_cos = row + cols->cos_offset + i0;
+    for (; i + 4 <= n; i += 4) {
+      v128_t s0 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
+      v128_t s1 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i + 2));
+      v128_t c0 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
+      v128_t c1 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i + 2));
+      wasm_v128_store(dst_sin + i, wasm_i32x4_shuffle(s0, s1, 0, 1, 4, 5));
+      wasm_v128_store(dst_cos + i, wasm_i32x4_shuffle(c0, c1, 0, 1, 4, 5));
+    }
+  }
+  for (; i < n; i++) {
+    row[sin_column(cols, i0 + i)] = (float)b->sin[i];
+    row[cos_column(cols, i0 + i)] = (float)b->cos[i];
+  }
+}
+
+static void emit_f64(double *row, const columns *cols, const block_state *b,
+                     uint32_t i0, uint32_t n) {
+  uint32_t i = 0;
+  if (cols->interleaved) {
+    double *dst = row + 2 * i0;
+    for (; i + 2 <= n; i += 2) {
+      v128_t s = wasm_v128_load(b->sin + i);
+      v128_t c = wasm_v128_load(b->cos + i);
+      v128_t lo = cols->cos_first ? wasm_i64x2_shuffle(c, s, 0, 2)
+                                  : wasm_i64x2_shuffle(s, c, 0, 2);
+      v128_t hi = cols->cos_first ? wasm_i64x2_shuffle(c, s, 1, 3)
+                                  : wasm_i64x2_shuffle(s, c, 1, 3);
+      wasm_v128_store(dst + 2 * i, lo);
+      wasm_v128_store(dst + 2 * i + 2, hi);
+    }
+  } else {
+    double *dst_sin = row + cols->sin_offset + i0;
+    double *dst_cos = row + cols->cos_offset + i0;
+    for (; i + 2 <= n; i += 2) {
+      wasm_v128_store(dst_sin + i, wasm_v128_load(b->sin + i));
+      wasm_v128_store(dst_cos + i, wasm_v128_load(b->cos + i));
+    }
+  }
+  for (; i < n; i++) {
+    row[sin_column(cols, i0 + i)] = b->sin[i];
+    row[cos_column(cols, i0 + i)] = b->cos[i];
+  }
+}
+
+/* The columns that are not a (sin, cos) pair: the sin of w_h (extra-sin) or
+   the zero column (zero-pad) of an odd dim. */
+static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
+                         double scale, double position, double amplitude) {
+  if (n_omega == dim / 2)
+    return 0;
+  return sin(position * (scale * omega[dim / 2])) * amplitude;
+}
+
+static double position_of(const double *positions, double start, uint32_t j) {
+  return positions != NULL ? positions[j] : start + (double)j;
+}
+
+int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
+                     double start, uint32_t dim, int32_t layout,
+                     int32_t odd_dim, const double *omega, uint32_t n_omega,
+                     double scale, double amplitude) {
+  int32_t status = validate(out, sizeof(float), positions, count, start, dim,
+                            layout, odd_dim, omega, n_omega, scale, amplitude);
+  if (status != PE_OK)
+    return status;
+  uint32_t h = dim / 2;
+  columns cols = columns_of(layout, dim, n_omega);
+  block_state b;
+  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
+    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
+    load_block(&b, omega + i0, n, n + (n & 1), scale);
+    for (uint32_t j = 0; j < count;) {
+      float *row = out + (size_t)j * dim;
+      if (positions == NULL && j % RESEED != 0) {
+        uint32_t rows = (j + 1) % RESEED != 0 && j + 1 < count ? 2 : 1;
+        /* Constant row counts let the compiler keep every step in
+           registers. */
+        if (rows == 2)
+          advance_emit_f32(row, dim, 2, &cols, &b, i0, n);
+        else
+          advance_emit_f32(row, dim, 1, &cols, &b, i0, n);
+        j += rows;
+      } else {
+        seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude);
+        emit_f32(row, &cols, &b, i0, n);
+        j++;
+      }
+    }
+  }
+  if (dim % 2 == 1)
+    for (uint32_t j = 0; j < count; j++)
+      out[(size_t)j * dim + cols.odd] =
+          (float)odd_column(dim, n_omega, omega, scale,
+                            position_of(positions, start, j), amplitude);
+  return PE_OK;
+}
+
+int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
+                     double start, uint32_t dim, int32_t layout,
+                     int32_t odd_dim, const double *omega, uint32_t n_omega,
+                     double scale, double amplitude) {
+  int32_t status = validate(out, sizeof(double), positions, count, start, dim,
+                            layout, odd_dim, omega, n_omega, scale, amplitude);
+  if (status != PE_OK)
+    return status;
+  uint32_t h = dim / 2;
+  columns cols = columns_of(layout, dim, n_omega);
+  block_state b;
+  /* float64 output is seeded exactly at every row: the recurrence's 1e-14
+     drift would be visible at this precision. */
+  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
+    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
+    load_block(&b, omega + i0, n, n + (n & 1), scale);
+    for (uint32_t j = 0; j < count; j++) {
+      seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude);
+      emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
+    }
+  }
+  if (dim % 2 == 1)
+    for (uint32_t j = 0; j < count; j++)
+      out[(size_t)j * dim + cols.odd] =
+          odd_column(dim, n_omega, omega, scale,
+                     position_of(positions, start, j), amplitude);
+  return PE_OK;
+}

@@ -1,0 +1,107 @@
+// Validation of user options: every message names the option and the
+// allowed range. Type mistakes are TypeErrors, out-of-range values RangeErrors.
+
+const PREFIX = "sinusoidal-pe: ";
+
+export function typeError(message) {
+  return new TypeError(PREFIX + message);
+}
+
+export function rangeError(message) {
+  return new RangeError(PREFIX + message);
+}
+
+function show(value) {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value === "object") return value.constructor?.name ?? "an object";
+  return String(value);
+}
+
+export function optionsObject(options, name = "options") {
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw typeError(`${name} must be an object, got ${show(options)}`);
+  return options;
+}
+
+// Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.
+export function rejectUnknown(options, allowed, where) {
+  for (const key of Object.keys(options))
+    if (!allowed.includes(key))
+      throw typeError(
+        `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+      );
+}
+
+export function finiteNumber(value, name, { min, max, above } = {}) {
+  if (typeof value !== "number")
+    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+  const range =
+    above !== undefined
+      ? `> ${above}` + (max !== undefined ? ` and <= ${max}` : "")
+      : `[${min ?? "-Infinity"}, ${max ?? "Infinity"}]`;
+  if (
+    !Number.isFinite(value) ||
+    (above !== undefined && !(value > above)) ||
+    (min !== undefined && value < min) ||
+    (max !== undefined && value > max)
+  )
+    throw rangeError(
+      `option "${name}" must be a finite number ${range}, got ${show(value)}`,
+    );
+  return value;
+}
+
+export function integer(value, name, min, max) {
+  if (typeof value !== "number")
+    throw typeError(`option "${name}" must be an integer, got ${show(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw rangeError(
+      `option "${name}" must be an integer in [${min}, ${max}], got ${show(value)}`,
+    );
+  return value;
+}
+
+export function oneOf(value, name, choices) {
+  if (!choices.includes(value))
+    throw (typeof value === "string" ? rangeError : typeError)(
+      `option "${name}" must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${show(value)}`,
+    );
+  return choices.indexOf(value);
+}
+
+export function boolean(value, name) {
+  if (typeof value !== "boolean")
+    throw typeError(
+      `option "${name}" must be true or false, got ${show(value)}`,
+    );
+  return value;
+}
+
+export function isArrayLike(value) {
+  return (
+    Array.isArray(value) ||
+    ArrayBuffer.isView(value) ||
+    (value !== null &&
+      typeof value === "object" &&
+      Number.isInteger(value.length) &&
+      value.length >= 0)
+  );
+}
+
+// Copies an array-like of finite numbers into `target` (a Float64Array).
+export function copyFinite(values, target, name) {
+  if (ArrayBuffer.isView(values) && typeof values[0] === "bigint")
+    throw typeError(`option "${name}" must hold numbers, got a BigInt array`);
+  for (let i = 0; i < target.length; i++) {
+    const v = values[i];
+    if (typeof v !== "number")
+      throw typeError(`${name}[${i}] must be a number, got ${show(v)}`);
+    if (!Number.isFinite(v))
+      throw rangeError(`${name}[${i}] must be finite, got ${show(v)}`);
+    target[i] = v;
+  }
+  return target;
+}

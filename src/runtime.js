@@ -1,0 +1,125 @@
+// Loads the WebAssembly module once and manages its linear memory: scratch
+// allocations freed after each call, and the single buffer behind `view`
+// results.
+import wasmBase64 from "sinusoidal-pe-wasm";
+import { rangeError, typeError } from "./options.js";
+
+let instance = null;
+let loading = null;
+let viewPointer = 0;
+
+function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function compile(source) {
+  if (source === undefined)
+    return WebAssembly.compile(decodeBase64(wasmBase64));
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
+    return WebAssembly.compile(source);
+  if (typeof source === "string" || source instanceof URL) {
+    const response = await fetch(source);
+    if (!response.ok)
+      throw new Error(
+        `sinusoidal-pe: fetching ${source} failed with status ${response.status}`,
+      );
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+  if (typeof Response !== "undefined" && source instanceof Response)
+    return WebAssembly.compile(await source.arrayBuffer());
+  throw typeError(
+    "init(source) takes a WebAssembly.Module, bytes (ArrayBuffer or typed array), a URL or a Response",
+  );
+}
+
+async function load(source) {
+  const module = await compile(source);
+  const result = await WebAssembly.instantiate(module, {
+    // Growth detaches old buffers; views are always re-made from
+    // memory.buffer, so nothing needs to happen here.
+    env: { emscripten_notify_memory_growth() {} },
+  });
+  result.exports._initialize();
+  return result.exports;
+}
+
+/** Compiles and instantiates the module; later calls return at once. */
+export function init(source) {
+  if (instance) return Promise.resolve();
+  loading ??= load(source).then(
+    (exports) => {
+      instance = exports;
+    },
+    (error) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+export function wasm() {
+  if (!instance)
+    throw new Error(
+      "sinusoidal-pe: the module is not initialised; call `await init()` first",
+    );
+  return instance;
+}
+
+const MAX_BYTES = 2 ** 32;
+
+function allocate(bytes, what) {
+  const exports = wasm();
+  if (bytes > MAX_BYTES - 2 ** 20)
+    throw rangeError(
+      `${what} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+    );
+  const pointer = exports.malloc(Math.max(bytes, 8)) >>> 0;
+  if (pointer === 0)
+    throw rangeError(
+      `${what} needs ${bytes} bytes, which do not fit in the module's 4 GiB memory`,
+    );
+  return pointer;
+}
+
+/**
+ * Runs fn(scratch) where scratch(bytes, what) allocates module memory that is
+ * freed when fn returns or throws, so an error never leaks memory.
+ */
+export function withScratch(fn) {
+  const exports = wasm();
+  const pointers = [];
+  try {
+    return fn((bytes, what) => {
+      const pointer = allocate(bytes, what);
+      pointers.push(pointer);
+      return pointer;
+    });
+  } finally {
+    for (const pointer of pointers) exports.free(pointer);
+  }
+}
+
+/**
+ * Allocates the buffer behind a `view` result. The previous view's buffer is
+ * freed and that view is detached (length 0; its methods and iteration throw),
+ * so it can never show the data of a later call.
+ */
+export function allocateView(bytes, what) {
+  const exports = wasm();
+  if (viewPointer !== 0) {
+    exports.free(viewPointer);
+    viewPointer = 0;
+    exports.memory.grow(0);
+  }
+  viewPointer = allocate(bytes, what);
+  return viewPointer;
+}
+
+export function memoryBuffer() {
+  return wasm().memory.buffer;
+}

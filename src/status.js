@@ -1,0 +1,36 @@
+// Turns a status code of the C core into an exception. The JS layer
+// validates first, so these are a second line of defence.
+import { rangeError, typeError } from "./options.js";
+
+const MESSAGES = [
+  null,
+  [typeError, "a buffer pointer is null or misaligned"],
+  [rangeError, 'option "dim" is out of range'],
+  [rangeError, 'option "base" must be finite and > 1'],
+  [rangeError, 'option "layout" is unknown'],
+  [rangeError, 'option "schedule" is unknown'],
+  [rangeError, 'option "oddDim" is unknown, or refuses this odd dim'],
+  [rangeError, "positions must be finite, and position × frequency too"],
+  [
+    rangeError,
+    'option "frequencies" has the wrong length or a non-finite value',
+  ],
+  [rangeError, 'option "scale" must be finite'],
+  [
+    rangeError,
+    'options "minTimescale" and "maxTimescale" must be finite and > 0',
+  ],
+  [rangeError, 'option "shift" must be finite and below dim / 2'],
+  [rangeError, "the result does not fit in the module's 4 GiB memory"],
+  [rangeError, "a count is out of range"],
+  [rangeError, "an argument is out of range"],
+];
+
+export function check(status, where) {
+  if (status === 0) return;
+  const [make, message] = MESSAGES[status] ?? [
+    rangeError,
+    `unexpected status ${status}`,
+  ];
+  throw make(`${where}: ${message}`);
+}

@@ -1,0 +1,496 @@
+// Presets against the committed vectors of each library's own formula
+// (tests/vectors/generate_preset_vectors.py), plus the identities between
+// presets, computed by calling table() twice.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { init, table, presets } from "../../dist/index.js";
+
+const VECTORS = new URL("../vectors/presets/", import.meta.url);
+const suites = readdirSync(VECTORS)
+  .filter((file) => file.endsWith(".json"))
+  .sort()
+  .map((file) => JSON.parse(readFileSync(new URL(file, VECTORS), "utf8")));
+const NAMES = [
+  "paper",
+  "tensor2tensor",
+  "fairseq",
+  "whisper",
+  "diffusers",
+  "guided-diffusion",
+  "marian",
+  "mlx",
+];
+
+await init();
+
+// float32: one rounding of a value below 1 in magnitude is at most 2^-25.
+// Both: a double angle p * omega carries a relative error of a few 1e-16 (in
+// the engine and in the reference alike), so the bound grows with the angle.
+function tolerance(dtype, want, angle) {
+  const base = dtype === "float32" ? 6e-8 * Math.max(1, Math.abs(want)) : 1e-12;
+  return base + 1e-15 * angle;
+}
+
+function assertClose(got, want, { dtype, rowMaxAngle, cols, label }) {
+  assert.equal(got.length, want.length, `${label}: length`);
+  for (let k = 0; k < want.length; k++) {
+    const angle = rowMaxAngle ? rowMaxAngle[Math.floor(k / cols)] : 0;
+    const err = Math.abs(got[k] - want[k]);
+    if (!(err <= tolerance(dtype, want[k], angle))) {
+      const row = Math.floor(k / cols);
+      assert.fail(
+        `${label}: [${row}, ${k % cols}] got ${got[k]}, want ${want[k]} (error ${err})`,
+      );
+    }
+  }
+}
+
+function checkCase(vector, dtype) {
+  const got = table({ ...vector.options, dtype });
+  assert.ok(
+    got instanceof (dtype === "float32" ? Float32Array : Float64Array),
+    `${vector.name}: ${dtype} array`,
+  );
+  assertClose(got, vector.values, {
+    dtype,
+    rowMaxAngle: vector.rowMaxAngle,
+    cols: vector.cols,
+    label: `${vector.options.preset} ${vector.name} ${dtype}`,
+  });
+  for (const row of vector.zeroRows)
+    for (let c = 0; c < vector.cols; c++)
+      assert.equal(got[row * vector.cols + c], 0, `zero row ${row}`);
+  for (const col of vector.zeroColumns)
+    for (let r = 0; r < vector.rows; r++)
+      assert.equal(got[r * vector.cols + col], 0, `zero column ${col}`);
+}
+
+// A known-good case run after every error: the module must still work.
+const sentinel = suites
+  .find((suite) => suite.preset === "tensor2tensor")
+  .cases.find((vector) => vector.name === "d=64");
+
+function stillWorks() {
+  checkCase(sentinel, "float32");
+}
+
+for (const suite of suites) {
+  test(`${suite.preset}: vectors`, () => {
+    for (const vector of suite.cases) {
+      if (vector.error) {
+        assert.throws(
+          () => table(vector.options),
+          (e) => e.name === vector.error,
+          `${suite.preset} ${vector.name}: ${vector.reason}`,
+        );
+        stillWorks();
+        continue;
+      }
+      assert.equal(vector.values.length, vector.rows * vector.cols);
+      assert.equal(vector.cols, vector.options.dim);
+      checkCase(vector, "float32");
+      checkCase(vector, "float64");
+    }
+  });
+}
+
+test("every preset has vectors", () => {
+  assert.deepEqual(
+    suites.map((suite) => suite.preset).sort(),
+    [...NAMES].sort(),
+  );
+});
+
+test("presets describes every preset and is deeply frozen", () => {
+  assert.deepEqual(Object.keys(presets).sort(), [...NAMES].sort());
+  assert.ok(Object.isFrozen(presets));
+  for (const name of NAMES) {
+    const p = presets[name];
+    for (const key of [
+      "source",
+      "parameters",
+      "frequency",
+      "layout",
+      "oddDim",
+      "notes",
+    ])
+      assert.ok(key in p, `${name}.${key}`);
+    for (const key of ["repository", "file", "function"])
+      assert.equal(typeof p.source[key], "string", `${name}.source.${key}`);
+    assert.ok(Object.isFrozen(p) && Object.isFrozen(p.source));
+    assert.ok(Object.isFrozen(p.parameters));
+    assert.throws(() => {
+      p.parameters.injected = 1;
+    }, TypeError);
+  }
+  assert.deepEqual(presets.paper.parameters, {
+    maxWavelength: 10000,
+    startIndex: 0,
+  });
+  assert.deepEqual(presets.tensor2tensor.parameters, {
+    minTimescale: 1,
+    maxTimescale: 10000,
+    startIndex: 0,
+  });
+  assert.deepEqual(presets.fairseq.parameters, { paddingIdx: null });
+  assert.deepEqual(presets.whisper.parameters, { maxTimescale: 10000 });
+  assert.deepEqual(presets.diffusers.parameters, {
+    flipSinToCos: false,
+    downscaleFreqShift: 1,
+    scale: 1,
+    maxPeriod: 10000,
+  });
+  assert.deepEqual(presets["guided-diffusion"].parameters, {
+    maxPeriod: 10000,
+  });
+  assert.deepEqual(presets.marian.parameters, { pastKeyValuesLength: 0 });
+  assert.deepEqual(presets.mlx.parameters, {
+    minFreq: 0.0001,
+    maxFreq: 1,
+    scale: null,
+    cosFirst: false,
+    fullTurns: false,
+  });
+});
+
+// ---- identities -------------------------------------------------------------
+
+const POSITIONS = [0, 1, 2, 17, 1000, 50000];
+const TIMESTEPS = [0, 0.5, 1, 3.25, 499.5, 999];
+
+// Both sides round independently: allow the angle term at the largest angle.
+function assertIdentity(a, b, label) {
+  const angle = Math.max(
+    ...(Array.isArray(a.positions) ? a.positions : [a.positions]).map(Math.abs),
+  );
+  for (const dtype of ["float32", "float64"]) {
+    const got = table({ ...a, dtype });
+    const want = table({ ...b, dtype });
+    assertClose(got, want, {
+      dtype,
+      rowMaxAngle: new Array(got.length).fill(angle * 2),
+      cols: a.dim,
+      label: `${label} ${dtype}`,
+    });
+  }
+}
+
+test("tensor2tensor = whisper = fairseq without padding = diffusers(false, 1)", () => {
+  for (const dim of [4, 10, 64, 512]) {
+    const positions = POSITIONS;
+    const t2t = { preset: "tensor2tensor", dim, positions };
+    assertIdentity(
+      t2t,
+      { preset: "whisper", dim, positions },
+      `whisper d=${dim}`,
+    );
+    assertIdentity(
+      t2t,
+      { preset: "fairseq", dim, positions },
+      `fairseq d=${dim}`,
+    );
+    assertIdentity(
+      t2t,
+      {
+        preset: "diffusers",
+        dim,
+        positions,
+        flipSinToCos: false,
+        downscaleFreqShift: 1,
+      },
+      `diffusers d=${dim}`,
+    );
+  }
+  for (const dim of [5, 63]) {
+    const positions = POSITIONS;
+    const t2t = { preset: "tensor2tensor", dim, positions };
+    assertIdentity(
+      t2t,
+      { preset: "fairseq", dim, positions },
+      `fairseq d=${dim}`,
+    );
+    assertIdentity(
+      t2t,
+      { preset: "diffusers", dim, positions },
+      `diffusers d=${dim}`,
+    );
+  }
+  // A count of positions from startIndex is the same rows as explicit ones.
+  assertIdentity(
+    { preset: "tensor2tensor", dim: 16, positions: 4, startIndex: 3 },
+    { preset: "whisper", dim: 16, positions: [3, 4, 5, 6] },
+    "startIndex",
+  );
+});
+
+test("guided-diffusion = diffusers(flipSinToCos true, downscaleFreqShift 0)", () => {
+  for (const dim of [2, 3, 8, 63, 320]) {
+    assertIdentity(
+      { preset: "guided-diffusion", dim, positions: TIMESTEPS },
+      {
+        preset: "diffusers",
+        dim,
+        positions: TIMESTEPS,
+        flipSinToCos: true,
+        downscaleFreqShift: 0,
+      },
+      `d=${dim}`,
+    );
+  }
+  assertIdentity(
+    {
+      preset: "guided-diffusion",
+      dim: 12,
+      positions: TIMESTEPS,
+      maxPeriod: 500,
+    },
+    {
+      preset: "diffusers",
+      dim: 12,
+      positions: TIMESTEPS,
+      flipSinToCos: true,
+      downscaleFreqShift: 0,
+      maxPeriod: 500,
+    },
+    "maxPeriod",
+  );
+});
+
+test("paper = keras-style call", () => {
+  for (const dim of [1, 4, 7, 64, 768]) {
+    const explicit = { preset: "paper", dim, positions: [5, 6, 7, 8] };
+    assertIdentity(
+      { preset: "paper", dim, positions: 4, startIndex: 5 },
+      explicit,
+      `startIndex d=${dim}`,
+    );
+    assertIdentity(
+      { preset: "paper", dim, positions: [5, 6, 7, 8], maxWavelength: 10000 },
+      explicit,
+      `maxWavelength d=${dim}`,
+    );
+    // The engine's defaults are the paper's schedule, layout and odd-d rule.
+    assertIdentity(
+      { dim, positions: 4, start: 5 },
+      explicit,
+      `engine d=${dim}`,
+    );
+  }
+  assertIdentity(
+    {
+      preset: "paper",
+      dim: 10,
+      positions: 3,
+      maxWavelength: 500,
+      startIndex: 2,
+    },
+    { dim: 10, positions: [2, 3, 4], base: 500 },
+    "maxWavelength 500",
+  );
+});
+
+test("marian is the paper's columns regrouped into halves", () => {
+  for (const dim of [1, 2, 5, 8, 63]) {
+    const positions = [0, 1, 9, 1000];
+    const m = table({ preset: "marian", dim, positions, dtype: "float64" });
+    const p = table({ preset: "paper", dim, positions, dtype: "float64" });
+    const sinCols = Math.ceil(dim / 2);
+    for (let r = 0; r < positions.length; r++)
+      for (let c = 0; c < dim; c++) {
+        const from = c < sinCols ? 2 * c : 2 * (c - sinCols) + 1;
+        assert.equal(
+          m[r * dim + c],
+          p[r * dim + from],
+          `d=${dim} [${r}, ${c}]`,
+        );
+      }
+  }
+});
+
+test("mlx with scale 1 = tensor2tensor; its default scale is sqrt(2/d)", () => {
+  for (const dim of [4, 64, 512]) {
+    const positions = [0, 1, 2, 500];
+    assertIdentity(
+      { preset: "mlx", dim, positions, scale: 1 },
+      { preset: "tensor2tensor", dim, positions },
+      `d=${dim}`,
+    );
+    const scaled = table({ preset: "mlx", dim, positions, dtype: "float64" });
+    const plain = table({
+      preset: "tensor2tensor",
+      dim,
+      positions,
+      dtype: "float64",
+    });
+    const s = Math.sqrt(2 / dim);
+    for (let k = 0; k < plain.length; k++)
+      assert.ok(
+        Math.abs(scaled[k] - s * plain[k]) <= 1e-12 + 1e-15 * 500,
+        `k=${k}`,
+      );
+  }
+});
+
+// ---- errors -----------------------------------------------------------------
+
+function assertError(options, Kind, ...mentions) {
+  assert.throws(
+    () => table(options),
+    (e) => {
+      assert.ok(e instanceof Kind, `${e.name}: ${e.message}`);
+      for (const word of mentions)
+        assert.ok(e.message.includes(word), `"${e.message}" names ${word}`);
+      return true;
+    },
+  );
+  stillWorks();
+}
+
+test("a parameter the preset does not have is a TypeError naming both", () => {
+  const foreign = {
+    paper: ["minTimescale", "base", "paddingIdx"],
+    tensor2tensor: ["maxWavelength", "maxPeriod", "layout"],
+    fairseq: ["startIndex", "maxTimescale", "start"],
+    whisper: ["minTimescale", "startIndex", "scale"],
+    diffusers: ["maxTimescale", "cosFirst", "shift"],
+    "guided-diffusion": ["flipSinToCos", "downscaleFreqShift", "scale"],
+    marian: ["startIndex", "maxWavelength", "base"],
+    mlx: ["maxPeriod", "flipSinToCos", "outputScale"],
+  };
+  for (const [name, keys] of Object.entries(foreign))
+    for (const key of keys)
+      assertError(
+        { preset: name, dim: 8, positions: 2, [key]: 1 },
+        TypeError,
+        key,
+        name,
+      );
+});
+
+test("bad parameter values raise and name the option", () => {
+  const p = [0, 1, 2];
+  assertError({ preset: "nope", dim: 8, positions: p }, RangeError, "preset");
+  assertError({ preset: 3, dim: 8, positions: p }, TypeError, "preset");
+  assertError(
+    { preset: "paper", dim: 8, positions: p, maxWavelength: Infinity },
+    RangeError,
+    "maxWavelength",
+  );
+  assertError(
+    { preset: "paper", dim: 8, positions: p, maxWavelength: "1e4" },
+    TypeError,
+    "maxWavelength",
+  );
+  assertError(
+    { preset: "paper", dim: 8, positions: p, startIndex: 3 },
+    TypeError,
+    "startIndex",
+  );
+  assertError(
+    { preset: "tensor2tensor", dim: 8, positions: p, minTimescale: 0 },
+    RangeError,
+    "minTimescale",
+  );
+  assertError(
+    { preset: "tensor2tensor", dim: 8, positions: p, maxTimescale: -1 },
+    RangeError,
+    "maxTimescale",
+  );
+  assertError(
+    { preset: "tensor2tensor", dim: 8, positions: 3, startIndex: 0.5 },
+    RangeError,
+    "startIndex",
+  );
+  assertError(
+    { preset: "fairseq", dim: 8, positions: p, paddingIdx: -1 },
+    RangeError,
+    "paddingIdx",
+  );
+  assertError(
+    { preset: "fairseq", dim: 8, positions: p, paddingIdx: "1" },
+    TypeError,
+    "paddingIdx",
+  );
+  assertError(
+    { preset: "whisper", dim: 8, positions: p, maxTimescale: NaN },
+    RangeError,
+    "maxTimescale",
+  );
+  assertError(
+    { preset: "diffusers", dim: 8, positions: p, flipSinToCos: 1 },
+    TypeError,
+    "flipSinToCos",
+  );
+  assertError(
+    { preset: "diffusers", dim: 8, positions: p, downscaleFreqShift: 4 },
+    RangeError,
+    "downscaleFreqShift",
+  );
+  assertError(
+    { preset: "diffusers", dim: 8, positions: p, scale: Infinity },
+    RangeError,
+    "scale",
+  );
+  assertError(
+    { preset: "diffusers", dim: 8, positions: p, maxPeriod: 1 },
+    RangeError,
+    "maxPeriod",
+  );
+  assertError(
+    { preset: "guided-diffusion", dim: 8, positions: p, maxPeriod: null },
+    TypeError,
+    "maxPeriod",
+  );
+  assertError(
+    { preset: "marian", dim: 8, positions: 2, pastKeyValuesLength: 1.5 },
+    RangeError,
+    "pastKeyValuesLength",
+  );
+  assertError(
+    { preset: "marian", dim: 8, positions: p, pastKeyValuesLength: 2 },
+    TypeError,
+    "pastKeyValuesLength",
+  );
+  assertError(
+    { preset: "mlx", dim: 8, positions: p, maxFreq: 0 },
+    RangeError,
+    "maxFreq",
+  );
+  assertError(
+    { preset: "mlx", dim: 8, positions: p, cosFirst: "no" },
+    TypeError,
+    "cosFirst",
+  );
+  assertError(
+    { preset: "mlx", dim: 8, positions: p, fullTurns: null },
+    TypeError,
+    "fullTurns",
+  );
+  assertError(
+    { preset: "mlx", dim: 8, positions: p, scale: NaN },
+    RangeError,
+    "scale",
+  );
+  assertError({ preset: "mlx", dim: 9, positions: p }, RangeError, "dim");
+  assertError({ preset: "whisper", dim: 9, positions: p }, RangeError, "dim");
+  assertError({ preset: "fairseq", dim: 2, positions: p }, RangeError, "dim");
+  assertError(
+    { preset: "guided-diffusion", dim: 1, positions: p },
+    RangeError,
+    "dim",
+  );
+});
+
+test("the engine still validates the generic options under a preset", () => {
+  assertError({ preset: "paper", dim: 0, positions: 2 }, RangeError, "dim");
+  assertError(
+    { preset: "whisper", dim: 8, positions: [0, Infinity] },
+    RangeError,
+  );
+  assertError(
+    { preset: "diffusers", dim: 8, positions: [0], dtype: "float16" },
+    RangeError,
+    "dtype",
+  );
+});

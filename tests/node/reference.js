@@ -1,0 +1,63 @@
+// Float64 references written from the definitions, independent of the
+// library: used as expectations by the node tests.
+
+export function paperFrequencies(dim, count, base = 10000) {
+  return Array.from({ length: count }, (_, i) =>
+    Math.pow(base, (-2 * i) / dim),
+  );
+}
+
+export function timescaleFrequencies(dim, minTimescale, maxTimescale) {
+  const h = Math.floor(dim / 2);
+  const step = Math.log(maxTimescale / minTimescale) / Math.max(h - 1, 1);
+  return Array.from(
+    { length: h },
+    (_, i) => minTimescale * Math.exp(-i * step),
+  );
+}
+
+export function shiftedFrequencies(dim, base, shift) {
+  const h = Math.floor(dim / 2);
+  return Array.from({ length: h }, (_, i) =>
+    Math.exp((-Math.log(base) * i) / (h - shift)),
+  );
+}
+
+/**
+ * One row of a table: value of every column at position p, given the
+ * frequencies w (⌊dim/2⌋ of them, or one more for an extra sin column).
+ */
+export function referenceRow(p, w, { dim, layout = "interleaved", scale = 1 }) {
+  const h = Math.floor(dim / 2);
+  const extra = w.length > h;
+  const sin = (i) => Math.sin(p * (scale * w[i]));
+  const cos = (i) => Math.cos(p * (scale * w[i]));
+  const row = [];
+  switch (layout) {
+    case "interleaved":
+      for (let i = 0; i < h; i++) row.push(sin(i), cos(i));
+      break;
+    case "interleaved-cos-first":
+      for (let i = 0; i < h; i++) row.push(cos(i), sin(i));
+      break;
+    case "halves":
+      for (let i = 0; i < w.length; i++) row.push(sin(i));
+      for (let i = 0; i < h; i++) row.push(cos(i));
+      return extra || dim % 2 === 0 ? row : [...row, 0];
+    case "halves-cos-first":
+      for (let i = 0; i < h; i++) row.push(cos(i));
+      for (let i = 0; i < h; i++) row.push(sin(i));
+      break;
+  }
+  if (dim % 2 === 1) row.push(extra ? sin(h) : 0);
+  return row;
+}
+
+export function maxAbsDiff(actual, expected, offset = 0) {
+  let worst = 0;
+  for (let k = 0; k < expected.length; k++) {
+    const e = Math.abs(actual[offset + k] - expected[k]);
+    if (!(e <= worst)) worst = Number.isNaN(e) ? Infinity : e;
+  }
+  return worst;
+}

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { frequencies, init, LAYOUTS, table } from "../../dist/index.js";
+import {
+  maxAbsDiff,
+  paperFrequencies,
+  referenceRow,
+  shiftedFrequencies,
+  timescaleFrequencies,
+} from "./reference.js";
+
+await init();
+
+function assertClose(actual, expected, tolerance, message) {
+  const err = maxAbsDiff(actual, expected);
+  assert.ok(err <= tolerance, `${message}: max error ${err} > ${tolerance}`);
+}
+
+// Checks every row of a table against the reference. The angles use the
+// library's frequencies so both sides form the same double p·w (their own
+// accuracy is tested separately against independent formulas).
+function checkTable(options, rowPositions) {
+  const w = frequencies(options);
+  const f32 = table(options);
+  const f64 = table({ ...options, dtype: "float64" });
+  assert.ok(f32 instanceof Float32Array && f64 instanceof Float64Array);
+  assert.equal(f32.length, rowPositions.length * options.dim);
+  rowPositions.forEach((p, row) => {
+    const want = referenceRow(p, w, options);
+    const offset = row * options.dim;
+    const label = `${JSON.stringify({ ...options, positions: undefined })} p=${p}`;
+    assert.ok(maxAbsDiff(f32, want, offset) <= 6e-8, `float32 ${label}`);
+    assert.ok(maxAbsDiff(f64, want, offset) <= 1e-13, `float64 ${label}`);
+  });
+}
+
+test("frequencies follow each schedule's formula", () => {
+  for (const dim of [1, 2, 3, 5, 64, 768, 4097, 65536]) {
+    for (const base of [2, 10000, 1e9]) {
+      const w = frequencies({ dim, base });
+      const want = paperFrequencies(dim, Math.ceil(dim / 2), base);
+      assert.equal(w.length, want.length);
+      w.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 1e-15 * want[i]));
+    }
+  }
+  const t = frequencies({
+    dim: 64,
+    schedule: "timescale",
+    minTimescale: 2,
+    maxTimescale: 5e4,
+  });
+  assertClose(t, timescaleFrequencies(64, 2, 5e4), 1e-15, "timescale");
+  const s = frequencies({ dim: 64, schedule: "shifted", base: 1e4, shift: 0 });
+  assertClose(s, shiftedFrequencies(64, 1e4, 0), 1e-15, "shifted");
+  assert.equal(frequencies({ dim: 5, oddDim: "zero-pad" }).length, 2);
+  assert.equal(frequencies({ dim: 5 }).length, 3);
+});
+
+test("the paper table at its first rows is sin/cos of p / 10000^(2i/d)", () => {
+  const t = table({ positions: 3, dim: 4 });
+  const want = [
+    0,
+    1,
+    0,
+    1,
+    Math.sin(1),
+    Math.cos(1),
+    Math.sin(0.01),
+    Math.cos(0.01),
+  ];
+  assertClose(t.subarray(0, 8), want, 3e-8, "rows 0-1");
+  assert.equal(t.length, 12);
+});
+
+test("every layout, odd-dim rule and shape matches the reference", () => {
+  for (const dim of [1, 2, 3, 5, 64, 768, 4097])
+    for (const layout of LAYOUTS)
+      for (const oddDim of ["zero-pad", "extra-sin"])
+        checkTable(
+          { positions: 200, dim, layout, oddDim },
+          Array.from({ length: 200 }, (_, i) => i),
+        );
+});
+
+test("large, negative and fractional positions up to 2^24", () => {
+  const positions = [
+    0,
+    0.5,
+    -3.25,
+    1e6 + 0.125,
+    2 ** 24 - 1,
+    2 ** 24,
+    -(2 ** 24),
+    8388607.75,
+  ];
+  for (const dim of [2, 3, 64, 768, 4097])
+    for (const base of [2, 10000, 1e9])
+      checkTable({ positions, dim, base, layout: "halves" }, positions);
+  // Evenly spaced rows near 2^24 run many re-seeded recurrence steps.
+  const start = 2 ** 24 - 600;
+  checkTable(
+    { positions: 600, start, dim: 768 },
+    Array.from({ length: 600 }, (_, i) => start + i),
+  );
+  checkTable({ positions: [2 ** 24 - 1, 12345.678], dim: 65536 }, [
+    2 ** 24 - 1,
+    12345.678,
+  ]);
+});
+
+test("schedules, explicit frequencies, scale and outputScale", () => {
+  const rows = Array.from({ length: 150 }, (_, i) => i - 7.5);
+  checkTable(
+    {
+      positions: 150,
+      start: -7.5,
+      dim: 64,
+      schedule: "timescale",
+      minTimescale: 1,
+      maxTimescale: 1e4,
+      layout: "halves",
+    },
+    rows,
+  );
+  checkTable(
+    {
+      positions: 150,
+      start: -7.5,
+      dim: 33,
+      schedule: "shifted",
+      base: 1e4,
+      shift: 1,
+    },
+    rows,
+  );
+  checkTable(
+    { positions: 150, start: -7.5, dim: 6, frequencies: [1, 0.5, 0.25] },
+    rows,
+  );
+  checkTable({ positions: 150, start: -7.5, dim: 64, scale: 1000 }, rows);
+  const scaled = table({ positions: 10, dim: 8, outputScale: 0.5 });
+  const plain = table({ positions: 10, dim: 8, dtype: "float64" });
+  assertClose(
+    scaled,
+    Array.from(plain, (x) => 0.5 * x),
+    3e-8,
+    "outputScale",
+  );
+});
+
+test("property: any dim, base, layout and position match the reference", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 300 }),
+      fc.double({ min: 1.5, max: 1e8, noNaN: true }),
+      fc.constantFrom(...LAYOUTS),
+      fc.array(fc.double({ min: -(2 ** 24), max: 2 ** 24, noNaN: true }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
+      (dim, base, layout, positions) => {
+        checkTable({ positions, dim, base, layout }, positions);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test("odd dims: extra-sin puts w_h's sin last or at the end of the sin block", () => {
+  const t = table({ positions: [2], dim: 5, dtype: "float64" });
+  assert.equal(t[4], Math.sin(2 * 10000 ** (-4 / 5)));
+  const h = table({
+    positions: [2],
+    dim: 5,
+    layout: "halves",
+    dtype: "float64",
+  });
+  assert.equal(h[2], Math.sin(2 * 10000 ** (-4 / 5)));
+  const z = table({ positions: [2], dim: 5, oddDim: "zero-pad" });
+  assert.equal(z[4], 0);
+  assert.throws(
+    () => table({ positions: 1, dim: 5, oddDim: "error" }),
+    RangeError,
+  );
+});

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { init, table } from "../../dist/index.js";
+
+await init();
+
+test("a view reads the module's memory without a copy", () => {
+  const copy = table({ positions: 16, dim: 8 });
+  const view = table({ positions: 16, dim: 8, view: true });
+  assert.deepEqual(Array.from(view), Array.from(copy));
+  assert.notEqual(view.buffer, copy.buffer);
+  assert.ok(
+    view.buffer.byteLength > view.byteLength,
+    "backed by the whole module memory",
+  );
+});
+
+test("the next view detaches the previous one instead of showing its data", () => {
+  const first = table({ positions: 4, dim: 4, view: true });
+  const kept = Array.from(first);
+  const second = table({ positions: 4, dim: 4, start: 100, view: true });
+  assert.equal(first.length, 0);
+  assert.equal(first[0], undefined);
+  assert.throws(() => first.slice(), TypeError);
+  assert.throws(() => [...first], TypeError);
+  assert.equal(second.length, 16);
+  assert.notDeepEqual(Array.from(second), kept);
+});
+
+test("copies stay valid whatever happens to the memory", () => {
+  const copy = table({ positions: 4, dim: 4 });
+  const before = Array.from(copy);
+  table({ positions: 4096, dim: 1024, view: true }); // grows the memory
+  table({ positions: 8, dim: 4, view: true });
+  assert.deepEqual(Array.from(copy), before);
+});
+
+test("a failing call leaves the current view intact", () => {
+  const view = table({ positions: 4, dim: 4, view: true });
+  const before = Array.from(view);
+  assert.throws(
+    () => table({ positions: 4, dim: 4, base: -1, view: true }),
+    RangeError,
+  );
+  assert.deepEqual(Array.from(view), before);
+});
