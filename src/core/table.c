@@ -118,12 +118,16 @@ static void load_block(block_state *b, const double *omega, uint32_t n_valid,
 
 /* The state holds amplitude * (sin, cos): rotations are linear, so the
    recurrence carries the amplitude along for free. */
-static void seed_row(block_state *b, uint32_t n, double position,
-                     double amplitude) {
+static inline __attribute__((always_inline)) void
+seed_row(block_state *b, uint32_t n, double position, double amplitude,
+         int for_f32) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
   for (uint32_t i = 0; i < n; i += 2) {
-    v128_t s, c;
-    pe_sincos_f64x2(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s, &c);
+    v128_t s, c, x = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
+    if (for_f32)
+      pe_sincos_f64x2_for_f32(x, &s, &c);
+    else
+      pe_sincos_f64x2(x, &s, &c);
     wasm_v128_store(b->sin + i, wasm_f64x2_mul(s, a));
     wasm_v128_store(b->cos + i, wasm_f64x2_mul(c, a));
   }
@@ -153,18 +157,19 @@ advance2(block_state *b, uint32_t i, uint32_t rows, v128_t *s32, v128_t *c32) {
    consecutive rows: the hot loop of evenly spaced float32 tables, fused so
    the state is read and written once per two rows. */
 static inline __attribute__((always_inline)) void
-advance_emit_f32(float *row, size_t stride, uint32_t rows, const columns *cols,
-                 block_state *b, uint32_t i0, uint32_t n) {
+advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
+                 int cos_first, const columns *cols, block_state *b,
+                 uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
-  if (cols->interleaved) {
+  if (interleaved) {
     float *dst = row + 2 * i0;
     for (; i + 4 <= n; i += 4) {
       advance2(b, i, rows, s0, c0);
       advance2(b, i + 2, rows, s1, c1);
       for (uint32_t r = 0; r < rows; r++) {
         float *d = dst + r * stride + 2 * i;
-        if (cols->cos_first) {
+        if (cos_first) {
           wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
           wasm_v128_store(d + 4, wasm_i32x4_shuffle(c1[r], s1[r], 0, 4, 1, 5));
         } else {
@@ -200,6 +205,31 @@ advance_emit_f32(float *row, size_t stride, uint32_t rows, const columns *cols,
       }
     }
   }
+}
+
+/* Calls advance_emit_f32 with constant flags, so that each combination
+   compiles to a loop with no branch and every step in registers. */
+static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
+                                  const columns *cols, block_state *b,
+                                  uint32_t i0, uint32_t n) {
+#define PE_ADVANCE_EMIT(r, il, cf)                                             \
+  advance_emit_f32(row, stride, r, il, cf, cols, b, i0, n)
+  if (rows == 2) {
+    if (!cols->interleaved)
+      PE_ADVANCE_EMIT(2, 0, 0);
+    else if (cols->cos_first)
+      PE_ADVANCE_EMIT(2, 1, 1);
+    else
+      PE_ADVANCE_EMIT(2, 1, 0);
+  } else {
+    if (!cols->interleaved)
+      PE_ADVANCE_EMIT(1, 0, 0);
+    else if (cols->cos_first)
+      PE_ADVANCE_EMIT(1, 1, 1);
+    else
+      PE_ADVANCE_EMIT(1, 1, 0);
+  }
+#undef PE_ADVANCE_EMIT
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
@@ -293,15 +323,11 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
       float *row = out + (size_t)j * dim;
       if (positions == NULL && j % RESEED != 0) {
         uint32_t rows = (j + 1) % RESEED != 0 && j + 1 < count ? 2 : 1;
-        /* Constant row counts let the compiler keep every step in
-           registers. */
-        if (rows == 2)
-          advance_emit_f32(row, dim, 2, &cols, &b, i0, n);
-        else
-          advance_emit_f32(row, dim, 1, &cols, &b, i0, n);
+        advance_emit_rows_f32(row, dim, rows, &cols, &b, i0, n);
         j += rows;
       } else {
-        seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude);
+        seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude,
+                 1);
         emit_f32(row, &cols, &b, i0, n);
         j++;
       }
@@ -332,7 +358,7 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
     uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
     load_block(&b, omega + i0, n, n + (n & 1), scale);
     for (uint32_t j = 0; j < count; j++) {
-      seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude);
+      seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude, 0);
       emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
     }
   }

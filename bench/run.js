@@ -1,0 +1,117 @@
+// `make bench`: medians of repeated runs and ratios against baselines
+// measured in the same process. Not a test: machines here are shared and
+// noisy, so only ratios within one run are meaningful.
+import { existsSync } from "node:fs";
+import { init, table } from "../dist/index.js";
+
+await init();
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Median wall time in ms of fn() over `runs` runs, after one warm-up. */
+export function measure(fn, { runs = 7 } = {}) {
+  fn();
+  const times = [];
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const rows = [];
+/** Records a workload's median against named baselines and target ratios. */
+export function report(workload, ms, baselines) {
+  rows.push({ workload, ms, baselines });
+  const parts = Object.entries(baselines).map(
+    ([name, { ms: base, target }]) =>
+      `${name} ${base.toFixed(2)} ms → ${(ms / base).toFixed(2)}×` +
+      (target ? ` (target ${target})` : ""),
+  );
+  console.log(`${workload}: ${ms.toFixed(2)} ms | ${parts.join(" | ")}`);
+}
+
+// The physical limit: writing the same bytes into the module's memory.
+function fillBaseline(count, dim) {
+  const view = table({ positions: count, dim, view: true });
+  return measure(() => view.fill(0.5));
+}
+
+// What a page would do without the library.
+function jsLoop(positions, dim) {
+  const out = new Float32Array(positions.length * dim);
+  const h = dim >> 1;
+  const w = Array.from({ length: h }, (_, i) =>
+    Math.pow(10000, (-2 * i) / dim),
+  );
+  return () => {
+    let k = 0;
+    for (let j = 0; j < positions.length; j++) {
+      const p = positions[j];
+      for (let i = 0; i < h; i++) {
+        out[k++] = Math.sin(p * w[i]);
+        out[k++] = Math.cos(p * w[i]);
+      }
+    }
+    return out;
+  };
+}
+
+const range = (n) => Float64Array.from({ length: n }, (_, i) => i);
+
+console.log("table, float32, paper schedule, interleaved");
+for (const [count, dim] of [
+  [512, 768],
+  [8192, 4096],
+  [131072, 512],
+]) {
+  const ms = measure(() => table({ positions: count, dim, view: true }));
+  const fill = fillBaseline(count, dim);
+  const js = measure(jsLoop(range(count), dim), { runs: 3 });
+  report(`${count}×${dim}`, ms, {
+    fill: { ms: fill, target: count === 8192 ? "≤ 2×" : undefined },
+    "JS loop": { ms: js, target: "≤ 0.02× (50× faster)" },
+  });
+}
+{
+  const positions = Float64Array.from(
+    { length: 4096 },
+    (_, i) => i * 3.7 + 0.123,
+  );
+  const ms = measure(() => table({ positions, dim: 768, view: true }));
+  const js = measure(jsLoop(positions, 768), { runs: 5 });
+  report("4096 fractional positions × 768", ms, {
+    fill: { ms: fillBaseline(4096, 768) },
+    "JS loop": { ms: js, target: "≤ 0.2× (5× faster)" },
+  });
+}
+
+// Peak memory: a fresh instance per workload; its memory only ever grows,
+// so its final size is the peak.
+console.log("\npeak module memory (fresh instance, view result)");
+for (const [count, dim] of [
+  [512, 768],
+  [8192, 4096],
+  [131072, 512],
+]) {
+  const copy = await import(`../dist/index.js?memory=${count}x${dim}`);
+  await copy.init();
+  const view = copy.table({ positions: count, dim, view: true });
+  const total = view.buffer.byteLength;
+  const extra = (total - view.byteLength) / 2 ** 20;
+  console.log(
+    `${count}×${dim}: output ${(view.byteLength / 2 ** 20).toFixed(1)} MiB, memory ${(total / 2 ** 20).toFixed(1)} MiB, overhead ${extra.toFixed(1)} MiB`,
+  );
+}
+
+for (const extra of ["relation.js", "decay.js"]) {
+  const url = new URL(extra, import.meta.url);
+  if (!existsSync(url)) continue;
+  console.log(`\n${extra.replace(".js", "")}`);
+  await (await import(url)).run({ measure, report });
+}
