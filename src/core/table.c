@@ -96,14 +96,14 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
 /* Per-block state: w = scale * omega, the step rotation (sin w, cos w), and
    the current row's (sin, cos) of every pair, all in double. */
 typedef struct {
-  alignas(16) double w[BLOCK];
-  alignas(16) double step_sin[BLOCK];
-  alignas(16) double step_cos[BLOCK];
-  alignas(16) double sin[BLOCK];
-  alignas(16) double cos[BLOCK];
+  alignas(16) double w[BLOCK + 2];
+  alignas(16) double step_sin[BLOCK + 2];
+  alignas(16) double step_cos[BLOCK + 2];
+  alignas(16) double sin[BLOCK + 2];
+  alignas(16) double cos[BLOCK + 2];
 } block_state;
 
-/* n is even: blocks are padded with a zero frequency. */
+/* n is a multiple of 4: blocks are padded with zero frequencies. */
 static void load_block(block_state *b, const double *omega, uint32_t n_valid,
                        uint32_t n, double scale) {
   for (uint32_t i = 0; i < n; i++)
@@ -122,14 +122,23 @@ static inline __attribute__((always_inline)) void
 seed_row(block_state *b, uint32_t n, double position, double amplitude,
          int for_f32) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
-  for (uint32_t i = 0; i < n; i += 2) {
-    v128_t s, c, x = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
-    if (for_f32)
-      pe_sincos_f64x2_for_f32(x, &s, &c);
-    else
-      pe_sincos_f64x2(x, &s, &c);
-    wasm_v128_store(b->sin + i, wasm_f64x2_mul(s, a));
-    wasm_v128_store(b->cos + i, wasm_f64x2_mul(c, a));
+  /* Two independent evaluations per iteration keep both SIMD pipes busy;
+     load_block pads the block to a multiple of 4 pairs. */
+  for (uint32_t i = 0; i < n; i += 4) {
+    v128_t s0, c0, s1, c1;
+    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
+    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
+    if (for_f32) {
+      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
+      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
+    } else {
+      pe_sincos_f64x2(x0, &s0, &c0);
+      pe_sincos_f64x2(x1, &s1, &c1);
+    }
+    wasm_v128_store(b->sin + i, wasm_f64x2_mul(s0, a));
+    wasm_v128_store(b->cos + i, wasm_f64x2_mul(c0, a));
+    wasm_v128_store(b->sin + i + 2, wasm_f64x2_mul(s1, a));
+    wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
   }
 }
 
@@ -318,7 +327,7 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
   block_state b;
   for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
     uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
-    load_block(&b, omega + i0, n, n + (n & 1), scale);
+    load_block(&b, omega + i0, n, (n + 3) & ~3u, scale);
     for (uint32_t j = 0; j < count;) {
       float *row = out + (size_t)j * dim;
       if (positions == NULL && j % RESEED != 0) {
@@ -356,7 +365,7 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
      drift would be visible at this precision. */
   for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
     uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
-    load_block(&b, omega + i0, n, n + (n & 1), scale);
+    load_block(&b, omega + i0, n, (n + 3) & ~3u, scale);
     for (uint32_t j = 0; j < count; j++) {
       seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude, 0);
       emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
