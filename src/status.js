@@ -24,6 +24,11 @@ const MESSAGES = [
   [rangeError, "the result does not fit in the module's 4 GiB memory"],
   [rangeError, "a count is out of range"],
   [rangeError, "an argument is out of range"],
+  [rangeError, "offsets must be finite, and offset × frequency too"],
+  [
+    rangeError,
+    'option "pairing" is unknown, or a column has no partner to rotate with (odd dim)',
+  ],
 ];
 
 export function check(status, where) {

@@ -28,6 +28,8 @@ enum pe_status {
   PE_ERR_SIZE = 12,       /* result does not fit in wasm32 memory */
   PE_ERR_COUNT = 13,      /* count of rows or points out of range */
   PE_ERR_ARGUMENT = 14,   /* any other out-of-range argument */
+  PE_ERR_OFFSETS = 15,    /* an offset is not finite, or offset * w is not */
+  PE_ERR_PAIRING = 16,    /* unknown pairing, or a column without a partner */
 };
 
 #endif

@@ -96,11 +96,11 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
 /* Per-block state: w = scale * omega, the step rotation (sin w, cos w), and
    the current row's (sin, cos) of every pair, all in double. */
 typedef struct {
-  alignas(16) double w[BLOCK + 2];
-  alignas(16) double step_sin[BLOCK + 2];
-  alignas(16) double step_cos[BLOCK + 2];
-  alignas(16) double sin[BLOCK + 2];
-  alignas(16) double cos[BLOCK + 2];
+  alignas(16) double w[BLOCK];
+  alignas(16) double step_sin[BLOCK];
+  alignas(16) double step_cos[BLOCK];
+  alignas(16) double sin[BLOCK];
+  alignas(16) double cos[BLOCK];
 } block_state;
 
 /* n is a multiple of 4: blocks are padded with zero frequencies. */
