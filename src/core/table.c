@@ -12,6 +12,7 @@
 /* Pairs handled per column block: the block's state (five arrays of
    doubles, 10 KiB) stays in L1 while the rows stream out. */
 #define BLOCK 256
+_Static_assert(BLOCK % 4 == 0, "blocks are padded to a multiple of 4 pairs");
 /* Evenly spaced rows advance by one rotation per row and re-seed from an
    exact sin/cos every RESEED rows; the float64 recurrence drifts by about
    1e-16 per step, far below float32 rounding. */
