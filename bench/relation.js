@@ -1,0 +1,104 @@
+// Benchmarks of rotate, rope and dotProducts against baselines timed in the
+// same process: copying the same bytes, or a plain JS loop. bench/run.js
+// calls run({ measure, report }); `node bench/relation.js` runs it alone.
+import { dotProducts, frequencies, init, rope, rotate } from "../dist/index.js";
+
+export async function run(tools) {
+  await init();
+  // Also accepts a bare measure(name, fn, { runs }).
+  const measure =
+    typeof tools === "function"
+      ? (fn, options) => tools("", fn, options)
+      : tools.measure;
+  const report = tools.report ?? printRow;
+
+  const rows = 4096;
+  const dim = 4096;
+  const x = new Float32Array(rows * dim);
+  for (let i = 0; i < x.length; i++) x[i] = Math.sin(i);
+  const even = Float64Array.from({ length: rows }, (_, j) => j);
+  const scattered = Float64Array.from(
+    { length: rows },
+    (_, j) => (j * 7919) % 100003,
+  );
+  const copy = { ms: measure(() => x.slice(), { runs: 9 }), target: "≤ 3×" };
+  for (const [name, fn] of [
+    ["rope halves, positions 0…4095", () => rope(x, even, { dim })],
+    [
+      "rope interleaved, positions 0…4095",
+      () => rope(x, even, { dim, pairing: "interleaved" }),
+    ],
+    [
+      "rope in place, positions 0…4095",
+      () => rope(x, even, { dim, inPlace: true }),
+    ],
+    ["rope halves, scattered positions", () => rope(x, scattered, { dim })],
+    [
+      "rotate halves, offsets 0…4095",
+      () => rotate(x, even, { dim, layout: "halves" }),
+    ],
+    ["rotate interleaved, one offset", () => rotate(x, 12.5, { dim })],
+  ])
+    report(`${name}, 4096×4096 float32`, measure(fn, { runs: 7 }), {
+      "copy (x.slice())": copy,
+    });
+
+  const d = 768;
+  const count = 1e5;
+  const offsets = Float64Array.from({ length: count }, (_, k) => k);
+  const spread = Float64Array.from(
+    { length: count },
+    (_, j) => (j * 7919) % 100003,
+  );
+  const w = frequencies({ dim: d });
+  const plain = {
+    ms: measure(
+      () => {
+        const g = new Float64Array(count);
+        for (let j = 0; j < count; j++) {
+          let s = 0;
+          for (let i = 0; i < w.length; i++) s += Math.cos(offsets[j] * w[i]);
+          g[j] = s;
+        }
+        return g;
+      },
+      { runs: 3 },
+    ),
+    target: "≤ 0.033× (30× faster)",
+  };
+  for (const [name, fn] of [
+    ["integer offsets (array)", () => dotProducts({ dim: d, offsets })],
+    [
+      "integer offsets ({ from, to, count })",
+      () => dotProducts({ dim: d, offsets: { from: 0, to: count - 1, count } }),
+    ],
+    ["scattered offsets", () => dotProducts({ dim: d, offsets: spread })],
+  ])
+    report(`dotProducts, 1e5 ${name}, d = 768`, measure(fn, { runs: 5 }), {
+      "JS loop": plain,
+    });
+}
+
+function printRow(workload, ms, baselines) {
+  const parts = Object.entries(baselines).map(
+    ([name, { ms: base, target }]) =>
+      `${name} ${base.toFixed(2)} ms → ${(ms / base).toFixed(2)}×` +
+      (target ? ` (target ${target})` : ""),
+  );
+  console.log(`${workload}: ${ms.toFixed(2)} ms | ${parts.join(" | ")}`);
+}
+
+function median(fn, { runs = 7 } = {}) {
+  fn();
+  const times = [];
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[runs >> 1];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  await run({ measure: median });

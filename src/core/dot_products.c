@@ -1,0 +1,247 @@
+#include "dot_products.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frequencies.h"
+#include "sincos_f64x2.h"
+#include "status.h"
+
+/* Evenly spaced offsets advance each pair by one rotation per offset and
+   re-seed from an exact sin/cos every CHUNK offsets (float64 drift about
+   1e-16 per step). Eight pairs at a time stay in registers while a chunk's
+   partial sums (CHUNK vectors, 2 KiB) stay in L1. */
+#define CHUNK 128
+
+static int is_aligned(const void *p, uintptr_t alignment) {
+  return ((uintptr_t)p & (alignment - 1)) == 0;
+}
+
+static int evenly_spaced(const double *x, uint32_t count) {
+  if (count < 2)
+    return 1;
+  double step = x[1] - x[0];
+  for (uint32_t j = 2; j < count; j++)
+    if (x[j] != x[0] + (double)j * step)
+      return 0;
+  return 1;
+}
+
+/* Frequencies i, i + 1 times scale, and a mask that zeroes lanes >= h. */
+static inline v128_t pair_w(const double *omega, uint32_t i, uint32_t h,
+                            double scale, v128_t *mask) {
+  double w0 = i < h ? scale * omega[i] : 0;
+  double w1 = i + 1 < h ? scale * omega[i + 1] : 0;
+  *mask = wasm_f64x2_make(i < h, i + 1 < h);
+  return wasm_f64x2_make(w0, w1);
+}
+
+/* Offsets from + j * step, j < m: out[j] = sum_i cos((from + j step) w_i). */
+static void sums_even(double *out, uint32_t m, double from, double step,
+                      const double *omega, uint32_t h, double scale) {
+  v128_t acc[CHUNK];
+  for (uint32_t t = 0; t < m; t++)
+    acc[t] = wasm_f64x2_splat(0);
+  for (uint32_t i = 0; i < h; i += 8) {
+    v128_t s[4], c[4], sw[4], cw[4];
+    for (int q = 0; q < 4; q++) {
+      v128_t mask, w = pair_w(omega, i + 2 * q, h, scale, &mask);
+      pe_sincos_f64x2(wasm_f64x2_mul(wasm_f64x2_splat(step), w), &sw[q],
+                      &cw[q]);
+      pe_sincos_f64x2(wasm_f64x2_mul(wasm_f64x2_splat(from), w), &s[q], &c[q]);
+      /* Masked lanes hold (0, 0), which every rotation keeps at 0. */
+      s[q] = wasm_f64x2_mul(s[q], mask);
+      c[q] = wasm_f64x2_mul(c[q], mask);
+    }
+    for (uint32_t t = 0; t < m; t++) {
+      if (t > 0)
+        for (int q = 0; q < 4; q++) {
+          v128_t s_next = wasm_f64x2_add(wasm_f64x2_mul(s[q], cw[q]),
+                                         wasm_f64x2_mul(c[q], sw[q]));
+          c[q] = wasm_f64x2_sub(wasm_f64x2_mul(c[q], cw[q]),
+                                wasm_f64x2_mul(s[q], sw[q]));
+          s[q] = s_next;
+        }
+      acc[t] =
+          wasm_f64x2_add(acc[t], wasm_f64x2_add(wasm_f64x2_add(c[0], c[1]),
+                                                wasm_f64x2_add(c[2], c[3])));
+    }
+  }
+  for (uint32_t t = 0; t < m; t++)
+    out[t] =
+        wasm_f64x2_extract_lane(acc[t], 0) + wasm_f64x2_extract_lane(acc[t], 1);
+}
+
+/* One arbitrary offset: sum_i cos(k w_i), each from an exact sin/cos. */
+static double sum_at(double k, const double *omega, uint32_t h, double scale) {
+  v128_t acc = wasm_f64x2_splat(0), kv = wasm_f64x2_splat(k);
+  for (uint32_t i = 0; i < h; i += 2) {
+    v128_t mask, s, c, w = pair_w(omega, i, h, scale, &mask);
+    pe_sincos_f64x2(wasm_f64x2_mul(kv, w), &s, &c);
+    acc = wasm_f64x2_add(acc, wasm_f64x2_mul(c, mask));
+  }
+  return wasm_f64x2_extract_lane(acc, 0) + wasm_f64x2_extract_lane(acc, 1);
+}
+
+int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
+                        double from, double step, uint32_t dim, int32_t odd_dim,
+                        const double *omega, uint32_t n_omega, double scale,
+                        double amplitude) {
+  int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
+  if (status != PE_OK)
+    return status;
+  if (!isfinite(scale))
+    return PE_ERR_SCALE;
+  double amplitude2 = amplitude * amplitude;
+  if (!isfinite(amplitude2))
+    return PE_ERR_ARGUMENT;
+  if ((uint64_t)count * sizeof(double) > UINT32_MAX)
+    return PE_ERR_SIZE;
+  if (count > 0 && (out == NULL || !is_aligned(out, alignof(double))))
+    return PE_ERR_NULL;
+  if (offsets != NULL && !is_aligned(offsets, alignof(double)))
+    return PE_ERR_NULL;
+  double max_w = 0;
+  for (uint32_t i = 0; i < n_omega; i++)
+    max_w = fmax(max_w, fabs(scale * omega[i]));
+  if (!isfinite(max_w))
+    return PE_ERR_SCALE;
+  if (offsets == NULL) {
+    double last = from + (double)(count > 0 ? count - 1 : 0) * step;
+    if (!isfinite(from) || !isfinite(step) || !isfinite(last) ||
+        !isfinite(from * max_w) || !isfinite(last * max_w))
+      return PE_ERR_OFFSETS;
+  } else {
+    for (uint32_t j = 0; j < count; j++)
+      if (!isfinite(offsets[j]) || !isfinite(offsets[j] * max_w))
+        return PE_ERR_OFFSETS;
+  }
+
+  /* The extra sin column of an odd dim adds 0 to <PE(0), PE(k)>. */
+  uint32_t h = dim / 2;
+  if (offsets != NULL && count > 1 && evenly_spaced(offsets, count)) {
+    from = offsets[0];
+    step = offsets[1] - offsets[0];
+    offsets = NULL;
+  }
+  if (offsets == NULL) {
+    for (uint32_t j0 = 0; j0 < count; j0 += CHUNK) {
+      uint32_t m = count - j0 < CHUNK ? count - j0 : CHUNK;
+      sums_even(out + j0, m, from + (double)j0 * step, step, omega, h, scale);
+    }
+  } else {
+    for (uint32_t j = 0; j < count; j++)
+      out[j] = sum_at(offsets[j], omega, h, scale);
+  }
+  for (uint32_t j = 0; j < count; j++)
+    out[j] *= amplitude2;
+  return PE_OK;
+}
+
+static inline double dot_f64(const double *a, const double *b, uint32_t dim) {
+  v128_t s0 = wasm_f64x2_splat(0), s1 = wasm_f64x2_splat(0);
+  uint32_t k = 0;
+  for (; k + 4 <= dim; k += 4) {
+    s0 = wasm_f64x2_add(
+        s0, wasm_f64x2_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
+    s1 = wasm_f64x2_add(s1, wasm_f64x2_mul(wasm_v128_load(a + k + 2),
+                                           wasm_v128_load(b + k + 2)));
+  }
+  s0 = wasm_f64x2_add(s0, s1);
+  double sum = wasm_f64x2_extract_lane(s0, 0) + wasm_f64x2_extract_lane(s0, 1);
+  for (; k < dim; k++)
+    sum += a[k] * b[k];
+  return sum;
+}
+
+/* float32 rows, products and sums in double (exact products of floats). */
+static inline double dot_f32(const float *a, const float *b, uint32_t dim) {
+  v128_t s0 = wasm_f64x2_splat(0), s1 = wasm_f64x2_splat(0);
+  uint32_t k = 0;
+  for (; k + 4 <= dim; k += 4) {
+    v128_t x = wasm_v128_load(a + k), y = wasm_v128_load(b + k);
+    v128_t x_hi = wasm_i32x4_shuffle(x, x, 2, 3, 2, 3);
+    v128_t y_hi = wasm_i32x4_shuffle(y, y, 2, 3, 2, 3);
+    s0 = wasm_f64x2_add(s0, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(x),
+                                           wasm_f64x2_promote_low_f32x4(y)));
+    s1 = wasm_f64x2_add(s1, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(x_hi),
+                                           wasm_f64x2_promote_low_f32x4(y_hi)));
+  }
+  s0 = wasm_f64x2_add(s0, s1);
+  double sum = wasm_f64x2_extract_lane(s0, 0) + wasm_f64x2_extract_lane(s0, 1);
+  for (; k < dim; k++)
+    sum += (double)a[k] * b[k];
+  return sum;
+}
+
+static int32_t check_gram(const double *result, const void *table, size_t elem,
+                          uint32_t count, uint32_t dim, const double *g,
+                          int32_t toeplitz) {
+  if (dim < 1 || dim > PE_MAX_DIM)
+    return PE_ERR_DIM;
+  if (count < 1)
+    return PE_ERR_COUNT;
+  uint64_t expected =
+      toeplitz ? 2 * (uint64_t)count - 1 : (uint64_t)count * count;
+  if ((uint64_t)count * dim * elem > UINT32_MAX ||
+      expected * sizeof(double) > UINT32_MAX)
+    return PE_ERR_SIZE;
+  if (result == NULL || table == NULL || g == NULL ||
+      !is_aligned(result, alignof(double)) || !is_aligned(table, elem) ||
+      !is_aligned(g, alignof(double)))
+    return PE_ERR_NULL;
+  return PE_OK;
+}
+
+/* Only b <= a is computed: G is symmetric, and both expected entries of the
+   pair are compared with it. A NaN anywhere makes the error infinite. */
+static void gram_deviation(double *result, const void *table, int is_f32,
+                           uint32_t count, uint32_t dim, const double *g,
+                           int32_t toeplitz) {
+  const double *t64 = table;
+  const float *t32 = table;
+  double worst = 0;
+  uint32_t worst_a = 0, worst_b = 0;
+  for (uint32_t a = 0; a < count; a++)
+    for (uint32_t b = 0; b <= a; b++) {
+      size_t ra = (size_t)a * dim, rb = (size_t)b * dim;
+      double value = is_f32 ? dot_f32(t32 + ra, t32 + rb, dim)
+                            : dot_f64(t64 + ra, t64 + rb, dim);
+      for (int side = 0; side < 2; side++) {
+        uint32_t r = side ? b : a, s = side ? a : b;
+        double want =
+            toeplitz ? g[(size_t)r - s + count - 1] : g[(size_t)r * count + s];
+        double e = fabs(value - want);
+        if (!(e <= worst)) {
+          worst = isnan(e) ? INFINITY : e;
+          worst_a = r;
+          worst_b = s;
+        }
+      }
+    }
+  result[0] = worst;
+  result[1] = worst_a;
+  result[2] = worst_b;
+}
+
+int32_t pe_gram_deviation_f64(double *result, const double *table,
+                              uint32_t count, uint32_t dim, const double *g,
+                              int32_t toeplitz) {
+  int32_t status =
+      check_gram(result, table, sizeof(double), count, dim, g, toeplitz);
+  if (status == PE_OK)
+    gram_deviation(result, table, 0, count, dim, g, toeplitz);
+  return status;
+}
+
+int32_t pe_gram_deviation_f32(double *result, const float *table,
+                              uint32_t count, uint32_t dim, const double *g,
+                              int32_t toeplitz) {
+  int32_t status =
+      check_gram(result, table, sizeof(float), count, dim, g, toeplitz);
+  if (status == PE_OK)
+    gram_deviation(result, table, 1, count, dim, g, toeplitz);
+  return status;
+}

@@ -1,0 +1,410 @@
+#include "rotation.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "frequencies.h"
+#include "sincos_f64x2.h"
+#include "status.h"
+#include "table.h"
+
+/* Every kernel rotates pairs (x, y) by a = angle * w with
+   x' = x cos a - y sin a, y' = y cos a + x sin a. R(k) of a sin-first layout
+   is the rotation by -k*w, so it runs with w negated.
+
+   Pairs handled per column block: the block state (five arrays of doubles,
+   10 KiB) stays in L1 while the rows stream through. */
+#define BLOCK 256
+/* Evenly spaced angles advance by one rotation per row and re-seed from an
+   exact sin/cos every RESEED rows; the float64 recurrence drifts by about
+   1e-16 per step, far below float32 rounding. */
+#define RESEED 128
+
+typedef enum {
+  ANGLES_CONSTANT, /* one angle for every row: sin/cos once per block */
+  ANGLES_EVEN,     /* evenly spaced per-row angles: recurrence */
+  ANGLES_PER_ROW,  /* anything else: sin/cos at every row */
+} angle_mode;
+
+typedef struct {
+  alignas(16) double w[BLOCK];
+  alignas(16) double step_sin[BLOCK];
+  alignas(16) double step_cos[BLOCK];
+  alignas(16) double sin[BLOCK];
+  alignas(16) double cos[BLOCK];
+} block_state;
+
+static int is_aligned(const void *p, uintptr_t alignment) {
+  return ((uintptr_t)p & (alignment - 1)) == 0;
+}
+
+/* Exact test: x[j] == x[0] + j * (x[1] - x[0]) for every j. */
+static int evenly_spaced(const double *x, uint32_t count) {
+  if (count < 2)
+    return 1;
+  double step = x[1] - x[0];
+  for (uint32_t j = 2; j < count; j++)
+    if (x[j] != x[0] + (double)j * step)
+      return 0;
+  return 1;
+}
+
+/* Checks what every row kernel relies on. angles (count entries) or the
+   single `angle` must be finite, and so must angle * w for every w. */
+static int32_t check_rows(const void *out, const void *in, size_t elem,
+                          uint32_t count, uint32_t dim, const double *angles,
+                          double angle, const double *omega, uint32_t n_omega,
+                          double scale, int32_t bad_angle) {
+  uint64_t bytes = (uint64_t)count * dim * elem;
+  if (bytes > UINT32_MAX)
+    return PE_ERR_SIZE;
+  if (count > 0 && (out == NULL || in == NULL || !is_aligned(out, elem) ||
+                    !is_aligned(in, elem)))
+    return PE_ERR_NULL;
+  if (angles != NULL && !is_aligned(angles, alignof(double)))
+    return PE_ERR_NULL;
+  uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+  if (o != i && o < i + bytes && i < o + bytes)
+    return PE_ERR_ARGUMENT;
+  if (!isfinite(scale))
+    return PE_ERR_SCALE;
+  double max_w = 0;
+  for (uint32_t k = 0; k < n_omega; k++)
+    max_w = fmax(max_w, fabs(scale * omega[k]));
+  if (!isfinite(max_w))
+    return PE_ERR_SCALE;
+  if (angles == NULL)
+    return isfinite(angle) && isfinite(angle * max_w) ? PE_OK : bad_angle;
+  for (uint32_t j = 0; j < count; j++)
+    if (!isfinite(angles[j]) || !isfinite(angles[j] * max_w))
+      return bad_angle;
+  return PE_OK;
+}
+
+/* n_pad is even: the block is padded with a zero frequency. The step is the
+   rotation by `step` * w (the spacing of evenly spaced angles). */
+static void load_block(block_state *b, const double *omega, uint32_t n,
+                       uint32_t n_pad, double w_scale, double step) {
+  for (uint32_t i = 0; i < n_pad; i++)
+    b->w[i] = i < n ? w_scale * omega[i] : 0;
+  v128_t st = wasm_f64x2_splat(step);
+  for (uint32_t i = 0; i < n_pad; i += 2) {
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_f64x2_mul(st, wasm_v128_load(b->w + i)), &s, &c);
+    wasm_v128_store(b->step_sin + i, s);
+    wasm_v128_store(b->step_cos + i, c);
+  }
+}
+
+static void seed(block_state *b, uint32_t n_pad, double angle) {
+  v128_t a = wasm_f64x2_splat(angle);
+  for (uint32_t i = 0; i < n_pad; i += 2) {
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_f64x2_mul(a, wasm_v128_load(b->w + i)), &s, &c);
+    wasm_v128_store(b->sin + i, s);
+    wasm_v128_store(b->cos + i, c);
+  }
+}
+
+/* sin and cos of pairs [i, i + 2), advanced by one step first if asked. */
+static inline __attribute__((always_inline)) void
+state2(block_state *b, uint32_t i, int advance, v128_t *s, v128_t *c) {
+  *s = wasm_v128_load(b->sin + i);
+  *c = wasm_v128_load(b->cos + i);
+  if (advance) {
+    v128_t sw = wasm_v128_load(b->step_sin + i);
+    v128_t cw = wasm_v128_load(b->step_cos + i);
+    v128_t s_next =
+        wasm_f64x2_add(wasm_f64x2_mul(*s, cw), wasm_f64x2_mul(*c, sw));
+    *c = wasm_f64x2_sub(wasm_f64x2_mul(*c, cw), wasm_f64x2_mul(*s, sw));
+    *s = s_next;
+    wasm_v128_store(b->sin + i, *s);
+    wasm_v128_store(b->cos + i, *c);
+  }
+}
+
+/* (x, y) <- (x c - y s, y c + x s) on two pairs in double. */
+static inline __attribute__((always_inline)) void turn2(v128_t *x, v128_t *y,
+                                                        v128_t s, v128_t c) {
+  v128_t x_next = wasm_f64x2_sub(wasm_f64x2_mul(*x, c), wasm_f64x2_mul(*y, s));
+  *y = wasm_f64x2_add(wasm_f64x2_mul(*y, c), wasm_f64x2_mul(*x, s));
+  *x = x_next;
+}
+
+/* Four float32 pairs: promoted, turned in double, rounded once. */
+static inline __attribute__((always_inline)) void
+turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1) {
+  v128_t x0 = wasm_f64x2_promote_low_f32x4(*x);
+  v128_t x1 =
+      wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*x, *x, 2, 3, 2, 3));
+  v128_t y0 = wasm_f64x2_promote_low_f32x4(*y);
+  v128_t y1 =
+      wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*y, *y, 2, 3, 2, 3));
+  turn2(&x0, &y0, s0, c0);
+  turn2(&x1, &y1, s1, c1);
+  *x = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(x0),
+                          wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
+  *y = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(y0),
+                          wasm_f32x4_demote_f64x2_zero(y1), 0, 1, 4, 5);
+}
+
+/* Rotates pairs [i0, i0 + n) of one float32 row. */
+static inline __attribute__((always_inline)) void
+row_f32(float *dst, const float *src, uint32_t h, int32_t pairing,
+        block_state *b, uint32_t i0, uint32_t n, int advance) {
+  uint32_t i = 0;
+  v128_t s0, c0, s1, c1;
+  if (pairing == PE_PAIRING_INTERLEAVED) {
+    for (; i + 4 <= n; i += 4) {
+      state2(b, i, advance, &s0, &c0);
+      state2(b, i + 2, advance, &s1, &c1);
+      const float *p = src + 2 * (i0 + i);
+      v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
+      v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
+      v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
+      turn4_f32(&x, &y, s0, c0, s1, c1);
+      float *q = dst + 2 * (i0 + i);
+      wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
+      wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
+    }
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      state2(b, i, advance, &s0, &c0);
+      state2(b, i + 2, advance, &s1, &c1);
+      v128_t x = wasm_v128_load(src + i0 + i);
+      v128_t y = wasm_v128_load(src + h + i0 + i);
+      turn4_f32(&x, &y, s0, c0, s1, c1);
+      wasm_v128_store(dst + i0 + i, x);
+      wasm_v128_store(dst + h + i0 + i, y);
+    }
+  }
+  /* Tail: one to three pairs, the same arithmetic in scalar form. */
+  for (; i < n; i += 2) {
+    state2(b, i, advance, &s0, &c0);
+    double s[2], c[2];
+    wasm_v128_store(s, s0);
+    wasm_v128_store(c, c0);
+    for (uint32_t k = i; k < n && k < i + 2; k++) {
+      uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + k) : i0 + k;
+      uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
+      double x = src[xi], y = src[yi];
+      dst[xi] = (float)(x * c[k - i] - y * s[k - i]);
+      dst[yi] = (float)(y * c[k - i] + x * s[k - i]);
+    }
+  }
+}
+
+static void row_f64(double *dst, const double *src, uint32_t h, int32_t pairing,
+                    block_state *b, uint32_t i0, uint32_t n) {
+  uint32_t i = 0;
+  v128_t s, c;
+  if (pairing == PE_PAIRING_INTERLEAVED) {
+    for (; i + 2 <= n; i += 2) {
+      state2(b, i, 0, &s, &c);
+      const double *p = src + 2 * (i0 + i);
+      v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 2);
+      v128_t x = wasm_i64x2_shuffle(a, z, 0, 2);
+      v128_t y = wasm_i64x2_shuffle(a, z, 1, 3);
+      turn2(&x, &y, s, c);
+      double *q = dst + 2 * (i0 + i);
+      wasm_v128_store(q, wasm_i64x2_shuffle(x, y, 0, 2));
+      wasm_v128_store(q + 2, wasm_i64x2_shuffle(x, y, 1, 3));
+    }
+  } else {
+    for (; i + 2 <= n; i += 2) {
+      state2(b, i, 0, &s, &c);
+      v128_t x = wasm_v128_load(src + i0 + i);
+      v128_t y = wasm_v128_load(src + h + i0 + i);
+      turn2(&x, &y, s, c);
+      wasm_v128_store(dst + i0 + i, x);
+      wasm_v128_store(dst + h + i0 + i, y);
+    }
+  }
+  for (; i < n; i++) {
+    uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + i) : i0 + i;
+    uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
+    double x = src[xi], y = src[yi];
+    dst[xi] = x * b->cos[i] - y * b->sin[i];
+    dst[yi] = y * b->cos[i] + x * b->sin[i];
+  }
+}
+
+/* The kernels below assume validated arguments; w_scale is +-scale. */
+static void rotate_rows_f32(float *out, const float *in, uint32_t count,
+                            uint32_t dim, const double *angles, double angle,
+                            int32_t pairing, const double *omega,
+                            double w_scale) {
+  uint32_t h = dim / 2;
+  angle_mode mode = angles == NULL                 ? ANGLES_CONSTANT
+                    : evenly_spaced(angles, count) ? ANGLES_EVEN
+                                                   : ANGLES_PER_ROW;
+  double step = mode == ANGLES_EVEN && count > 1 ? angles[1] - angles[0] : 0;
+  block_state b;
+  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
+    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK, n_pad = n + (n & 1);
+    load_block(&b, omega + i0, n, n_pad, w_scale, step);
+    if (mode == ANGLES_CONSTANT)
+      seed(&b, n_pad, angle);
+    for (uint32_t j = 0; j < count; j++) {
+      const float *src = in + (size_t)j * dim;
+      float *dst = out + (size_t)j * dim;
+      if (mode == ANGLES_EVEN && j % RESEED != 0) {
+        row_f32(dst, src, h, pairing, &b, i0, n, 1);
+        continue;
+      }
+      if (mode != ANGLES_CONSTANT)
+        seed(&b, n_pad, angles[j]);
+      row_f32(dst, src, h, pairing, &b, i0, n, 0);
+    }
+  }
+  if (dim % 2 == 1)
+    for (uint32_t j = 0; j < count; j++)
+      out[(size_t)j * dim + dim - 1] = in[(size_t)j * dim + dim - 1];
+}
+
+/* float64 rows are seeded at every row: the recurrence's drift would show
+   at this precision. */
+static void rotate_rows_f64(double *out, const double *in, uint32_t count,
+                            uint32_t dim, const double *angles, double angle,
+                            int32_t pairing, const double *omega,
+                            double w_scale) {
+  uint32_t h = dim / 2;
+  block_state b;
+  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
+    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK, n_pad = n + (n & 1);
+    load_block(&b, omega + i0, n, n_pad, w_scale, 0);
+    if (angles == NULL)
+      seed(&b, n_pad, angle);
+    for (uint32_t j = 0; j < count; j++) {
+      if (angles != NULL)
+        seed(&b, n_pad, angles[j]);
+      row_f64(out + (size_t)j * dim, in + (size_t)j * dim, h, pairing, &b, i0,
+              n);
+    }
+  }
+  if (dim % 2 == 1)
+    for (uint32_t j = 0; j < count; j++)
+      out[(size_t)j * dim + dim - 1] = in[(size_t)j * dim + dim - 1];
+}
+
+/* The pairing and sign of R(k) for a table layout, after checking that
+   every column has a partner (or is the zero column of PE_ODD_ZERO_PAD). */
+static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
+                           const double *omega, uint32_t n_omega,
+                           int32_t *pairing, double *sign) {
+  if (layout < PE_LAYOUT_INTERLEAVED || layout > PE_LAYOUT_HALVES_COS_FIRST)
+    return PE_ERR_LAYOUT;
+  int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
+  if (status != PE_OK)
+    return status;
+  if (dim % 2 == 1 && odd_dim != PE_ODD_ZERO_PAD)
+    return PE_ERR_PAIRING;
+  *pairing = layout == PE_LAYOUT_INTERLEAVED ||
+                     layout == PE_LAYOUT_INTERLEAVED_COS_FIRST
+                 ? PE_PAIRING_INTERLEAVED
+                 : PE_PAIRING_HALVES;
+  *sign = layout == PE_LAYOUT_INTERLEAVED_COS_FIRST ||
+                  layout == PE_LAYOUT_HALVES_COS_FIRST
+              ? 1.0
+              : -1.0;
+  return PE_OK;
+}
+
+int32_t pe_rotate_f32(float *out, const float *in, uint32_t count, uint32_t dim,
+                      const double *offsets, double offset, int32_t layout,
+                      int32_t odd_dim, const double *omega, uint32_t n_omega,
+                      double scale) {
+  int32_t pairing;
+  double sign;
+  int32_t status =
+      relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
+  if (status == PE_OK)
+    status = check_rows(out, in, sizeof(float), count, dim, offsets, offset,
+                        omega, n_omega, scale, PE_ERR_OFFSETS);
+  if (status != PE_OK)
+    return status;
+  rotate_rows_f32(out, in, count, dim, offsets, offset, pairing, omega,
+                  sign * scale);
+  return PE_OK;
+}
+
+int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
+                      uint32_t dim, const double *offsets, double offset,
+                      int32_t layout, int32_t odd_dim, const double *omega,
+                      uint32_t n_omega, double scale) {
+  int32_t pairing;
+  double sign;
+  int32_t status =
+      relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
+  if (status == PE_OK)
+    status = check_rows(out, in, sizeof(double), count, dim, offsets, offset,
+                        omega, n_omega, scale, PE_ERR_OFFSETS);
+  if (status != PE_OK)
+    return status;
+  rotate_rows_f64(out, in, count, dim, offsets, offset, pairing, omega,
+                  sign * scale);
+  return PE_OK;
+}
+
+int32_t pe_rope_f32(float *out, const float *in, uint32_t count, uint32_t dim,
+                    const double *positions, double position, int32_t pairing,
+                    const double *omega, uint32_t n_omega, double scale) {
+  if (pairing != PE_PAIRING_INTERLEAVED && pairing != PE_PAIRING_HALVES)
+    return PE_ERR_PAIRING;
+  if (dim < 1 || dim > PE_MAX_DIM)
+    return PE_ERR_DIM;
+  if (dim % 2 == 1)
+    return PE_ERR_PAIRING;
+  int32_t status = pe_check_frequencies(omega, n_omega, dim, PE_ODD_ZERO_PAD);
+  if (status == PE_OK)
+    status = check_rows(out, in, sizeof(float), count, dim, positions, position,
+                        omega, n_omega, scale, PE_ERR_POSITIONS);
+  if (status != PE_OK)
+    return status;
+  rotate_rows_f32(out, in, count, dim, positions, position, pairing, omega,
+                  scale);
+  return PE_OK;
+}
+
+int32_t pe_rotation_matrix_f64(double *out, double offset, uint32_t dim,
+                               int32_t layout, int32_t odd_dim,
+                               const double *omega, uint32_t n_omega,
+                               double scale) {
+  if (dim < 1 || dim > PE_MAX_MATRIX_DIM)
+    return PE_ERR_DIM;
+  int32_t pairing;
+  double sign;
+  int32_t status =
+      relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
+  if (status != PE_OK)
+    return status;
+  if (out == NULL || !is_aligned(out, alignof(double)))
+    return PE_ERR_NULL;
+  /* The same checks as the row kernels, on one row. */
+  status = check_rows(out, out, sizeof(double), 1, dim, NULL, offset, omega,
+                      n_omega, scale, PE_ERR_OFFSETS);
+  if (status != PE_OK)
+    return status;
+  memset(out, 0, sizeof(double) * dim * dim);
+  uint32_t h = dim / 2;
+  for (uint32_t i = 0; i < h; i++) {
+    /* The same double angle as the row kernels, so R(k) x equals rotate. */
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_f64x2_splat(offset * (sign * scale * omega[i])), &s,
+                    &c);
+    double sin_a = wasm_f64x2_extract_lane(s, 0);
+    double cos_a = wasm_f64x2_extract_lane(c, 0);
+    uint32_t x = pairing == PE_PAIRING_INTERLEAVED ? 2 * i : i;
+    uint32_t y = pairing == PE_PAIRING_INTERLEAVED ? x + 1 : x + h;
+    out[(size_t)x * dim + x] = cos_a;
+    out[(size_t)x * dim + y] = -sin_a;
+    out[(size_t)y * dim + x] = sin_a;
+    out[(size_t)y * dim + y] = cos_a;
+  }
+  if (dim % 2 == 1)
+    out[(size_t)dim * dim - 1] = 1;
+  return PE_OK;
+}

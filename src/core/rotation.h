@@ -1,0 +1,52 @@
+/* The linear relation PE(p + k) = R(k) PE(p) and rotary position embedding:
+   both rotate pairs of columns by angles formed in double, row by row. */
+#ifndef PE_ROTATION_H
+#define PE_ROTATION_H
+
+#include <stdint.h>
+
+#include "status.h"
+
+enum pe_pairing {
+  PE_PAIRING_INTERLEAVED = 0, /* (2i, 2i+1): GPT-J rotate_every_two */
+  PE_PAIRING_HALVES = 1,      /* (i, i + d/2): HF Llama rotate_half */
+};
+
+/* Largest dim pe_rotation_matrix_f64 writes (a 1024 x 1024 matrix is 8 MiB). */
+#define PE_MAX_MATRIX_DIM 1024u
+
+/* out[row] = R(k_row) in[row] for count rows of dim values, k_row =
+   offsets[row], or `offset` for every row when offsets is null. R(k) maps
+   the table row at p (layout, odd_dim, omega, scale as in pe_table_f32) to
+   the row at p + k: on each (sin, cos) pair it is the rotation by -k*scale*w
+   (by +k*scale*w for cos-first layouts). An odd dim needs PE_ODD_ZERO_PAD,
+   whose zero column R leaves as it is; an extra sin column has no partner and
+   is refused. out may equal in (in place) but not overlap it otherwise. */
+PE_EXPORT int32_t pe_rotate_f32(float *out, const float *in, uint32_t count,
+                                uint32_t dim, const double *offsets,
+                                double offset, int32_t layout, int32_t odd_dim,
+                                const double *omega, uint32_t n_omega,
+                                double scale);
+PE_EXPORT int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
+                                uint32_t dim, const double *offsets,
+                                double offset, int32_t layout, int32_t odd_dim,
+                                const double *omega, uint32_t n_omega,
+                                double scale);
+
+/* Rotary position embedding of count rows of even dim: each pair (x, y) of
+   `pairing` becomes (x cos a - y sin a, y cos a + x sin a) with a =
+   position * scale * omega[i], position = positions[row] or `position`.
+   omega holds dim / 2 frequencies. out may equal in. */
+PE_EXPORT int32_t pe_rope_f32(float *out, const float *in, uint32_t count,
+                              uint32_t dim, const double *positions,
+                              double position, int32_t pairing,
+                              const double *omega, uint32_t n_omega,
+                              double scale);
+
+/* The dense dim x dim matrix R(offset), row-major, dim <= PE_MAX_MATRIX_DIM. */
+PE_EXPORT int32_t pe_rotation_matrix_f64(double *out, double offset,
+                                         uint32_t dim, int32_t layout,
+                                         int32_t odd_dim, const double *omega,
+                                         uint32_t n_omega, double scale);
+
+#endif

@@ -1,0 +1,143 @@
+import type { DType, Layout, PresetName, ScheduleOptions } from "./index.js";
+
+/** Pairs rotated by rope: "halves" = (i, i + dim/2), "interleaved" = (2i, 2i + 1). */
+export type Pairing = "interleaved" | "halves";
+
+export interface RelationOptions extends ScheduleOptions {
+  /** Layout of the table whose relation R(k) is meant. Default "interleaved". */
+  layout?: Layout;
+  /** Multiplies every angle, as in `table`. Default 1. */
+  scale?: number;
+}
+
+export interface PresetRelationOptions {
+  preset: PresetName;
+  dim: number;
+  /** The library's own parameters; position offsets (startIndex, …) play no part. */
+  [parameter: string]: unknown;
+}
+
+/**
+ * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
+ * each row of a row-major [rows, dim] array. `offsets`: one number, or one
+ * per row; real, negative and fractional values allowed. An odd dim needs
+ * oddDim "zero-pad" (the zero column stays as it is); "extra-sin" is a
+ * RangeError. With `inPlace`, `vectors` must be a Float32Array and is
+ * returned. Angles are formed in float64, products in float64, rounded once.
+ */
+export function rotate(
+  vectors: Float32Array | ArrayLike<number>,
+  offsets: number | ArrayLike<number>,
+  options: (RelationOptions | PresetRelationOptions) & { inPlace?: boolean },
+): Float32Array;
+
+export interface RopeOptions {
+  /** Even head dimension: the length of each row. */
+  dim: number;
+  /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
+  pairing?: Pairing;
+  /** Default schedule "paper", base 10000: w_i = base^(−2i/dim), HF inv_freq. */
+  schedule?: ScheduleOptions["schedule"];
+  base?: number;
+  minTimescale?: number;
+  maxTimescale?: number;
+  shift?: number;
+  /** Explicit w_i, dim / 2 of them. */
+  frequencies?: ArrayLike<number>;
+  /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
+  scale?: number;
+  inPlace?: boolean;
+}
+
+/**
+ * Rotary position embedding: each pair (x, y) of a row becomes
+ * (x cos a − y sin a, y cos a + x sin a), a = position · scale · w_i.
+ * `positions`: one number or one per row.
+ */
+export function rope(
+  vectors: Float32Array | ArrayLike<number>,
+  positions: number | ArrayLike<number>,
+  options: RopeOptions,
+): Float32Array;
+
+/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
+export function rotationMatrix(
+  k: number,
+  options: RelationOptions | PresetRelationOptions,
+): Float64Array;
+
+export interface LinearRelationOptions extends RelationOptions {
+  /** A count (rows start, start + 1, …) or explicit positions. */
+  positions: number | ArrayLike<number>;
+  start?: number;
+  /** Offsets k to test: a number or a list (negative, fractional allowed). */
+  offsets: number | ArrayLike<number>;
+  /** Default "float32". */
+  dtype?: DType;
+  outputScale?: number;
+}
+
+export interface LinearRelationResult {
+  maxAbsError: number;
+  /** Where the largest error occurred: position p, offset k, column index. */
+  position: number;
+  offset: number;
+  index: number;
+}
+
+/** max |R(k)·PE(p) − PE(p + k)| over the positions and offsets, both from the library. */
+export function linearRelationError(
+  options:
+    | LinearRelationOptions
+    | (PresetRelationOptions &
+        Pick<
+          LinearRelationOptions,
+          "positions" | "start" | "offsets" | "dtype"
+        >),
+): LinearRelationResult;
+
+export interface OffsetRange {
+  from: number;
+  to: number;
+  /** Number of evenly spaced offsets from `from` to `to`, ≥ 1. */
+  count: number;
+}
+
+export interface DotProductOptions extends RelationOptions {
+  offsets: ArrayLike<number> | OffsetRange;
+  outputScale?: number;
+}
+
+/**
+ * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
+ * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times outputScale².
+ */
+export function dotProducts(
+  options:
+    | DotProductOptions
+    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">),
+): Float64Array;
+
+export interface ToeplitzOptions extends RelationOptions {
+  /** A count ≤ 4096 (rows start, start + 1, …) or up to 1024 explicit positions. */
+  positions: number | ArrayLike<number>;
+  start?: number;
+  /** Dtype of the table whose Gram matrix is checked. Default "float64". */
+  dtype?: DType;
+  outputScale?: number;
+}
+
+export interface ToeplitzResult {
+  maxAbsError: number;
+  /** The positions of the worst entry. */
+  m: number;
+  n: number;
+}
+
+/** max |⟨PE(m), PE(n)⟩ − g(m − n)| over all pairs of positions. */
+export function toeplitzError(
+  options:
+    | ToeplitzOptions
+    | (PresetRelationOptions &
+        Pick<ToeplitzOptions, "positions" | "start" | "dtype">),
+): ToeplitzResult;

@@ -1,0 +1,360 @@
+/* Rotations against scalar float64 references written from the definitions
+   (the R(k) of each layout, HF rotate_half, GPT-J rotate_every_two), for
+   every tail length, every way of giving angles, in place and not; outputs
+   are NaN-filled first so an unwritten column shows. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "frequencies.h"
+#include "rotation.h"
+#include "status.h"
+#include "table.h"
+
+static double uniform(void) { return rand() / (RAND_MAX + 1.0) * 2 - 1; }
+
+/* Half a float32 ulp at |x|: the rounding bound of one float32 result. */
+static double half_ulp(double x) {
+  float f = (float)fabs(x);
+  return ((double)nextafterf(f, INFINITY) - f) / 2;
+}
+
+static double *omega_for(uint32_t dim, int odd_dim, uint32_t *n) {
+  int32_t count = pe_frequency_count(dim, odd_dim);
+  *n = count < 0 ? 0 : (uint32_t)count;
+  double *omega = malloc(sizeof(double) * (*n + 1));
+  pe_frequencies(PE_SCHEDULE_PAPER, dim, odd_dim, 10000, 1, 1, 0, omega, *n);
+  return omega;
+}
+
+/* Column of the sin and cos of pair i in a layout (even dim or zero-pad). */
+static void pair_columns(int layout, uint32_t dim, uint32_t i,
+                         uint32_t *sin_col, uint32_t *cos_col) {
+  uint32_t h = dim / 2;
+  switch (layout) {
+  case PE_LAYOUT_INTERLEAVED:
+    *sin_col = 2 * i, *cos_col = 2 * i + 1;
+    break;
+  case PE_LAYOUT_INTERLEAVED_COS_FIRST:
+    *cos_col = 2 * i, *sin_col = 2 * i + 1;
+    break;
+  case PE_LAYOUT_HALVES:
+    *sin_col = i, *cos_col = h + i;
+    break;
+  default:
+    *cos_col = i, *sin_col = h + i;
+  }
+}
+
+/* R(k) x from (sin, cos)(p + k) = (s cos kw + c sin kw, c cos kw - s sin kw).
+ */
+static void reference_rotate(double *out, const double *x, uint32_t dim,
+                             int layout, const double *omega, double scale,
+                             double k) {
+  for (uint32_t col = 0; col < dim; col++)
+    out[col] = x[col]; /* the zero column of an odd dim */
+  for (uint32_t i = 0; i < dim / 2; i++) {
+    uint32_t sc, cc;
+    pair_columns(layout, dim, i, &sc, &cc);
+    double a = k * (scale * omega[i]);
+    out[sc] = x[sc] * cos(a) + x[cc] * sin(a);
+    out[cc] = x[cc] * cos(a) - x[sc] * sin(a);
+  }
+}
+
+/* HF Llama: x * cat(cos, cos) + rotate_half(x) * cat(sin, sin), with
+   rotate_half(x) = cat(-x2, x1). GPT-J: x * cos + rotate_every_two(x) * sin
+   with cos, sin repeat_interleave'd and rotate_every_two(x)[2i] = -x[2i+1],
+   [2i+1] = x[2i]. */
+static void reference_rope(double *out, const double *x, uint32_t dim,
+                           int pairing, const double *omega, double p) {
+  uint32_t h = dim / 2;
+  for (uint32_t col = 0; col < dim; col++) {
+    uint32_t i = pairing == PE_PAIRING_HALVES ? col % h : col / 2;
+    double a = p * omega[i];
+    double rotated;
+    if (pairing == PE_PAIRING_HALVES)
+      rotated = col < h ? -x[col + h] : x[col - h];
+    else
+      rotated = col % 2 == 0 ? -x[col + 1] : x[col - 1];
+    out[col] = x[col] * cos(a) + rotated * sin(a);
+  }
+}
+
+enum { OFFSETS_ONE, OFFSETS_EVEN, OFFSETS_RANDOM };
+
+static void fill_offsets(double *k, uint32_t count, int kind) {
+  for (uint32_t j = 0; j < count; j++)
+    k[j] = kind == OFFSETS_EVEN ? -37.5 + 1.25 * j : uniform() * 5000;
+}
+
+/* Random rows through pe_rotate_f32 / pe_rotate_f64, out of place and in
+   place, against reference_rotate. */
+static void check_rotate(uint32_t dim, int layout, uint32_t count, int kind,
+                         double scale) {
+  uint32_t n;
+  double *omega = omega_for(dim, PE_ODD_ZERO_PAD, &n);
+  size_t size = (size_t)count * dim;
+  float *in = malloc(sizeof(float) * size), *out = malloc(sizeof(float) * size);
+  float *inplace = malloc(sizeof(float) * size);
+  double *in64 = malloc(sizeof(double) * size);
+  double *out64 = malloc(sizeof(double) * size);
+  double *k = malloc(sizeof(double) * count),
+         *want = malloc(sizeof(double) * dim);
+  for (size_t e = 0; e < size; e++) {
+    in[e] = inplace[e] = (float)uniform();
+    in64[e] = in[e];
+    out[e] = NAN;
+    out64[e] = NAN;
+  }
+  /* The zero column of an odd dim is zero in a table. */
+  if (dim % 2 == 1)
+    for (uint32_t j = 0; j < count; j++)
+      in[(size_t)j * dim + dim - 1] = inplace[(size_t)j * dim + dim - 1] =
+          (float)(in64[(size_t)j * dim + dim - 1] = 0);
+  fill_offsets(k, count, kind);
+  const double *offsets = kind == OFFSETS_ONE ? NULL : k;
+  double one = 3.75;
+  CHECK(pe_rotate_f32(out, in, count, dim, offsets, one, layout,
+                      PE_ODD_ZERO_PAD, omega, n, scale) == PE_OK,
+        "rotate f32");
+  CHECK(pe_rotate_f32(inplace, inplace, count, dim, offsets, one, layout,
+                      PE_ODD_ZERO_PAD, omega, n, scale) == PE_OK,
+        "rotate in place");
+  CHECK(pe_rotate_f64(out64, in64, count, dim, offsets, one, layout,
+                      PE_ODD_ZERO_PAD, omega, n, scale) == PE_OK,
+        "rotate f64");
+  int bad32 = 0, bad64 = 0, differs = 0;
+  double worst = 0;
+  for (uint32_t j = 0; j < count; j++) {
+    double x[64];
+    for (uint32_t c = 0; c < dim; c++)
+      x[c] = in[(size_t)j * dim + c];
+    reference_rotate(want, x, dim, layout, omega, scale,
+                     offsets ? offsets[j] : one);
+    for (uint32_t c = 0; c < dim; c++) {
+      size_t e = (size_t)j * dim + c;
+      double e32 = fabs(out[e] - want[c]), e64 = fabs(out64[e] - want[c]);
+      bad32 += !(e32 <= half_ulp(want[c]) + 1e-12);
+      bad64 += !(e64 <= 1e-15);
+      differs += memcmp(&out[e], &inplace[e], sizeof(float)) != 0;
+      worst = fmax(worst, e64);
+    }
+  }
+  CHECK(bad32 == 0 && bad64 == 0 && differs == 0,
+        "dim %u layout %d count %u offsets %d: %d float32 and %d float64 "
+        "values off (worst f64 %g), %d differ in place",
+        dim, layout, count, kind, bad32, bad64, worst, differs);
+  free(in), free(out), free(inplace), free(in64), free(out64), free(k);
+  free(want), free(omega);
+}
+
+static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind) {
+  uint32_t n;
+  double *omega = omega_for(dim, PE_ODD_ZERO_PAD, &n);
+  size_t size = (size_t)count * dim;
+  float *in = malloc(sizeof(float) * size), *out = malloc(sizeof(float) * size);
+  double *p = malloc(sizeof(double) * count), want[64], x[64];
+  for (size_t e = 0; e < size; e++) {
+    in[e] = (float)(uniform() * 4);
+    out[e] = NAN;
+  }
+  fill_offsets(p, count, kind);
+  const double *positions = kind == OFFSETS_ONE ? NULL : p;
+  CHECK(pe_rope_f32(out, in, count, dim, positions, 17, pairing, omega, n, 1) ==
+            PE_OK,
+        "rope");
+  int bad = 0;
+  for (uint32_t j = 0; j < count; j++) {
+    for (uint32_t c = 0; c < dim; c++)
+      x[c] = in[(size_t)j * dim + c];
+    reference_rope(want, x, dim, pairing, omega, positions ? p[j] : 17);
+    for (uint32_t c = 0; c < dim; c++)
+      bad += !(fabs(out[(size_t)j * dim + c] - want[c]) <=
+               half_ulp(want[c]) + 1e-11);
+  }
+  CHECK(bad == 0, "rope dim %u pairing %d count %u positions %d: %d off", dim,
+        pairing, count, kind, bad);
+  free(in), free(out), free(p), free(omega);
+}
+
+static void test_every_tail(void) {
+  for (uint32_t dim = 2; dim <= 40; dim++)
+    for (int layout = 0; layout < 4; layout++)
+      for (int kind = 0; kind < 3; kind++) {
+        check_rotate(dim, layout, kind == OFFSETS_RANDOM ? 20 : 300, kind, 1);
+        if (dim % 2 == 0 && layout < 2)
+          check_rope(dim, layout, kind == OFFSETS_RANDOM ? 20 : 300, kind);
+      }
+  check_rotate(40, PE_LAYOUT_HALVES, 50, OFFSETS_RANDOM, 1e-3);
+  check_rotate(33, PE_LAYOUT_INTERLEAVED, 50, OFFSETS_EVEN, 7);
+}
+
+/* PE(p + k) against R(k) PE(p), both from the library, at large p and k. */
+static double relation_error(uint32_t dim, int layout, int odd_dim,
+                             const double *p, uint32_t count, double k,
+                             int f64) {
+  uint32_t n;
+  double *omega = omega_for(dim, odd_dim, &n);
+  size_t size = (size_t)count * dim;
+  double *shifted = malloc(sizeof(double) * count);
+  for (uint32_t j = 0; j < count; j++)
+    shifted[j] = p[j] + k;
+  double worst = 0;
+  if (f64) {
+    double *a = malloc(sizeof(double) * size),
+           *b = malloc(sizeof(double) * size);
+    pe_table_f64(a, p, count, 0, dim, layout, odd_dim, omega, n, 1, 1);
+    pe_rotate_f64(a, a, count, dim, NULL, k, layout, odd_dim, omega, n, 1);
+    pe_table_f64(b, shifted, count, 0, dim, layout, odd_dim, omega, n, 1, 1);
+    for (size_t e = 0; e < size; e++)
+      worst = fmax(worst, fabs(a[e] - b[e]));
+    free(a), free(b);
+  } else {
+    float *a = malloc(sizeof(float) * size), *b = malloc(sizeof(float) * size);
+    pe_table_f32(a, p, count, 0, dim, layout, odd_dim, omega, n, 1, 1);
+    pe_rotate_f32(a, a, count, dim, NULL, k, layout, odd_dim, omega, n, 1);
+    pe_table_f32(b, shifted, count, 0, dim, layout, odd_dim, omega, n, 1, 1);
+    for (size_t e = 0; e < size; e++)
+      worst = fmax(worst, fabs((double)a[e] - b[e]));
+    free(a), free(b);
+  }
+  free(shifted), free(omega);
+  return worst;
+}
+
+static void test_linear_relation(void) {
+  double p[64];
+  for (int j = 0; j < 64; j++)
+    p[j] = j < 32 ? j : floor(uniform() * 1048575) + (j % 4) * 0.25;
+  double offsets[] = {0, 1, -1, 0.5, -1000.25, 65536, -1048575, 1048575};
+  for (unsigned o = 0; o < sizeof offsets / sizeof *offsets; o++)
+    for (int layout = 0; layout < 4; layout++) {
+      double k = offsets[o];
+      double e32 = relation_error(64, layout, PE_ODD_ZERO_PAD, p, 64, k, 0);
+      double e64 = relation_error(65, layout, PE_ODD_ZERO_PAD, p, 64, k, 1);
+      /* float64: the angles p w, k w and (p + k) w are each rounded once,
+         so the relation holds to a few ulp of |p + k| w. */
+      CHECK(e32 <= 2.4e-7 && e64 <= 4e-16 * 2097152,
+            "linear relation layout %d k %g: f32 %g f64 %g", layout, k, e32,
+            e64);
+    }
+  /* Small positions: the float64 relation holds to 1e-12. */
+  double small[] = {0, 1, 2, 3, 100.5, -200, 1000};
+  for (int layout = 0; layout < 4; layout++)
+    CHECK(relation_error(512, layout, PE_ODD_ZERO_PAD, small, 7, 10.25, 1) <=
+              1e-12,
+          "f64 small layout %d", layout);
+}
+
+static void test_matrix(void) {
+  uint32_t dims[] = {1, 2, 5, 8, 33};
+  for (unsigned d = 0; d < 5; d++)
+    for (int layout = 0; layout < 4; layout++) {
+      uint32_t dim = dims[d], n;
+      double *omega = omega_for(dim, PE_ODD_ZERO_PAD, &n);
+      double *r = malloc(sizeof(double) * dim * dim);
+      for (uint32_t e = 0; e < dim * dim; e++)
+        r[e] = NAN;
+      CHECK(pe_rotation_matrix_f64(r, -12.5, dim, layout, PE_ODD_ZERO_PAD,
+                                   omega, n, 2) == PE_OK,
+            "matrix");
+      double x[64], want[64], worst = 0;
+      for (uint32_t c = 0; c < dim; c++)
+        x[c] = uniform();
+      if (dim % 2 == 1)
+        x[dim - 1] = 0.5;
+      reference_rotate(want, x, dim, layout, omega, 2, -12.5);
+      for (uint32_t row = 0; row < dim; row++) {
+        double y = 0;
+        for (uint32_t c = 0; c < dim; c++)
+          y += r[row * dim + c] * x[c];
+        worst = fmax(worst, fabs(y - want[row]));
+      }
+      CHECK(worst <= 1e-15, "matrix dim %u layout %d: %g", dim, layout, worst);
+      free(r), free(omega);
+    }
+  double w[1] = {1}, out[4];
+  CHECK(pe_rotation_matrix_f64(out, 1, PE_MAX_MATRIX_DIM + 2, 0,
+                               PE_ODD_ZERO_PAD, w, 1, 1) == PE_ERR_DIM,
+        "matrix dim limit");
+  CHECK(pe_rotation_matrix_f64(NULL, 1, 2, 0, PE_ODD_ZERO_PAD, w, 1, 1) ==
+            PE_ERR_NULL,
+        "matrix null");
+  CHECK(pe_rotation_matrix_f64(out, NAN, 2, 0, PE_ODD_ZERO_PAD, w, 1, 1) ==
+            PE_ERR_OFFSETS,
+        "matrix nan");
+}
+
+static void test_bad_input(void) {
+  double w[4] = {1, 0.1, 0.01, 0.001}, k[3] = {1, NAN, 2};
+  float a[24] = {0}, b[24] = {0};
+  double w3[3] = {1, 0.1, 0.01};
+  /* Layout, odd dims, frequencies. */
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1, 4, 0, w, 4, 1) == PE_ERR_LAYOUT,
+        "layout");
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1, 0, 9, w, 4, 1) == PE_ERR_ODD_DIM,
+        "odd rule");
+  CHECK(pe_rotate_f32(b, a, 3, 5, NULL, 1, 0, PE_ODD_EXTRA_SIN, w3, 3, 1) ==
+            PE_ERR_PAIRING,
+        "extra sin has no partner");
+  CHECK(pe_rotate_f32(b, a, 3, 5, NULL, 1, 0, PE_ODD_ERROR, w, 2, 1) ==
+            PE_ERR_ODD_DIM,
+        "odd under error");
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1, 0, 0, w, 3, 1) == PE_ERR_FREQUENCIES,
+        "frequency count");
+  CHECK(pe_rotate_f32(b, a, 3, 0, NULL, 1, 0, 0, w, 0, 1) == PE_ERR_DIM,
+        "dim 0");
+  /* Pointers and sizes. */
+  CHECK(pe_rotate_f32(NULL, a, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
+        "null out");
+  CHECK(pe_rotate_f32(b, NULL, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
+        "null in");
+  CHECK(pe_rotate_f32((float *)((char *)b + 2), a, 2, 8, NULL, 1, 0, 0, w, 4,
+                      1) == PE_ERR_NULL,
+        "misaligned");
+  CHECK(pe_rotate_f32(a + 1, a, 2, 8, NULL, 1, 0, 0, w, 4, 1) ==
+            PE_ERR_ARGUMENT,
+        "overlap");
+  CHECK(pe_rotate_f32(b, a, UINT32_MAX, 8, NULL, 1, 0, 0, w, 4, 1) ==
+            PE_ERR_SIZE,
+        "size");
+  CHECK(pe_rotate_f32(b, a, 0, 8, NULL, 1, 0, 0, w, 4, 1) == PE_OK, "empty");
+  /* Non-finite numbers. */
+  CHECK(pe_rotate_f32(b, a, 3, 8, k, 0, 0, 0, w, 4, 1) == PE_ERR_OFFSETS,
+        "nan offset");
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, INFINITY, 0, 0, w, 4, 1) ==
+            PE_ERR_OFFSETS,
+        "inf offset");
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1e308, 0, 0, w, 4, 1e10) ==
+            PE_ERR_OFFSETS,
+        "angle overflow");
+  CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1, 0, 0, w, 4, NAN) == PE_ERR_SCALE,
+        "scale");
+  CHECK(pe_rotate_f64(NULL, NULL, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
+        "f64 null");
+  /* rope: pairing and odd dims. */
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 2, w, 4, 1) == PE_ERR_PAIRING,
+        "pairing");
+  CHECK(pe_rope_f32(b, a, 3, 7, NULL, 1, 0, w3, 3, 1) == PE_ERR_PAIRING,
+        "rope odd");
+  CHECK(pe_rope_f32(b, a, 3, 8, k, 1, 0, w, 4, 1) == PE_ERR_POSITIONS,
+        "rope nan");
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 3, 1) == PE_ERR_FREQUENCIES,
+        "rope count");
+  /* Still working afterwards. */
+  a[0] = 1;
+  CHECK(pe_rope_f32(b, a, 1, 2, NULL, 0.5, 0, w, 1, 1) == PE_OK &&
+            fabs(b[0] - cos(0.5)) < 1e-7 && fabs(b[1] - sin(0.5)) < 1e-7,
+        "rope after errors");
+}
+
+int main(void) {
+  srand(7);
+  test_every_tail();
+  test_linear_relation();
+  test_matrix();
+  test_bad_input();
+  return check_report("test_rotation");
+}
