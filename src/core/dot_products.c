@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "angles.h"
 #include "frequencies.h"
-#include "sincos_f64x2.h"
 #include "status.h"
 
 /* Evenly spaced offsets advance each pair by one rotation per offset and
@@ -14,20 +14,6 @@
    1e-16 per step). Eight pairs at a time stay in registers while a chunk's
    partial sums (CHUNK vectors, 2 KiB) stay in L1. */
 #define CHUNK 128
-
-static int is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
-}
-
-static int evenly_spaced(const double *x, uint32_t count) {
-  if (count < 2)
-    return 1;
-  double step = x[1] - x[0];
-  for (uint32_t j = 2; j < count; j++)
-    if (x[j] != x[0] + (double)j * step)
-      return 0;
-  return 1;
-}
 
 /* Frequencies i, i + 1 times scale, and a mask that zeroes lanes >= h. */
 static inline v128_t pair_w(const double *omega, uint32_t i, uint32_t h,
@@ -99,29 +85,20 @@ int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
     return PE_ERR_ARGUMENT;
   if ((uint64_t)count * sizeof(double) > UINT32_MAX)
     return PE_ERR_SIZE;
-  if (count > 0 && (out == NULL || !is_aligned(out, alignof(double))))
+  if (count > 0 && (out == NULL || !pe_is_aligned(out, alignof(double))))
     return PE_ERR_NULL;
-  if (offsets != NULL && !is_aligned(offsets, alignof(double)))
+  if (offsets != NULL && !pe_is_aligned(offsets, alignof(double)))
     return PE_ERR_NULL;
-  double max_w = 0;
-  for (uint32_t i = 0; i < n_omega; i++)
-    max_w = fmax(max_w, fabs(scale * omega[i]));
+  double max_w = pe_max_frequency(omega, n_omega, scale);
   if (!isfinite(max_w))
     return PE_ERR_SCALE;
-  if (offsets == NULL) {
-    double last = from + (double)(count > 0 ? count - 1 : 0) * step;
-    if (!isfinite(from) || !isfinite(step) || !isfinite(last) ||
-        !isfinite(from * max_w) || !isfinite(last * max_w))
-      return PE_ERR_OFFSETS;
-  } else {
-    for (uint32_t j = 0; j < count; j++)
-      if (!isfinite(offsets[j]) || !isfinite(offsets[j] * max_w))
-        return PE_ERR_OFFSETS;
-  }
+  if ((offsets == NULL && !isfinite(step)) ||
+      !pe_angles_finite(offsets, count, from, step, max_w))
+    return PE_ERR_OFFSETS;
 
   /* The extra sin column of an odd dim adds 0 to <PE(0), PE(k)>. */
   uint32_t h = dim / 2;
-  if (offsets != NULL && count > 1 && evenly_spaced(offsets, count)) {
+  if (offsets != NULL && count > 1 && pe_evenly_spaced(offsets, count)) {
     from = offsets[0];
     step = offsets[1] - offsets[0];
     offsets = NULL;
@@ -189,8 +166,8 @@ static int32_t check_gram(const double *result, const void *table, size_t elem,
       expected * sizeof(double) > UINT32_MAX)
     return PE_ERR_SIZE;
   if (result == NULL || table == NULL || g == NULL ||
-      !is_aligned(result, alignof(double)) || !is_aligned(table, elem) ||
-      !is_aligned(g, alignof(double)))
+      !pe_is_aligned(result, alignof(double)) || !pe_is_aligned(table, elem) ||
+      !pe_is_aligned(g, alignof(double)))
     return PE_ERR_NULL;
   return PE_OK;
 }

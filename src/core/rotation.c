@@ -6,51 +6,20 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "angles.h"
 #include "frequencies.h"
-#include "sincos_f64x2.h"
 #include "status.h"
 #include "table.h"
 
 /* Every kernel rotates pairs (x, y) by a = angle * w with
    x' = x cos a - y sin a, y' = y cos a + x sin a. R(k) of a sin-first layout
-   is the rotation by -k*w, so it runs with w negated.
-
-   Pairs handled per column block: the block state (five arrays of doubles,
-   10 KiB) stays in L1 while the rows stream through. */
-#define BLOCK 256
-/* Evenly spaced angles advance by one rotation per row and re-seed from an
-   exact sin/cos every RESEED rows; the float64 recurrence drifts by about
-   1e-16 per step, far below float32 rounding. */
-#define RESEED 128
+   is the rotation by -k*w, so it runs with w negated. */
 
 typedef enum {
   ANGLES_CONSTANT, /* one angle for every row: sin/cos once per block */
   ANGLES_EVEN,     /* evenly spaced per-row angles: recurrence */
   ANGLES_PER_ROW,  /* anything else: sin/cos at every row */
 } angle_mode;
-
-typedef struct {
-  alignas(16) double w[BLOCK];
-  alignas(16) double step_sin[BLOCK];
-  alignas(16) double step_cos[BLOCK];
-  alignas(16) double sin[BLOCK];
-  alignas(16) double cos[BLOCK];
-} block_state;
-
-static int is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
-}
-
-/* Exact test: x[j] == x[0] + j * (x[1] - x[0]) for every j. */
-static int evenly_spaced(const double *x, uint32_t count) {
-  if (count < 2)
-    return 1;
-  double step = x[1] - x[0];
-  for (uint32_t j = 2; j < count; j++)
-    if (x[j] != x[0] + (double)j * step)
-      return 0;
-  return 1;
-}
 
 /* Checks what every row kernel relies on. angles (count entries) or the
    single `angle` must be finite, and so must angle * w for every w. */
@@ -61,66 +30,30 @@ static int32_t check_rows(const void *out, const void *in, size_t elem,
   uint64_t bytes = (uint64_t)count * dim * elem;
   if (bytes > UINT32_MAX)
     return PE_ERR_SIZE;
-  if (count > 0 && (out == NULL || in == NULL || !is_aligned(out, elem) ||
-                    !is_aligned(in, elem)))
+  if (count > 0 && (out == NULL || in == NULL || !pe_is_aligned(out, elem) ||
+                    !pe_is_aligned(in, elem)))
     return PE_ERR_NULL;
-  if (angles != NULL && !is_aligned(angles, alignof(double)))
+  if (angles != NULL && !pe_is_aligned(angles, alignof(double)))
     return PE_ERR_NULL;
   uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
   if (o != i && o < i + bytes && i < o + bytes)
     return PE_ERR_ARGUMENT;
   if (!isfinite(scale))
     return PE_ERR_SCALE;
-  double max_w = 0;
-  for (uint32_t k = 0; k < n_omega; k++)
-    max_w = fmax(max_w, fabs(scale * omega[k]));
+  double max_w = pe_max_frequency(omega, n_omega, scale);
   if (!isfinite(max_w))
     return PE_ERR_SCALE;
-  if (angles == NULL)
-    return isfinite(angle) && isfinite(angle * max_w) ? PE_OK : bad_angle;
-  for (uint32_t j = 0; j < count; j++)
-    if (!isfinite(angles[j]) || !isfinite(angles[j] * max_w))
-      return bad_angle;
-  return PE_OK;
-}
-
-/* n_pad is even: the block is padded with a zero frequency. The step is the
-   rotation by `step` * w (the spacing of evenly spaced angles). */
-static void load_block(block_state *b, const double *omega, uint32_t n,
-                       uint32_t n_pad, double w_scale, double step) {
-  for (uint32_t i = 0; i < n_pad; i++)
-    b->w[i] = i < n ? w_scale * omega[i] : 0;
-  v128_t st = wasm_f64x2_splat(step);
-  for (uint32_t i = 0; i < n_pad; i += 2) {
-    v128_t s, c;
-    pe_sincos_f64x2(wasm_f64x2_mul(st, wasm_v128_load(b->w + i)), &s, &c);
-    wasm_v128_store(b->step_sin + i, s);
-    wasm_v128_store(b->step_cos + i, c);
-  }
-}
-
-static void seed(block_state *b, uint32_t n_pad, double angle) {
-  v128_t a = wasm_f64x2_splat(angle);
-  for (uint32_t i = 0; i < n_pad; i += 2) {
-    v128_t s, c;
-    pe_sincos_f64x2(wasm_f64x2_mul(a, wasm_v128_load(b->w + i)), &s, &c);
-    wasm_v128_store(b->sin + i, s);
-    wasm_v128_store(b->cos + i, c);
-  }
+  return pe_angles_finite(angles, count, angle, 0, max_w) ? PE_OK : bad_angle;
 }
 
 /* sin and cos of pairs [i, i + 2), advanced by one step first if asked. */
 static inline __attribute__((always_inline)) void
-state2(block_state *b, uint32_t i, int advance, v128_t *s, v128_t *c) {
+state2(pe_angle_block *b, uint32_t i, int advance, v128_t *s, v128_t *c) {
   *s = wasm_v128_load(b->sin + i);
   *c = wasm_v128_load(b->cos + i);
   if (advance) {
-    v128_t sw = wasm_v128_load(b->step_sin + i);
-    v128_t cw = wasm_v128_load(b->step_cos + i);
-    v128_t s_next =
-        wasm_f64x2_add(wasm_f64x2_mul(*s, cw), wasm_f64x2_mul(*c, sw));
-    *c = wasm_f64x2_sub(wasm_f64x2_mul(*c, cw), wasm_f64x2_mul(*s, sw));
-    *s = s_next;
+    pe_angle_step(s, c, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
     wasm_v128_store(b->sin + i, *s);
     wasm_v128_store(b->cos + i, *c);
   }
@@ -154,7 +87,7 @@ turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1) {
 /* Rotates pairs [i0, i0 + n) of one float32 row. */
 static inline __attribute__((always_inline)) void
 row_f32(float *dst, const float *src, uint32_t h, int32_t pairing,
-        block_state *b, uint32_t i0, uint32_t n, int advance) {
+        pe_angle_block *b, uint32_t i0, uint32_t n, int advance) {
   uint32_t i = 0;
   v128_t s0, c0, s1, c1;
   if (pairing == PE_PAIRING_INTERLEAVED) {
@@ -198,7 +131,7 @@ row_f32(float *dst, const float *src, uint32_t h, int32_t pairing,
 }
 
 static void row_f64(double *dst, const double *src, uint32_t h, int32_t pairing,
-                    block_state *b, uint32_t i0, uint32_t n) {
+                    pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s, c;
   if (pairing == PE_PAIRING_INTERLEAVED) {
@@ -238,25 +171,25 @@ static void rotate_rows_f32(float *out, const float *in, uint32_t count,
                             int32_t pairing, const double *omega,
                             double w_scale) {
   uint32_t h = dim / 2;
-  angle_mode mode = angles == NULL                 ? ANGLES_CONSTANT
-                    : evenly_spaced(angles, count) ? ANGLES_EVEN
-                                                   : ANGLES_PER_ROW;
+  angle_mode mode = angles == NULL                    ? ANGLES_CONSTANT
+                    : pe_evenly_spaced(angles, count) ? ANGLES_EVEN
+                                                      : ANGLES_PER_ROW;
   double step = mode == ANGLES_EVEN && count > 1 ? angles[1] - angles[0] : 0;
-  block_state b;
-  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
-    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK, n_pad = n + (n & 1);
-    load_block(&b, omega + i0, n, n_pad, w_scale, step);
+  pe_angle_block b;
+  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
+    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, step);
     if (mode == ANGLES_CONSTANT)
-      seed(&b, n_pad, angle);
+      pe_angle_block_seed(&b, n_pad, angle, 1, 0);
     for (uint32_t j = 0; j < count; j++) {
       const float *src = in + (size_t)j * dim;
       float *dst = out + (size_t)j * dim;
-      if (mode == ANGLES_EVEN && j % RESEED != 0) {
+      if (mode == ANGLES_EVEN && j % PE_RESEED != 0) {
         row_f32(dst, src, h, pairing, &b, i0, n, 1);
         continue;
       }
       if (mode != ANGLES_CONSTANT)
-        seed(&b, n_pad, angles[j]);
+        pe_angle_block_seed(&b, n_pad, angles[j], 1, 0);
       row_f32(dst, src, h, pairing, &b, i0, n, 0);
     }
   }
@@ -272,15 +205,15 @@ static void rotate_rows_f64(double *out, const double *in, uint32_t count,
                             int32_t pairing, const double *omega,
                             double w_scale) {
   uint32_t h = dim / 2;
-  block_state b;
-  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
-    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK, n_pad = n + (n & 1);
-    load_block(&b, omega + i0, n, n_pad, w_scale, 0);
+  pe_angle_block b;
+  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
+    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, 0);
     if (angles == NULL)
-      seed(&b, n_pad, angle);
+      pe_angle_block_seed(&b, n_pad, angle, 1, 0);
     for (uint32_t j = 0; j < count; j++) {
       if (angles != NULL)
-        seed(&b, n_pad, angles[j]);
+        pe_angle_block_seed(&b, n_pad, angles[j], 1, 0);
       row_f64(out + (size_t)j * dim, in + (size_t)j * dim, h, pairing, &b, i0,
               n);
     }
@@ -381,7 +314,7 @@ int32_t pe_rotation_matrix_f64(double *out, double offset, uint32_t dim,
       relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
   if (status != PE_OK)
     return status;
-  if (out == NULL || !is_aligned(out, alignof(double)))
+  if (out == NULL || !pe_is_aligned(out, alignof(double)))
     return PE_ERR_NULL;
   /* The same checks as the row kernels, on one row. */
   status = check_rows(out, out, sizeof(double), 1, dim, NULL, offset, omega,

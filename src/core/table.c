@@ -5,18 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "angles.h"
 #include "frequencies.h"
-#include "sincos_f64x2.h"
 #include "status.h"
-
-/* Pairs handled per column block: the block's state (five arrays of
-   doubles, 10 KiB) stays in L1 while the rows stream out. */
-#define BLOCK 256
-_Static_assert(BLOCK % 4 == 0, "blocks are padded to a multiple of 4 pairs");
-/* Evenly spaced rows advance by one rotation per row and re-seed from an
-   exact sin/cos every RESEED rows; the float64 recurrence drifts by about
-   1e-16 per step, far below float32 rounding. */
-#define RESEED 128
 
 /* Where the sin and cos of pair i land within a row. */
 typedef struct {
@@ -51,11 +42,7 @@ static uint32_t cos_column(const columns *c, uint32_t i) {
   return c->interleaved ? 2 * i + (uint32_t)!c->cos_first : c->cos_offset + i;
 }
 
-static int is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
-}
-
-/* Checks everything the kernels rely on; *max_w receives max |scale*w_i|. */
+/* Checks everything the kernels rely on. */
 static int32_t validate(const void *out, size_t elem, const double *positions,
                         uint32_t count, double start, uint32_t dim,
                         int32_t layout, int32_t odd_dim, const double *omega,
@@ -71,91 +58,29 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
     return PE_ERR_ARGUMENT;
   if ((uint64_t)count * dim * elem > UINT32_MAX)
     return PE_ERR_SIZE;
-  if (count > 0 && (out == NULL || !is_aligned(out, elem)))
+  if (count > 0 && (out == NULL || !pe_is_aligned(out, elem)))
     return PE_ERR_NULL;
-  if (count > 0 && positions != NULL && !is_aligned(positions, alignof(double)))
+  if (count > 0 && positions != NULL &&
+      !pe_is_aligned(positions, alignof(double)))
     return PE_ERR_NULL;
-
-  double max_w = 0;
-  for (uint32_t i = 0; i < n_omega; i++)
-    max_w = fmax(max_w, fabs(scale * omega[i]));
+  double max_w = pe_max_frequency(omega, n_omega, scale);
   if (!isfinite(max_w))
     return PE_ERR_SCALE;
-  /* Every angle must be a finite double. */
-  if (positions == NULL) {
-    double last = start + (double)(count > 0 ? count - 1 : 0);
-    if (!isfinite(start) || !isfinite(last * max_w) || !isfinite(start * max_w))
-      return PE_ERR_POSITIONS;
-  } else {
-    for (uint32_t j = 0; j < count; j++)
-      if (!isfinite(positions[j]) || !isfinite(positions[j] * max_w))
-        return PE_ERR_POSITIONS;
-  }
-  return PE_OK;
-}
-
-/* Per-block state: w = scale * omega, the step rotation (sin w, cos w), and
-   the current row's (sin, cos) of every pair, all in double. */
-typedef struct {
-  alignas(16) double w[BLOCK];
-  alignas(16) double step_sin[BLOCK];
-  alignas(16) double step_cos[BLOCK];
-  alignas(16) double sin[BLOCK];
-  alignas(16) double cos[BLOCK];
-} block_state;
-
-/* n is a multiple of 4: blocks are padded with zero frequencies. */
-static void load_block(block_state *b, const double *omega, uint32_t n_valid,
-                       uint32_t n, double scale) {
-  for (uint32_t i = 0; i < n; i++)
-    b->w[i] = i < n_valid ? scale * omega[i] : 0;
-  for (uint32_t i = 0; i < n; i += 2) {
-    v128_t s, c;
-    pe_sincos_f64x2(wasm_v128_load(b->w + i), &s, &c);
-    wasm_v128_store(b->step_sin + i, s);
-    wasm_v128_store(b->step_cos + i, c);
-  }
-}
-
-/* The state holds amplitude * (sin, cos): rotations are linear, so the
-   recurrence carries the amplitude along for free. */
-static inline __attribute__((always_inline)) void
-seed_row(block_state *b, uint32_t n, double position, double amplitude,
-         int for_f32) {
-  v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
-  /* Two independent evaluations per iteration keep both SIMD pipes busy;
-     load_block pads the block to a multiple of 4 pairs. */
-  for (uint32_t i = 0; i < n; i += 4) {
-    v128_t s0, c0, s1, c1;
-    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
-    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
-    if (for_f32) {
-      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
-      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
-    } else {
-      pe_sincos_f64x2(x0, &s0, &c0);
-      pe_sincos_f64x2(x1, &s1, &c1);
-    }
-    wasm_v128_store(b->sin + i, wasm_f64x2_mul(s0, a));
-    wasm_v128_store(b->cos + i, wasm_f64x2_mul(c0, a));
-    wasm_v128_store(b->sin + i + 2, wasm_f64x2_mul(s1, a));
-    wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
-  }
+  return pe_angles_finite(positions, count, start, 1, max_w) ? PE_OK
+                                                             : PE_ERR_POSITIONS;
 }
 
 /* Advances pairs [i, i + 2) by `rows` (1 or 2) steps, demoting each step to
    float32 as (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in
-   c32[step]: (sin, cos)(a + w) = (s cw + c sw, c cw - s sw). */
+   c32[step]. */
 static inline __attribute__((always_inline)) void
-advance2(block_state *b, uint32_t i, uint32_t rows, v128_t *s32, v128_t *c32) {
+advance2(pe_angle_block *b, uint32_t i, uint32_t rows, v128_t *s32,
+         v128_t *c32) {
   v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
   v128_t sw = wasm_v128_load(b->step_sin + i);
   v128_t cw = wasm_v128_load(b->step_cos + i);
   for (uint32_t r = 0; r < rows; r++) {
-    v128_t s_next =
-        wasm_f64x2_add(wasm_f64x2_mul(s, cw), wasm_f64x2_mul(c, sw));
-    c = wasm_f64x2_sub(wasm_f64x2_mul(c, cw), wasm_f64x2_mul(s, sw));
-    s = s_next;
+    pe_angle_step(&s, &c, sw, cw);
     s32[r] = wasm_f32x4_demote_f64x2_zero(s);
     c32[r] = wasm_f32x4_demote_f64x2_zero(c);
   }
@@ -168,7 +93,7 @@ advance2(block_state *b, uint32_t i, uint32_t rows, v128_t *s32, v128_t *c32) {
    the state is read and written once per two rows. */
 static inline __attribute__((always_inline)) void
 advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
-                 int cos_first, const columns *cols, block_state *b,
+                 int cos_first, const columns *cols, pe_angle_block *b,
                  uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
@@ -220,7 +145,7 @@ advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
 /* Calls advance_emit_f32 with constant flags, so that each combination
    compiles to a loop with no branch and every step in registers. */
 static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
-                                  const columns *cols, block_state *b,
+                                  const columns *cols, pe_angle_block *b,
                                   uint32_t i0, uint32_t n) {
 #define PE_ADVANCE_EMIT(r, il, cf)                                             \
   advance_emit_f32(row, stride, r, il, cf, cols, b, i0, n)
@@ -243,7 +168,7 @@ static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
-static void emit_f32(float *row, const columns *cols, const block_state *b,
+static void emit_f32(float *row, const columns *cols, const pe_angle_block *b,
                      uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   if (cols->interleaved) {
@@ -273,7 +198,7 @@ static void emit_f32(float *row, const columns *cols, const block_state *b,
   }
 }
 
-static void emit_f64(double *row, const columns *cols, const block_state *b,
+static void emit_f64(double *row, const columns *cols, const pe_angle_block *b,
                      uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   if (cols->interleaved) {
@@ -325,19 +250,19 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     return status;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
-  block_state b;
-  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
-    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
-    load_block(&b, omega + i0, n, (n + 3) & ~3u, scale);
+  pe_angle_block b;
+  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
+    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, 1);
     for (uint32_t j = 0; j < count;) {
       float *row = out + (size_t)j * dim;
-      if (positions == NULL && j % RESEED != 0) {
-        uint32_t rows = (j + 1) % RESEED != 0 && j + 1 < count ? 2 : 1;
+      if (positions == NULL && j % PE_RESEED != 0) {
+        uint32_t rows = (j + 1) % PE_RESEED != 0 && j + 1 < count ? 2 : 1;
         advance_emit_rows_f32(row, dim, rows, &cols, &b, i0, n);
         j += rows;
       } else {
-        seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude,
-                 1);
+        pe_angle_block_seed(&b, n_pad, position_of(positions, start, j),
+                            amplitude, 1);
         emit_f32(row, &cols, &b, i0, n);
         j++;
       }
@@ -361,14 +286,15 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
     return status;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
-  block_state b;
+  pe_angle_block b;
   /* float64 output is seeded exactly at every row: the recurrence's 1e-14
      drift would be visible at this precision. */
-  for (uint32_t i0 = 0; i0 < h; i0 += BLOCK) {
-    uint32_t n = h - i0 < BLOCK ? h - i0 : BLOCK;
-    load_block(&b, omega + i0, n, (n + 3) & ~3u, scale);
+  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
+    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, 1);
     for (uint32_t j = 0; j < count; j++) {
-      seed_row(&b, n + (n & 1), position_of(positions, start, j), amplitude, 0);
+      pe_angle_block_seed(&b, n_pad, position_of(positions, start, j),
+                          amplitude, 0);
       emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
     }
   }

@@ -1,0 +1,124 @@
+/* What every kernel over the angles x * scale * w_i shares: the argument
+   checks on x, and a block of pairs whose (sin, cos) are seeded exactly and
+   then advanced by the rotation recurrence. */
+#ifndef PE_ANGLES_H
+#define PE_ANGLES_H
+
+#include <math.h>
+#include <stdalign.h>
+#include <stdint.h>
+
+#include "sincos_f64x2.h"
+
+/* Pairs per block: the block's five arrays of doubles (10 KiB) stay in L1
+   while rows stream through. A multiple of 4, the padding of a block. */
+#define PE_BLOCK 256
+/* Evenly spaced angles advance by one rotation per row and re-seed from an
+   exact sin/cos every PE_RESEED rows; the float64 recurrence drifts by about
+   1e-16 per step, far below float32 rounding. */
+#define PE_RESEED 128
+
+static inline int pe_is_aligned(const void *p, uintptr_t alignment) {
+  return ((uintptr_t)p & (alignment - 1)) == 0;
+}
+
+/* Exactly x[j] == x[0] + j * (x[1] - x[0]) for every j. */
+static inline int pe_evenly_spaced(const double *x, uint32_t count) {
+  if (count < 2)
+    return 1;
+  double step = x[1] - x[0];
+  for (uint32_t j = 2; j < count; j++)
+    if (x[j] != x[0] + (double)j * step)
+      return 0;
+  return 1;
+}
+
+/* max |scale * w_i|: not finite when scale or a product overflows. */
+static inline double pe_max_frequency(const double *omega, uint32_t n,
+                                      double scale) {
+  double max_w = fabs(scale) * 0;
+  for (uint32_t i = 0; i < n; i++)
+    max_w = fmax(max_w, fabs(scale * omega[i]));
+  return max_w;
+}
+
+/* Whether every x and x * max_w is finite, for x = xs[j], or x = first +
+   j * step when xs is null (j < count; the extremes suffice). */
+static inline int pe_angles_finite(const double *xs, uint32_t count,
+                                   double first, double step, double max_w) {
+  if (xs == NULL) {
+    double last = first + (double)(count > 0 ? count - 1 : 0) * step;
+    return isfinite(first) && isfinite(last) && isfinite(first * max_w) &&
+           isfinite(last * max_w);
+  }
+  for (uint32_t j = 0; j < count; j++)
+    if (!isfinite(xs[j]) || !isfinite(xs[j] * max_w))
+      return 0;
+  return 1;
+}
+
+/* w = w_scale * omega, the step rotation (sin, cos)(step * w) and the
+   current (sin, cos) of every pair of the block, all in double. */
+typedef struct {
+  alignas(16) double w[PE_BLOCK];
+  alignas(16) double step_sin[PE_BLOCK];
+  alignas(16) double step_cos[PE_BLOCK];
+  alignas(16) double sin[PE_BLOCK];
+  alignas(16) double cos[PE_BLOCK];
+} pe_angle_block;
+
+/* Pads to a multiple of 4 pairs with zero frequencies; returns the padded
+   count, which the seed and advance loops then cover. */
+static inline uint32_t pe_angle_block_load(pe_angle_block *b,
+                                           const double *omega, uint32_t n,
+                                           double w_scale, double step) {
+  uint32_t n_pad = (n + 3) & ~3u;
+  for (uint32_t i = 0; i < n_pad; i++)
+    b->w[i] = i < n ? w_scale * omega[i] : 0;
+  v128_t st = wasm_f64x2_splat(step);
+  for (uint32_t i = 0; i < n_pad; i += 2) {
+    v128_t s, c;
+    pe_sincos_f64x2(wasm_f64x2_mul(st, wasm_v128_load(b->w + i)), &s, &c);
+    wasm_v128_store(b->step_sin + i, s);
+    wasm_v128_store(b->step_cos + i, c);
+  }
+  return n_pad;
+}
+
+/* (sin, cos)(x * w) times amplitude for every pair; rotations are linear, so
+   the recurrence carries the amplitude along. `for_f32` (a constant) picks
+   the shorter sin/cos whose error vanishes in float32 rounding. Two
+   independent evaluations per iteration keep both SIMD pipes busy. */
+static inline __attribute__((always_inline)) void
+pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
+                    double amplitude, int for_f32) {
+  v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
+  for (uint32_t i = 0; i < n_pad; i += 4) {
+    v128_t s0, c0, s1, c1;
+    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
+    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
+    if (for_f32) {
+      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
+      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
+    } else {
+      pe_sincos_f64x2(x0, &s0, &c0);
+      pe_sincos_f64x2(x1, &s1, &c1);
+    }
+    wasm_v128_store(b->sin + i, wasm_f64x2_mul(s0, a));
+    wasm_v128_store(b->cos + i, wasm_f64x2_mul(c0, a));
+    wasm_v128_store(b->sin + i + 2, wasm_f64x2_mul(s1, a));
+    wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
+  }
+}
+
+/* One step of two pairs in registers, (sw, cw) = (sin, cos)(step w):
+   (sin, cos)(a + step w) = (s cw + c sw, c cw - s sw). */
+static inline __attribute__((always_inline)) void
+pe_angle_step(v128_t *s, v128_t *c, v128_t sw, v128_t cw) {
+  v128_t s_next =
+      wasm_f64x2_add(wasm_f64x2_mul(*s, cw), wasm_f64x2_mul(*c, sw));
+  *c = wasm_f64x2_sub(wasm_f64x2_mul(*c, cw), wasm_f64x2_mul(*s, sw));
+  *s = s_next;
+}
+
+#endif
