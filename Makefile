@@ -94,7 +94,7 @@ test: test-format test-native test-node test-browser
 
 build/native/%: tests/native/%.c tests/native/check.h $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/native
-	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
+	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
 
 test-native: $(NATIVE_TESTS)
 	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status

@@ -78,7 +78,7 @@ static inline uint32_t pe_angle_block_load(pe_angle_block *b,
   v128_t st = wasm_f64x2_splat(step);
   for (uint32_t i = 0; i < n_pad; i += 2) {
     v128_t s, c;
-    pe_sincos_f64x2(wasm_f64x2_mul(st, wasm_v128_load(b->w + i)), &s, &c);
+    pe_sincos_product_f64x2(st, wasm_v128_load(b->w + i), &s, &c);
     wasm_v128_store(b->step_sin + i, s);
     wasm_v128_store(b->step_cos + i, c);
   }
@@ -86,8 +86,10 @@ static inline uint32_t pe_angle_block_load(pe_angle_block *b,
 }
 
 /* (sin, cos)(x * w) times amplitude for every pair; rotations are linear, so
-   the recurrence carries the amplitude along. `for_f32` (a constant) picks
-   the shorter sin/cos whose error vanishes in float32 rounding. Two
+   the recurrence carries the amplitude along. Float64 results take the sin
+   and cos of the exact product x * w; `for_f32` (a constant) picks the
+   rounded product and a shorter sin/cos, whose errors vanish in float32
+   rounding. Two
    independent evaluations per iteration keep both SIMD pipes busy. */
 static inline __attribute__((always_inline)) void
 pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
@@ -95,14 +97,13 @@ pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
   v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0, c0, s1, c1;
-    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
-    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
+    v128_t w0 = wasm_v128_load(b->w + i), w1 = wasm_v128_load(b->w + i + 2);
     if (for_f32) {
-      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
-      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, w0), &s0, &c0);
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, w1), &s1, &c1);
     } else {
-      pe_sincos_f64x2(x0, &s0, &c0);
-      pe_sincos_f64x2(x1, &s1, &c1);
+      pe_sincos_product_f64x2(p, w0, &s0, &c0);
+      pe_sincos_product_f64x2(p, w1, &s1, &c1);
     }
     wasm_v128_store(b->sin + i, wasm_f64x2_mul(s0, a));
     wasm_v128_store(b->cos + i, wasm_f64x2_mul(c0, a));

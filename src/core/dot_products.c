@@ -34,9 +34,8 @@ static void sums_even(double *out, uint32_t m, double from, double step,
     v128_t s[4], c[4], sw[4], cw[4];
     for (int q = 0; q < 4; q++) {
       v128_t mask, w = pair_w(omega, i + 2 * q, h, scale, &mask);
-      pe_sincos_f64x2(wasm_f64x2_mul(wasm_f64x2_splat(step), w), &sw[q],
-                      &cw[q]);
-      pe_sincos_f64x2(wasm_f64x2_mul(wasm_f64x2_splat(from), w), &s[q], &c[q]);
+      pe_sincos_product_f64x2(wasm_f64x2_splat(step), w, &sw[q], &cw[q]);
+      pe_sincos_product_f64x2(wasm_f64x2_splat(from), w, &s[q], &c[q]);
       /* Masked lanes hold (0, 0), which every rotation keeps at 0. */
       s[q] = wasm_f64x2_mul(s[q], mask);
       c[q] = wasm_f64x2_mul(c[q], mask);
@@ -65,7 +64,7 @@ static double sum_at(double k, const double *omega, uint32_t h, double scale) {
   v128_t acc = wasm_f64x2_splat(0), kv = wasm_f64x2_splat(k);
   for (uint32_t i = 0; i < h; i += 2) {
     v128_t mask, s, c, w = pair_w(omega, i, h, scale, &mask);
-    pe_sincos_f64x2(wasm_f64x2_mul(kv, w), &s, &c);
+    pe_sincos_product_f64x2(kv, w, &s, &c);
     acc = wasm_f64x2_add(acc, wasm_f64x2_mul(c, mask));
   }
   return wasm_f64x2_extract_lane(acc, 0) + wasm_f64x2_extract_lane(acc, 1);

@@ -326,8 +326,8 @@ int32_t pe_rotation_matrix_f64(double *out, double offset, uint32_t dim,
   for (uint32_t i = 0; i < h; i++) {
     /* The same double angle as the row kernels, so R(k) x equals rotate. */
     v128_t s, c;
-    pe_sincos_f64x2(wasm_f64x2_splat(offset * (sign * scale * omega[i])), &s,
-                    &c);
+    pe_sincos_product_f64x2(wasm_f64x2_splat(offset),
+                            wasm_f64x2_splat(sign * scale * omega[i]), &s, &c);
     double sin_a = wasm_f64x2_extract_lane(s, 0);
     double cos_a = wasm_f64x2_extract_lane(c, 0);
     uint32_t x = pairing == PE_PAIRING_INTERLEAVED ? 2 * i : i;

@@ -57,20 +57,33 @@ static inline __attribute__((always_inline)) v128_t pe_poly_cos(v128_t r,
   return wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_mul(p, z));
 }
 
-/* Lanes beyond the fast range (rare: only huge positions reach it). */
-static inline void pe_sincos_f64x2_slow(v128_t x, v128_t *s, v128_t *c) {
-  double x0 = wasm_f64x2_extract_lane(x, 0), x1 = wasm_f64x2_extract_lane(x, 1);
-  *s = wasm_f64x2_make(sin(x0), sin(x1));
-  *c = wasm_f64x2_make(cos(x0), cos(x1));
+/* Lanes beyond the fast range (rare: only huge angles reach it). libm
+   reduces x exactly at any magnitude; x_lo, below half an ulp of x, is added
+   by the angle-sum formula. */
+static inline void pe_sincos_f64x2_slow(v128_t x, v128_t x_lo, v128_t *s,
+                                        v128_t *c) {
+  double lanes_s[2], lanes_c[2];
+  for (int k = 0; k < 2; k++) {
+    double a =
+        k == 0 ? wasm_f64x2_extract_lane(x, 0) : wasm_f64x2_extract_lane(x, 1);
+    double a_lo = k == 0 ? wasm_f64x2_extract_lane(x_lo, 0)
+                         : wasm_f64x2_extract_lane(x_lo, 1);
+    double sin_a = sin(a), cos_a = cos(a);
+    double sin_lo = sin(a_lo), cos_lo = cos(a_lo);
+    lanes_s[k] = sin_a * cos_lo + cos_a * sin_lo;
+    lanes_c[k] = cos_a * cos_lo - sin_a * sin_lo;
+  }
+  *s = wasm_f64x2_make(lanes_s[0], lanes_s[1]);
+  *c = wasm_f64x2_make(lanes_c[0], lanes_c[1]);
 }
 
 /* Shared by both precisions; `sin_terms` and `cos_terms` are constants. */
 static inline __attribute__((always_inline)) void
-pe_sincos_f64x2_terms(v128_t x, v128_t *s, v128_t *c, int sin_terms,
-                      int cos_terms) {
+pe_sincos_f64x2_terms(v128_t x, v128_t x_lo, v128_t *s, v128_t *c,
+                      int sin_terms, int cos_terms) {
   if (!wasm_i64x2_all_true(wasm_f64x2_le(
           wasm_f64x2_abs(x), wasm_f64x2_splat(PE_SINCOS_FAST_LIMIT)))) {
-    pe_sincos_f64x2_slow(x, s, c);
+    pe_sincos_f64x2_slow(x, x_lo, s, c);
     return;
   }
   /* Adding 1.5 * 2^52 rounds x * 2/pi to the nearest integer k and leaves
@@ -84,6 +97,7 @@ pe_sincos_f64x2_terms(v128_t x, v128_t *s, v128_t *c, int sin_terms,
   r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.10b46p-30)));
   r = wasm_f64x2_sub(
       r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.1a62633145c07p-54)));
+  r = wasm_f64x2_add(r, x_lo);
 
   v128_t sin_r = pe_poly_sin(r, sin_terms), cos_r = pe_poly_cos(r, cos_terms);
   /* Quadrant q = k mod 4: odd q swaps sin and cos; q in {2,3} negates sin,
@@ -99,14 +113,41 @@ pe_sincos_f64x2_terms(v128_t x, v128_t *s, v128_t *c, int sin_terms,
 
 /* Full double precision: about 1e-16 absolute. */
 static inline void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, s, c, 8, 8);
+  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 8, 8);
+}
+
+/* a * b = hi + lo exactly (Dekker's product with Veltkamp's split; wasm has
+   no FMA). lo is 0 where the split overflows, for |a| or |b| near 1e300. */
+static inline void pe_two_product_f64x2(v128_t a, v128_t b, v128_t *hi,
+                                        v128_t *lo) {
+  const v128_t splitter = wasm_f64x2_splat(134217729.0); /* 2^27 + 1 */
+  v128_t ca = wasm_f64x2_mul(a, splitter), cb = wasm_f64x2_mul(b, splitter);
+  v128_t a_hi = wasm_f64x2_sub(ca, wasm_f64x2_sub(ca, a));
+  v128_t b_hi = wasm_f64x2_sub(cb, wasm_f64x2_sub(cb, b));
+  v128_t a_lo = wasm_f64x2_sub(a, a_hi), b_lo = wasm_f64x2_sub(b, b_hi);
+  *hi = wasm_f64x2_mul(a, b);
+  v128_t e = wasm_f64x2_sub(wasm_f64x2_mul(a_hi, b_hi), *hi);
+  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_hi, b_lo));
+  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_hi));
+  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_lo));
+  *lo = wasm_v128_and(e, wasm_f64x2_eq(e, e)); /* NaN -> 0 */
+}
+
+/* sin and cos of the exact product a * b, not of its rounding: the angle of
+   a large position keeps its last bits, so PE(p + k) = R(k) PE(p) holds to
+   about 1e-16 in float64 for exactly representable p + k. */
+static inline void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s,
+                                           v128_t *c) {
+  v128_t hi, lo;
+  pe_two_product_f64x2(a, b, &hi, &lo);
+  pe_sincos_f64x2_terms(hi, lo, s, c, 8, 8);
 }
 
 /* For results rounded to float32: Taylor to r^9 and r^10, whose truncation
    errors on |r| <= pi/4 (1.8e-9 and 1.1e-10) stay far below the float32
    rounding (3e-8), for 40% less work. */
 static inline void pe_sincos_f64x2_for_f32(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, s, c, 4, 5);
+  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5);
 }
 
 #endif

@@ -233,7 +233,10 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
                          double scale, double position, double amplitude) {
   if (n_omega == dim / 2)
     return 0;
-  return sin(position * (scale * omega[dim / 2])) * amplitude;
+  v128_t s, c;
+  pe_sincos_product_f64x2(wasm_f64x2_splat(position),
+                          wasm_f64x2_splat(scale * omega[dim / 2]), &s, &c);
+  return wasm_f64x2_extract_lane(s, 0) * amplitude;
 }
 
 static double position_of(const double *positions, double start, uint32_t j) {

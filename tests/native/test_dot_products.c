@@ -7,6 +7,7 @@
 #include "check.h"
 #include "dot_products.h"
 #include "frequencies.h"
+#include "reference.h"
 #include "status.h"
 
 static double uniform(void) { return rand() / (RAND_MAX + 1.0) * 2 - 1; }
@@ -24,11 +25,11 @@ static double *omega_for(uint32_t dim, int odd_dim, uint32_t *n) {
 static void reference_row(double *row, uint32_t dim, const double *omega,
                           uint32_t n, double scale, double p) {
   for (uint32_t i = 0; i < dim / 2; i++) {
-    row[2 * i] = sin(p * (scale * omega[i]));
-    row[2 * i + 1] = cos(p * (scale * omega[i]));
+    row[2 * i] = sin_of_product(p, scale * omega[i]);
+    row[2 * i + 1] = cos_of_product(p, scale * omega[i]);
   }
   if (dim % 2 == 1)
-    row[dim - 1] = n > dim / 2 ? sin(p * (scale * omega[dim / 2])) : 0;
+    row[dim - 1] = n > dim / 2 ? sin_of_product(p, scale * omega[dim / 2]) : 0;
 }
 
 /* <PE(0), PE(k)> column by column. */

@@ -23,6 +23,31 @@ export function shiftedFrequencies(dim, base, shift) {
   );
 }
 
+// a·b = hi + lo exactly: Dekker's product with Veltkamp's split.
+export function twoProduct(a, b) {
+  const split = (x) => {
+    const c = 134217729 * x;
+    const high = c - (c - x);
+    return [high, x - high];
+  };
+  const [aHigh, aLow] = split(a);
+  const [bHigh, bLow] = split(b);
+  const hi = a * b;
+  const lo = aHigh * bHigh - hi + aHigh * bLow + aLow * bHigh + aLow * bLow;
+  return [hi, lo];
+}
+
+// sin and cos of the exact product a·b (not of its rounding to a double).
+export function sinOfProduct(a, b) {
+  const [hi, lo] = twoProduct(a, b);
+  return Math.sin(hi) * Math.cos(lo) + Math.cos(hi) * Math.sin(lo);
+}
+
+export function cosOfProduct(a, b) {
+  const [hi, lo] = twoProduct(a, b);
+  return Math.cos(hi) * Math.cos(lo) - Math.sin(hi) * Math.sin(lo);
+}
+
 /**
  * One row of a table: value of every column at position p, given the
  * frequencies w (⌊dim/2⌋ of them, or one more for an extra sin column).
@@ -30,8 +55,8 @@ export function shiftedFrequencies(dim, base, shift) {
 export function referenceRow(p, w, { dim, layout = "interleaved", scale = 1 }) {
   const h = Math.floor(dim / 2);
   const extra = w.length > h;
-  const sin = (i) => Math.sin(p * (scale * w[i]));
-  const cos = (i) => Math.cos(p * (scale * w[i]));
+  const sin = (i) => sinOfProduct(p, scale * w[i]);
+  const cos = (i) => cosOfProduct(p, scale * w[i]);
   const row = [];
   switch (layout) {
     case "interleaved":

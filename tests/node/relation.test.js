@@ -13,7 +13,12 @@ import {
   table,
   toeplitzError,
 } from "../../dist/index.js";
-import { paperFrequencies, referenceRow } from "./reference.js";
+import {
+  cosOfProduct,
+  paperFrequencies,
+  referenceRow,
+  sinOfProduct,
+} from "./reference.js";
 
 await init();
 
@@ -120,7 +125,6 @@ test("rotate on arbitrary rows matches the block rotation of each layout", () =>
         const row = Array.from(x.subarray(r * dim, (r + 1) * dim));
         const want = [...row];
         for (let i = 0; i < h; i++) {
-          const a = offsets[r] * w[i];
           const [sc, cc] = {
             interleaved: [2 * i, 2 * i + 1],
             "interleaved-cos-first": [2 * i + 1, 2 * i],
@@ -128,8 +132,10 @@ test("rotate on arbitrary rows matches the block rotation of each layout", () =>
             "halves-cos-first": [h + i, i],
           }[layout];
           // (sin, cos)(p + k) = (s cos kw + c sin kw, c cos kw − s sin kw)
-          want[sc] = row[sc] * Math.cos(a) + row[cc] * Math.sin(a);
-          want[cc] = row[cc] * Math.cos(a) - row[sc] * Math.sin(a);
+          const c = cosOfProduct(offsets[r], w[i]);
+          const s = sinOfProduct(offsets[r], w[i]);
+          want[sc] = row[sc] * c + row[cc] * s;
+          want[cc] = row[cc] * c - row[sc] * s;
         }
         const got = out.subarray(r * dim, (r + 1) * dim);
         assert.ok(maxError(got, want) <= 1.2e-7, `${layout} dim ${dim}`);
@@ -223,8 +229,8 @@ test("linearRelationError stays within its bounds", () => {
       offsets: [1, -1, 0.25, -(2 ** 20) + 1, 2 ** 19 + 0.5],
     });
     assert.ok(f32.maxAbsError <= 2.4e-7, JSON.stringify(f32));
-    // Near 0 the float64 relation holds to 1e-12; near 2^20 the angles
-    // p·w, k·w and (p + k)·w are each rounded to a double (ulp 1.2e-10).
+    // float64 holds to 1e-12 at every |p|, |k| < 2^20 whose sum p + k is a
+    // double: the angles are exact products, not their roundings.
     const small = linearRelationError({
       dim: 128,
       layout,
@@ -240,7 +246,7 @@ test("linearRelationError stays within its bounds", () => {
       offsets: [2 ** 20 - 1, -12345.5],
       dtype: "float64",
     });
-    assert.ok(large.maxAbsError <= 5e-10, JSON.stringify(large));
+    assert.ok(large.maxAbsError <= 1e-12, JSON.stringify(large));
   }
   const r = linearRelationError({
     preset: "tensor2tensor",
@@ -262,11 +268,11 @@ test("dotProducts are the finite sums Σ cos(k w_i)", () => {
       }),
       (dim, base, offsets) => {
         // The library's w (checked against the formula in table.test.js),
-        // so both sides form the same double angle k·w.
+        // so both sides take the cosine of the same product k·w.
         const w = frequencies({ dim, base, oddDim: "zero-pad" });
         const got = dotProducts({ dim, base, offsets });
         offsets.forEach((k, j) => {
-          const want = w.reduce((s, wi) => s + Math.cos(k * wi), 0);
+          const want = w.reduce((s, wi) => s + cosOfProduct(k, wi), 0);
           assert.ok(Math.abs(got[j] - want) <= 1e-12 * dim, `k=${k}`);
         });
       },
@@ -282,7 +288,7 @@ test("dotProducts are the finite sums Σ cos(k w_i)", () => {
   const w = paperFrequencies(768, 384);
   for (const j of [0, 1, 1000, 2000, 2001, 3999, 4000]) {
     const k = -1000 + j * 0.5;
-    const want = 0.25 * w.reduce((s, wi) => s + Math.cos(k * wi), 0);
+    const want = 0.25 * w.reduce((s, wi) => s + cosOfProduct(k, wi), 0);
     assert.ok(Math.abs(g[j] - want) <= 1e-11, `k=${k}: ${g[j]} vs ${want}`);
   }
   assert.equal(g[2000], 96);
@@ -307,8 +313,7 @@ test("the Gram matrix of a table is Toeplitz, unless an extra sin column", () =>
       oddDim: "zero-pad",
       positions: [3, 1e5, -7.25],
     });
-    // Angles near 1e5·w carry the rounding of a double (ulp 1.5e-11).
-    assert.ok(f.maxAbsError <= 1e-10, JSON.stringify(f));
+    assert.ok(f.maxAbsError <= 1e-12, JSON.stringify(f));
   }
   // float32 tables: rounding of each value, summed over 128 columns.
   assert.ok(
