@@ -112,3 +112,4 @@ export interface PresetDescription {
 /** What each preset reproduces, with its source and defaults. */
 export const presets: Readonly<Record<PresetName, PresetDescription>>;
 export * from "./relation.js";
+export * from "./decay.js";

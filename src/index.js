@@ -33,6 +33,7 @@ export {
   rotationMatrix,
   toeplitzError,
 } from "./relation.js";
+export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,

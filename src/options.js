@@ -105,3 +105,40 @@ export function copyFinite(values, target, name) {
   }
   return target;
 }
+
+// A number or a non-empty array-like of finite numbers, as a Float64Array.
+export function numberList(value, name) {
+  if (typeof value === "number") value = [value];
+  if (!isArrayLike(value) || typeof value === "string")
+    throw typeError(
+      `option "${name}" must be a number or an array of numbers, got ${value === undefined ? "nothing" : show(value)}`,
+    );
+  if (value.length < 1)
+    throw rangeError(`option "${name}" must hold at least one number`);
+  return copyFinite(value, new Float64Array(value.length), name);
+}
+
+// Evenly spaced points { from, to, count } or a list of numbers. Returns
+// { count, from, step, values }: values is null for an even grid.
+export function grid(value, name, maxCount = 2 ** 28) {
+  if (value !== null && typeof value === "object" && !isArrayLike(value)) {
+    rejectUnknown(value, ["from", "to", "count"], `option "${name}"`);
+    const count = integer(value.count, `${name}.count`, 1, maxCount);
+    const from = finiteNumber(value.from, `${name}.from`);
+    const to = finiteNumber(value.to, `${name}.to`);
+    if (count === 1 && to !== from)
+      throw rangeError(
+        `option "${name}.count" is 1, so "${name}.to" must equal "${name}.from" (${from}), got ${to}`,
+      );
+    const step = count === 1 ? 0 : (to - from) / (count - 1);
+    if (!Number.isFinite(step))
+      throw rangeError(`option "${name}": (to - from) must be finite`);
+    return { count, from, step, values: null };
+  }
+  const values = numberList(value, name);
+  if (values.length > maxCount)
+    throw rangeError(
+      `option "${name}" must hold at most ${maxCount} numbers, got ${values.length}`,
+    );
+  return { count: values.length, from: 0, step: 0, values };
+}

@@ -5,8 +5,10 @@ import {
   boolean,
   copyFinite,
   finiteNumber,
+  grid,
   integer,
   isArrayLike,
+  numberList,
   oneOf,
   optionsObject,
   rangeError,
@@ -312,17 +314,6 @@ function positionList(engine, maxCount, maxArray) {
   return { count: values.length, start: 0, values };
 }
 
-function offsetList(offsets) {
-  if (typeof offsets === "number") offsets = [offsets];
-  if (!isArrayLike(offsets) || typeof offsets === "string")
-    throw typeError(
-      `option "offsets" must be a number or an array of numbers, got ${offsets === undefined ? "nothing" : typeof offsets}`,
-    );
-  if (offsets.length < 1)
-    throw rangeError(`option "offsets" must hold at least one number`);
-  return copyFinite(offsets, new Float64Array(offsets.length), "offsets");
-}
-
 function amplitudeOf(engine, outputScale) {
   return (
     outputScale *
@@ -349,7 +340,7 @@ export function linearRelationError(options) {
   const amplitude = amplitudeOf(engine, outputScale);
   const dtype = oneOf(engine.dtype ?? "float32", "dtype", DTYPES);
   const { count, start, values } = positionList(engine, 2 ** 24, 2 ** 24);
-  const offsets = offsetList(engine.offsets);
+  const offsets = numberList(engine.offsets, "offsets");
   const Typed = dtype === 0 ? Float32Array : Float64Array;
   const [table, rotation] =
     dtype === 0
@@ -429,29 +420,7 @@ export function dotProducts(options) {
   if (engine.layout !== undefined) oneOf(engine.layout, "layout", LAYOUTS);
   const scale = scaleOf(engine);
   const amplitude = amplitudeOf(engine, outputScale);
-  const { offsets } = engine;
-  let count,
-    from = 0,
-    step = 0,
-    values = null;
-  if (
-    offsets !== null &&
-    typeof offsets === "object" &&
-    !isArrayLike(offsets)
-  ) {
-    rejectUnknown(offsets, ["from", "to", "count"], 'option "offsets"');
-    count = integer(offsets.count, "offsets.count", 1, 2 ** 28);
-    from = finiteNumber(offsets.from, "offsets.from");
-    const to = finiteNumber(offsets.to, "offsets.to");
-    if (count === 1 && to !== from)
-      throw rangeError(
-        `option "offsets.count" is 1, so "offsets.to" must equal "offsets.from" (${from}), got ${to}`,
-      );
-    step = count === 1 ? 0 : (to - from) / (count - 1);
-  } else {
-    values = offsetList(offsets);
-    count = values.length;
-  }
+  const { count, from, step, values } = grid(engine.offsets, "offsets");
   return withScratch((scratch) => {
     const omega = writeFrequencies(spec, scratch);
     const out = scratch(count * 8, "the dot products");

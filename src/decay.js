@@ -1,0 +1,210 @@
+// The decay integral f(x) = ∫₀¹ cos(x·θ(t)) dt of a frequency family θ, which
+// the relative-only dot product approximates: Σ_i cos(x·θ_i) ≈ (d/2)·f(x);
+// and the cosine and sine integrals Ci and Si. All arithmetic runs in C.
+import {
+  finiteNumber,
+  grid,
+  integer,
+  numberList,
+  oneOf,
+  optionsObject,
+  rangeError,
+  rejectUnknown,
+  typeError,
+} from "./options.js";
+import { memoryBuffer, wasm, withScratch } from "./runtime.js";
+import { MAX_DIM } from "./schedule.js";
+import { check } from "./status.js";
+
+export const THETAS = Object.freeze(["exp", "power", "linear"]);
+const METHODS = ["closed-form", "quadrature"];
+// The C core's PE_DECAY_MIN_ALPHA and PE_DECAY_QUADRATURE_MAX_X, checked here
+// first for messages that name the option.
+const MIN_ALPHA = 1 / 1024;
+const MAX_QUADRATURE_X = 1e6;
+const MAX_POINTS = 2 ** 28;
+const ODD_DIM_ZERO_PAD = 0;
+
+// theta, base (exp only, default 10000) and alpha (power only, required).
+function familyOf(options) {
+  const theta = oneOf(options.theta ?? "exp", "theta", THETAS);
+  const name = THETAS[theta];
+  if (options.base !== undefined && name !== "exp")
+    throw typeError(`option "base" applies only to theta "exp"`);
+  if (options.alpha !== undefined && name !== "power")
+    throw typeError(`option "alpha" applies only to theta "power"`);
+  const base =
+    options.base === undefined
+      ? 10000
+      : finiteNumber(options.base, "base", { above: 1 });
+  let alpha = 1;
+  if (name === "power") {
+    if (options.alpha === undefined)
+      throw typeError(`option "alpha" is required for theta "power"`);
+    alpha = finiteNumber(options.alpha, "alpha", { min: MIN_ALPHA });
+  }
+  return { theta, base, alpha };
+}
+
+// Writes the grid's points into module memory; returns the pointer.
+function writePoints(points, scratch) {
+  const pointer = scratch(points.count * 8, "x");
+  const target = new Float64Array(memoryBuffer(), pointer, points.count);
+  if (points.values !== null) target.set(points.values);
+  else
+    for (let j = 0; j < points.count; j++)
+      target[j] = points.from + j * points.step;
+  return pointer;
+}
+
+function pointsOf(value, limit) {
+  const points = grid(value, "x", MAX_POINTS);
+  const largest =
+    points.values === null
+      ? Math.max(
+          Math.abs(points.from),
+          Math.abs(points.from + (points.count - 1) * points.step),
+        )
+      : points.values.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  if (largest > limit)
+    throw rangeError(
+      `option "x" must stay within |x| <= ${limit} for the quadrature, got ${largest}`,
+    );
+  return points;
+}
+
+/**
+ * f(x) for each x. `method: "closed-form"` (default) returns a Float64Array;
+ * `"quadrature"` returns { values, errors }, an independent estimate with a
+ * bound on its error per point.
+ */
+export function decayIntegral(options) {
+  optionsObject(options);
+  rejectUnknown(
+    options,
+    ["theta", "base", "alpha", "x", "method"],
+    "decayIntegral()",
+  );
+  const { theta, base, alpha } = familyOf(options);
+  const method = oneOf(options.method ?? "closed-form", "method", METHODS);
+  const points = pointsOf(
+    options.x,
+    method === 1 ? MAX_QUADRATURE_X : Infinity,
+  );
+  const n = points.count;
+  return withScratch((scratch) => {
+    const x = writePoints(points, scratch);
+    const values = scratch(n * 8, "the values");
+    if (method === 0) {
+      check(
+        wasm().pe_decay_integral(theta, base, alpha, x, n, values),
+        "decayIntegral",
+      );
+      return new Float64Array(memoryBuffer(), values, n).slice();
+    }
+    const errors = scratch(n * 8, "the error estimates");
+    check(
+      wasm().pe_decay_integral_quadrature(
+        theta,
+        base,
+        alpha,
+        x,
+        n,
+        values,
+        errors,
+      ),
+      "decayIntegral",
+    );
+    return {
+      values: new Float64Array(memoryBuffer(), values, n).slice(),
+      errors: new Float64Array(memoryBuffer(), errors, n).slice(),
+    };
+  });
+}
+
+function special(kernel, x, where) {
+  const scalar = typeof x === "number";
+  const values = numberList(x, "x");
+  if (values.length > MAX_POINTS)
+    throw rangeError(`${where}: at most ${MAX_POINTS} points`);
+  const result = withScratch((scratch) => {
+    const pointer = scratch(values.length * 8, "x");
+    new Float64Array(memoryBuffer(), pointer, values.length).set(values);
+    check(wasm()[kernel](pointer, values.length, pointer), where);
+    return new Float64Array(memoryBuffer(), pointer, values.length).slice();
+  });
+  return scalar ? result[0] : result;
+}
+
+/** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, for x > 0. */
+export function ci(x) {
+  const values = typeof x === "number" ? [x] : x;
+  if (values?.length !== undefined)
+    for (let i = 0; i < values.length; i++)
+      if (typeof values[i] === "number" && !(values[i] > 0))
+        throw rangeError(
+          `ci: x must be > 0 (Ci is real only for positive x), got ${values[i]}${typeof x === "number" ? "" : ` at index ${i}`}`,
+        );
+  return special("pe_ci", x, "ci");
+}
+
+/** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
+export function si(x) {
+  return special("pe_si", x, "si");
+}
+
+/**
+ * The exact finite-d sum beside the integral on the same grid:
+ * sum[j] = Σ_i cos(x_j·θ_i), θ_i = θ(2i/d), i < ⌊d/2⌋, and
+ * integral[j] = (d/2)·f(x_j). For theta "exp" the θ_i are the paper
+ * schedule, so sum equals dotProducts({ dim, base, offsets: x }).
+ */
+export function decayComparison(options) {
+  optionsObject(options);
+  rejectUnknown(
+    options,
+    ["dim", "theta", "base", "alpha", "x"],
+    "decayComparison()",
+  );
+  const dim = integer(options.dim, "dim", 2, MAX_DIM);
+  const { theta, base, alpha } = familyOf(options);
+  const points = pointsOf(options.x, Infinity);
+  const n = points.count;
+  const h = Math.floor(dim / 2);
+  return withScratch((scratch) => {
+    const x = writePoints(points, scratch);
+    const frequencies = scratch(h * 8, "the frequencies");
+    check(
+      wasm().pe_decay_frequencies(theta, base, alpha, dim, frequencies, h),
+      "decayComparison",
+    );
+    const sum = scratch(n * 8, "the sums");
+    check(
+      wasm().pe_dot_products(
+        sum,
+        x,
+        n,
+        0,
+        0,
+        dim,
+        ODD_DIM_ZERO_PAD,
+        frequencies,
+        h,
+        1,
+        1,
+      ),
+      "decayComparison",
+    );
+    const integral = scratch(n * 8, "the integral");
+    check(
+      wasm().pe_decay_integral(theta, base, alpha, x, n, integral),
+      "decayComparison",
+    );
+    const f = new Float64Array(memoryBuffer(), integral, n);
+    return {
+      x: new Float64Array(memoryBuffer(), x, n).slice(),
+      sum: new Float64Array(memoryBuffer(), sum, n).slice(),
+      integral: f.map((v) => (dim / 2) * v),
+    };
+  });
+}
