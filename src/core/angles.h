@@ -22,14 +22,26 @@ static inline int pe_is_aligned(const void *p, uintptr_t alignment) {
   return ((uintptr_t)p & (alignment - 1)) == 0;
 }
 
-/* Exactly x[j] == x[0] + j * (x[1] - x[0]) for every j. */
+/* Whether x[j] = x[0] + j * step for every j in real arithmetic, step =
+   x[1] - x[0]: the recurrence then forms exactly the angles of x. Rounded
+   equality is not enough (x[0] + step may round onto x[1] while the real
+   sum misses it by half an ulp of x[1]). */
 static inline int pe_evenly_spaced(const double *x, uint32_t count) {
   if (count < 2)
     return 1;
   double step = x[1] - x[0];
-  for (uint32_t j = 2; j < count; j++)
-    if (x[j] != x[0] + (double)j * step)
+  if (!(fabs(step) < 0x1p+960)) /* the exact product below would overflow */
+    return 0;
+  for (uint32_t j = 1; j < count; j++) {
+    v128_t hi, lo;
+    pe_two_product_f64x2(wasm_f64x2_splat((double)j), wasm_f64x2_splat(step),
+                         &hi, &lo);
+    double t = wasm_f64x2_extract_lane(hi, 0);
+    double sum = x[0] + t, t_part = sum - x[0];
+    double sum_error = (x[0] - (sum - t_part)) + (t - t_part);
+    if (wasm_f64x2_extract_lane(lo, 0) != 0 || sum != x[j] || sum_error != 0)
       return 0;
+  }
   return 1;
 }
 

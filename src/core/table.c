@@ -167,6 +167,66 @@ static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
 #undef PE_ADVANCE_EMIT
 }
 
+/* One row at an arbitrary position, pairs [i0, i0 + n): sin/cos straight
+   to float32, with no state kept (nothing follows from this row). Flags are
+   constants, as in advance_emit_f32. */
+static inline __attribute__((always_inline)) void
+position_emit_f32(float *row, int interleaved, int cos_first,
+                  const columns *cols, pe_angle_block *b, uint32_t i0,
+                  uint32_t n, double position, double amplitude) {
+  v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
+  float *dst = row + 2 * i0;
+  float *dst_sin = row + cols->sin_offset + i0;
+  float *dst_cos = row + cols->cos_offset + i0;
+  uint32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v128_t s0, c0, s1, c1;
+    pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s0,
+                            &c0);
+    pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2)),
+                            &s1, &c1);
+    s0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s0, a));
+    c0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(c0, a));
+    s1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s1, a));
+    c1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(c1, a));
+    if (!interleaved) {
+      wasm_v128_store(dst_sin + i, wasm_i32x4_shuffle(s0, s1, 0, 1, 4, 5));
+      wasm_v128_store(dst_cos + i, wasm_i32x4_shuffle(c0, c1, 0, 1, 4, 5));
+    } else if (cos_first) {
+      wasm_v128_store(dst + 2 * i, wasm_i32x4_shuffle(c0, s0, 0, 4, 1, 5));
+      wasm_v128_store(dst + 2 * i + 4, wasm_i32x4_shuffle(c1, s1, 0, 4, 1, 5));
+    } else {
+      wasm_v128_store(dst + 2 * i, wasm_i32x4_shuffle(s0, c0, 0, 4, 1, 5));
+      wasm_v128_store(dst + 2 * i + 4, wasm_i32x4_shuffle(s1, c1, 0, 4, 1, 5));
+    }
+  }
+  /* Tail: one to three pairs, through the block state. */
+  if (i < n) {
+    v128_t s, c;
+    for (uint32_t k = i; k < n; k += 2) {
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + k)), &s,
+                              &c);
+      wasm_v128_store(b->sin + k, wasm_f64x2_mul(s, a));
+      wasm_v128_store(b->cos + k, wasm_f64x2_mul(c, a));
+    }
+    for (; i < n; i++) {
+      row[sin_column(cols, i0 + i)] = (float)b->sin[i];
+      row[cos_column(cols, i0 + i)] = (float)b->cos[i];
+    }
+  }
+}
+
+static void position_emit_rows_f32(float *row, const columns *cols,
+                                   pe_angle_block *b, uint32_t i0, uint32_t n,
+                                   double position, double amplitude) {
+  if (!cols->interleaved)
+    position_emit_f32(row, 0, 0, cols, b, i0, n, position, amplitude);
+  else if (cols->cos_first)
+    position_emit_f32(row, 1, 1, cols, b, i0, n, position, amplitude);
+  else
+    position_emit_f32(row, 1, 0, cols, b, i0, n, position, amplitude);
+}
+
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
 static void emit_f32(float *row, const columns *cols, const pe_angle_block *b,
                      uint32_t i0, uint32_t n) {
@@ -239,8 +299,9 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
   return wasm_f64x2_extract_lane(s, 0) * amplitude;
 }
 
-static double position_of(const double *positions, double start, uint32_t j) {
-  return positions != NULL ? positions[j] : start + (double)j;
+static double position_of(const double *positions, double start, double step,
+                          uint32_t j) {
+  return positions != NULL ? positions[j] : start + (double)j * step;
 }
 
 int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
@@ -253,18 +314,29 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     return status;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
+  /* Evenly spaced explicit positions take the recurrence too; the test is
+     exact, so start + j * step reproduces every position. */
+  double step = 1;
+  if (positions != NULL && count > 2 && pe_evenly_spaced(positions, count)) {
+    start = positions[0];
+    step = positions[1] - positions[0];
+    positions = NULL;
+  }
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, 1);
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, step);
     for (uint32_t j = 0; j < count;) {
       float *row = out + (size_t)j * dim;
-      if (positions == NULL && j % PE_RESEED != 0) {
+      if (positions != NULL) {
+        position_emit_rows_f32(row, &cols, &b, i0, n, positions[j], amplitude);
+        j++;
+      } else if (j % PE_RESEED != 0) {
         uint32_t rows = (j + 1) % PE_RESEED != 0 && j + 1 < count ? 2 : 1;
         advance_emit_rows_f32(row, dim, rows, &cols, &b, i0, n);
         j += rows;
       } else {
-        pe_angle_block_seed(&b, n_pad, position_of(positions, start, j),
+        pe_angle_block_seed(&b, n_pad, position_of(positions, start, step, j),
                             amplitude, 1);
         emit_f32(row, &cols, &b, i0, n);
         j++;
@@ -275,7 +347,7 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     for (uint32_t j = 0; j < count; j++)
       out[(size_t)j * dim + cols.odd] =
           (float)odd_column(dim, n_omega, omega, scale,
-                            position_of(positions, start, j), amplitude);
+                            position_of(positions, start, step, j), amplitude);
   return PE_OK;
 }
 
@@ -289,6 +361,7 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
     return status;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
+  const double step = 1;
   pe_angle_block b;
   /* float64 output is seeded exactly at every row: the recurrence's 1e-14
      drift would be visible at this precision. */
@@ -296,7 +369,7 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
     uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, 1);
     for (uint32_t j = 0; j < count; j++) {
-      pe_angle_block_seed(&b, n_pad, position_of(positions, start, j),
+      pe_angle_block_seed(&b, n_pad, position_of(positions, start, step, j),
                           amplitude, 0);
       emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
     }
@@ -305,6 +378,6 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
     for (uint32_t j = 0; j < count; j++)
       out[(size_t)j * dim + cols.odd] =
           odd_column(dim, n_omega, omega, scale,
-                     position_of(positions, start, j), amplitude);
+                     position_of(positions, start, step, j), amplitude);
   return PE_OK;
 }

@@ -136,6 +136,17 @@ static void test_large_positions(void) {
               positions, 9, 0, 1, 1);
   check_table(65536, PE_LAYOUT_INTERLEAVED, PE_ODD_ZERO_PAD, 10000, NULL, 3,
               16777213, 1, 1);
+  /* An evenly spaced array takes the recurrence; one whose real spacing
+     is uneven must not. */
+  double *even = malloc(sizeof(double) * 300);
+  for (int j = 0; j < 300; j++)
+    even[j] = 1048576 + 0.25 * j;
+  check_table(96, PE_LAYOUT_INTERLEAVED, PE_ODD_ZERO_PAD, 10000, even, 300, 0,
+              1, 1);
+  double uneven[] = {-2.000129183185494e-12, 220129.81507478622,
+                     440259.63014957244};
+  check_table(2, PE_LAYOUT_INTERLEAVED, PE_ODD_ZERO_PAD, 2, uneven, 3, 0, 1, 1);
+  free(even);
   /* Angle scale and output amplitude. */
   check_table(64, PE_LAYOUT_HALVES, PE_ODD_ZERO_PAD, 10000, NULL, 300, 2, 1000,
               0.25);

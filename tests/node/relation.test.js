@@ -573,3 +573,9 @@ test("bad input is refused with a message naming the option", () => {
   );
   rejects(() => rotate(x, 1, null), TypeError, /options must be an object/);
 });
+
+test("dotProducts at two offsets whose real difference is not a double", () => {
+  const offsets = [-2.000129183185494e-12, 220129.81507478622];
+  const g = dotProducts({ dim: 2, base: 2, offsets });
+  assert.ok(Math.abs(g[1] - cosOfProduct(offsets[1], 1)) <= 1e-15);
+});

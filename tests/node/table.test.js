@@ -184,3 +184,11 @@ test("odd dims: extra-sin puts w_h's sin last or at the end of the sin block", (
     RangeError,
   );
 });
+
+test("evenly spaced position arrays: the recurrence, exactly where it applies", () => {
+  const range = Float64Array.from({ length: 1000 }, (_, i) => 0.5 * i - 100);
+  checkTable({ positions: range, dim: 64 }, Array.from(range));
+  // x[0] + (x[1] − x[0]) rounds onto x[1] but misses it in real arithmetic.
+  const near = [-2.000129183185494e-12, 220129.81507478622, 440259.6301495724];
+  checkTable({ positions: near, dim: 2, base: 2 }, near);
+});
