@@ -9,11 +9,15 @@
 #include "frequencies.h"
 #include "status.h"
 
-/* Evenly spaced offsets advance each pair by one rotation per offset and
-   re-seed from an exact sin/cos every CHUNK offsets (float64 drift about
-   1e-16 per step). Eight pairs at a time stay in registers while a chunk's
-   partial sums (CHUNK vectors, 2 KiB) stay in L1. */
-#define CHUNK 128
+/* Evenly spaced offsets: each pair's cos(a + t v), v = step * w, follows
+   Reinsch's form of the three-term recurrence, stable for small v:
+   y <- sigma y + lambda c, c <- y + sigma c, with sigma = sign(cos v),
+   lambda = 2 cos v - 2 sigma and y = c_t - sigma c_(t-1). For sigma = +1
+   that is one multiply and two adds per pair and offset, against four
+   multiplies and two adds for the rotation of (sin, cos). Each CHUNK of
+   offsets restarts from exact values. Eight pairs at a time stay in
+   registers while a chunk's partial sums (CHUNK vectors, 4 KiB) stay in L1. */
+#define CHUNK 256
 
 /* Frequencies i, i + 1 times scale, and a mask that zeroes lanes >= h. */
 static inline v128_t pair_w(const double *omega, uint32_t i, uint32_t h,
@@ -30,28 +34,59 @@ static void sums_even(double *out, uint32_t m, double from, double step,
   v128_t acc[CHUNK];
   for (uint32_t t = 0; t < m; t++)
     acc[t] = wasm_f64x2_splat(0);
+  const v128_t sign_bit = wasm_f64x2_splat(-0.0);
   for (uint32_t i = 0; i < h; i += 8) {
-    v128_t s[4], c[4], sw[4], cw[4];
+    v128_t c[4], y[4], lambda[4], sigma[4], negative = wasm_f64x2_splat(0);
     for (int q = 0; q < 4; q++) {
-      v128_t mask, w = pair_w(omega, i + 2 * q, h, scale, &mask);
-      pe_sincos_product_f64x2(wasm_f64x2_splat(step), w, &sw[q], &cw[q]);
-      pe_sincos_product_f64x2(wasm_f64x2_splat(from), w, &s[q], &c[q]);
-      /* Masked lanes hold (0, 0), which every rotation keeps at 0. */
-      s[q] = wasm_f64x2_mul(s[q], mask);
+      v128_t mask, s0, sh, ch, w = pair_w(omega, i + 2 * q, h, scale, &mask);
+      pe_sincos_product_f64x2(wasm_f64x2_splat(from), w, &s0, &c[q]);
+      /* Half steps keep y free of cancellation: with h = v / 2,
+         c_t - c_(t-1) = -2 sin h (s0 cos h - c0 sin h) and
+         c_t + c_(t-1) = 2 cos h (c0 cos h + s0 sin h). */
+      pe_sincos_product_f64x2(wasm_f64x2_splat(0.5 * step), w, &sh, &ch);
+      v128_t cos_v =
+          wasm_f64x2_sub(wasm_f64x2_mul(ch, ch), wasm_f64x2_mul(sh, sh));
+      sigma[q] = wasm_v128_and(wasm_f64x2_lt(cos_v, wasm_f64x2_splat(0)),
+                               sign_bit); /* sign bit where sigma = -1 */
+      negative = wasm_v128_or(negative, sigma[q]);
+      v128_t two = wasm_f64x2_splat(2);
+      v128_t y_plus = wasm_f64x2_mul(
+          wasm_f64x2_mul(wasm_f64x2_splat(-2), sh),
+          wasm_f64x2_sub(wasm_f64x2_mul(s0, ch), wasm_f64x2_mul(c[q], sh)));
+      v128_t y_minus = wasm_f64x2_mul(
+          wasm_f64x2_mul(two, ch),
+          wasm_f64x2_add(wasm_f64x2_mul(c[q], ch), wasm_f64x2_mul(s0, sh)));
+      v128_t lambda_plus =
+          wasm_f64x2_mul(wasm_f64x2_splat(-4), wasm_f64x2_mul(sh, sh));
+      v128_t lambda_minus =
+          wasm_f64x2_mul(wasm_f64x2_splat(4), wasm_f64x2_mul(ch, ch));
+      v128_t minus = wasm_f64x2_lt(cos_v, wasm_f64x2_splat(0));
+      y[q] = wasm_f64x2_mul(wasm_v128_bitselect(y_minus, y_plus, minus), mask);
+      lambda[q] = wasm_v128_bitselect(lambda_minus, lambda_plus, minus);
+      /* Padding lanes hold c = y = 0, which the recurrence keeps at 0. */
       c[q] = wasm_f64x2_mul(c[q], mask);
     }
-    for (uint32_t t = 0; t < m; t++) {
-      if (t > 0)
+    if (!wasm_v128_any_true(negative)) {
+      for (uint32_t t = 0; t < m; t++) {
+        acc[t] =
+            wasm_f64x2_add(acc[t], wasm_f64x2_add(wasm_f64x2_add(c[0], c[1]),
+                                                  wasm_f64x2_add(c[2], c[3])));
         for (int q = 0; q < 4; q++) {
-          v128_t s_next = wasm_f64x2_add(wasm_f64x2_mul(s[q], cw[q]),
-                                         wasm_f64x2_mul(c[q], sw[q]));
-          c[q] = wasm_f64x2_sub(wasm_f64x2_mul(c[q], cw[q]),
-                                wasm_f64x2_mul(s[q], sw[q]));
-          s[q] = s_next;
+          y[q] = wasm_f64x2_add(y[q], wasm_f64x2_mul(lambda[q], c[q]));
+          c[q] = wasm_f64x2_add(y[q], c[q]);
         }
-      acc[t] =
-          wasm_f64x2_add(acc[t], wasm_f64x2_add(wasm_f64x2_add(c[0], c[1]),
-                                                wasm_f64x2_add(c[2], c[3])));
+      }
+    } else {
+      for (uint32_t t = 0; t < m; t++) {
+        acc[t] =
+            wasm_f64x2_add(acc[t], wasm_f64x2_add(wasm_f64x2_add(c[0], c[1]),
+                                                  wasm_f64x2_add(c[2], c[3])));
+        for (int q = 0; q < 4; q++) {
+          y[q] = wasm_f64x2_add(wasm_v128_xor(y[q], sigma[q]),
+                                wasm_f64x2_mul(lambda[q], c[q]));
+          c[q] = wasm_f64x2_add(y[q], wasm_v128_xor(c[q], sigma[q]));
+        }
+      }
     }
   }
   for (uint32_t t = 0; t < m; t++)
