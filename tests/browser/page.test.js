@@ -126,3 +126,51 @@ test("opened from file:// with no server", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("every part of the API computes in Chromium, in a worker too", async () => {
+  const { page, errors } = await openPage(`${origin}/`);
+  const results = await page.evaluate(async (base) => {
+    const pe = window.SinusoidalPE;
+    const worker = new Worker(
+      URL.createObjectURL(
+        new Blob(
+          [
+            `importScripts(${JSON.stringify(base + "vendor/sinusoidal-pe.global.js")});
+             SinusoidalPE.init().then(() => postMessage(
+               Array.from(SinusoidalPE.table({ positions: [3], dim: 2, dtype: "float64" }))));`,
+          ],
+          { type: "text/javascript" },
+        ),
+      ),
+    );
+    const fromWorker = await new Promise((resolve, reject) => {
+      worker.onmessage = (event) => resolve(event.data);
+      worker.onerror = (event) => reject(new Error(event.message));
+    });
+    worker.terminate();
+    const pe5 = pe.table({ positions: [5], dim: 8, dtype: "float64" });
+    const pe8 = pe.table({ positions: [8], dim: 8, dtype: "float64" });
+    const moved = pe.rotate(pe.table({ positions: [5], dim: 8 }), 3, {
+      dim: 8,
+    });
+    return {
+      fromWorker,
+      rotateError: Math.max(
+        ...Array.from(moved, (v, i) => Math.abs(v - pe8[i])),
+      ),
+      g0: pe.dotProducts({ dim: 8, offsets: [0] })[0],
+      f0: pe.decayIntegral({ x: [0] })[0],
+      linear: pe.decayIntegral({ theta: "linear", x: [2] })[0],
+      pe5: Array.from(pe5.slice(0, 2)),
+    };
+  }, `${origin}/`);
+  const near = (a, b) => a.every((v, i) => Math.abs(v - b[i]) <= 2.3e-16);
+  assert.ok(near(results.fromWorker, [Math.sin(3), Math.cos(3)]));
+  assert.ok(results.rotateError <= 1.2e-7, `rotate: ${results.rotateError}`);
+  assert.equal(results.g0, 4);
+  assert.equal(results.f0, 1);
+  assert.ok(Math.abs(results.linear - Math.sin(2) / 2) <= 1e-16);
+  assert.ok(near(results.pe5, [Math.sin(5), Math.cos(5)]));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
