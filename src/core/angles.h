@@ -77,6 +77,7 @@ typedef struct {
   alignas(16) double step_cos[PE_BLOCK];
   alignas(16) double sin[PE_BLOCK];
   alignas(16) double cos[PE_BLOCK];
+  double max_w; /* max |w| of the block */
 } pe_angle_block;
 
 /* Pads to a multiple of 4 pairs with zero frequencies; returns the padded
@@ -85,8 +86,11 @@ static inline uint32_t pe_angle_block_load(pe_angle_block *b,
                                            const double *omega, uint32_t n,
                                            double w_scale, double step) {
   uint32_t n_pad = (n + 3) & ~3u;
-  for (uint32_t i = 0; i < n_pad; i++)
+  b->max_w = 0;
+  for (uint32_t i = 0; i < n_pad; i++) {
     b->w[i] = i < n ? w_scale * omega[i] : 0;
+    b->max_w = fmax(b->max_w, fabs(b->w[i]));
+  }
   v128_t st = wasm_f64x2_splat(step);
   for (uint32_t i = 0; i < n_pad; i += 2) {
     v128_t s, c;
@@ -101,12 +105,14 @@ static inline uint32_t pe_angle_block_load(pe_angle_block *b,
    the recurrence carries the amplitude along. Float64 results take the sin
    and cos of the exact product x * w; `for_f32` (a constant) picks the
    rounded product and a shorter sin/cos, whose errors vanish in float32
-   rounding. Two
+   rounding, as long as x * w stays in the fast range. Two
    independent evaluations per iteration keep both SIMD pipes busy. */
 static inline __attribute__((always_inline)) void
 pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
                     double amplitude, int for_f32) {
   v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
+  /* Past the fast range the rounding of x * w would show even in float32. */
+  for_f32 = for_f32 && fabs(x) * b->max_w <= PE_SINCOS_FAST_LIMIT;
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0, c0, s1, c1;
     v128_t w0 = wasm_v128_load(b->w + i), w1 = wasm_v128_load(b->w + i + 2);

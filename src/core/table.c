@@ -169,9 +169,10 @@ static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
 
 /* One row at an arbitrary position, pairs [i0, i0 + n): sin/cos straight
    to float32, with no state kept (nothing follows from this row). Flags are
-   constants, as in advance_emit_f32. */
+   constants, as in advance_emit_f32; `in_range` skips the sin/cos range
+   check when the whole row is known to be in the fast range. */
 static inline __attribute__((always_inline)) void
-position_emit_f32(float *row, int interleaved, int cos_first,
+position_emit_f32(float *row, int interleaved, int cos_first, int in_range,
                   const columns *cols, pe_angle_block *b, uint32_t i0,
                   uint32_t n, double position, double amplitude) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
@@ -181,10 +182,16 @@ position_emit_f32(float *row, int interleaved, int cos_first,
   uint32_t i = 0;
   for (; i + 4 <= n; i += 4) {
     v128_t s0, c0, s1, c1;
-    pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s0,
-                            &c0);
-    pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2)),
-                            &s1, &c1);
+    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
+    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
+    if (in_range) {
+      pe_sincos_f64x2_for_f32_in_range(x0, &s0, &c0);
+      pe_sincos_f64x2_for_f32_in_range(x1, &s1, &c1);
+    } else {
+      /* Past 1e8 the rounding of p * w itself would show in float32. */
+      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i), &s0, &c0);
+      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i + 2), &s1, &c1);
+    }
     s0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s0, a));
     c0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(c0, a));
     s1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s1, a));
@@ -204,8 +211,7 @@ position_emit_f32(float *row, int interleaved, int cos_first,
   if (i < n) {
     v128_t s, c;
     for (uint32_t k = i; k < n; k += 2) {
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + k)), &s,
-                              &c);
+      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + k), &s, &c);
       wasm_v128_store(b->sin + k, wasm_f64x2_mul(s, a));
       wasm_v128_store(b->cos + k, wasm_f64x2_mul(c, a));
     }
@@ -216,15 +222,26 @@ position_emit_f32(float *row, int interleaved, int cos_first,
   }
 }
 
+static inline __attribute__((always_inline)) void
+position_emit_layout_f32(float *row, const columns *cols, pe_angle_block *b,
+                         uint32_t i0, uint32_t n, double position,
+                         double amplitude, int in_range) {
+  if (!cols->interleaved)
+    position_emit_f32(row, 0, 0, in_range, cols, b, i0, n, position, amplitude);
+  else if (cols->cos_first)
+    position_emit_f32(row, 1, 1, in_range, cols, b, i0, n, position, amplitude);
+  else
+    position_emit_f32(row, 1, 0, in_range, cols, b, i0, n, position, amplitude);
+}
+
 static void position_emit_rows_f32(float *row, const columns *cols,
                                    pe_angle_block *b, uint32_t i0, uint32_t n,
                                    double position, double amplitude) {
-  if (!cols->interleaved)
-    position_emit_f32(row, 0, 0, cols, b, i0, n, position, amplitude);
-  else if (cols->cos_first)
-    position_emit_f32(row, 1, 1, cols, b, i0, n, position, amplitude);
+  /* Rounding is monotonic: every |position * w| <= fl(|position| max |w|). */
+  if (fabs(position) * b->max_w <= PE_SINCOS_FAST_LIMIT)
+    position_emit_layout_f32(row, cols, b, i0, n, position, amplitude, 1);
   else
-    position_emit_f32(row, 1, 0, cols, b, i0, n, position, amplitude);
+    position_emit_layout_f32(row, cols, b, i0, n, position, amplitude, 0);
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
