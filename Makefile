@@ -92,7 +92,7 @@ serve: all
 
 test: test-format test-native test-node test-browser
 
-build/native/%: tests/native/%.c tests/native/check.h $(CORE_C) $(CORE_H) | deps
+build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/native
 	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
 

@@ -1,16 +1,10 @@
 // Benchmarks of rotate, rope and dotProducts against baselines timed in the
 // same process: copying the same bytes, or a plain JS loop. bench/run.js
-// calls run({ measure, report }); `node bench/relation.js` runs it alone.
+// calls run({ measure, report }).
 import { dotProducts, frequencies, init, rope, rotate } from "../dist/index.js";
 
-export async function run(tools) {
+export async function run({ measure, report }) {
   await init();
-  // Also accepts a bare measure(name, fn, { runs }).
-  const measure =
-    typeof tools === "function"
-      ? (fn, options) => tools("", fn, options)
-      : tools.measure;
-  const report = tools.report ?? printRow;
 
   const rows = 4096;
   const dim = 4096;
@@ -81,27 +75,3 @@ export async function run(tools) {
       "JS loop": plain,
     });
 }
-
-function printRow(workload, ms, baselines) {
-  const parts = Object.entries(baselines).map(
-    ([name, { ms: base, target }]) =>
-      `${name} ${base.toFixed(2)} ms → ${(ms / base).toFixed(2)}×` +
-      (target ? ` (target ${target})` : ""),
-  );
-  console.log(`${workload}: ${ms.toFixed(2)} ms | ${parts.join(" | ")}`);
-}
-
-function median(fn, { runs = 7 } = {}) {
-  fn();
-  const times = [];
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[runs >> 1];
-}
-
-if (import.meta.url === `file://${process.argv[1]}`)
-  await run({ measure: median });
