@@ -73,15 +73,23 @@ static const double gl6_w[3] = {
 /* ---- exp family -------------------------------------------------------- */
 
 static double exp_direct(double L, double x) {
-  double h = 0.5 * L, c = 0.0, s = 0.0;
+  double h = 0.5 * L;
+  v128_t c = wasm_f64x2_splat(0), s = wasm_f64x2_splat(0);
   for (int k = 0; k < 3; k++) {
-    for (int sign = -1; sign <= 1; sign += 2) {
-      double d = x * expm1(-h * (1.0 + sign * gl6_x[k]));
-      c += gl6_w[k] * cos(d);
-      s += gl6_w[k] * sin(d);
-    }
+    /* The two nodes +-gl6_x[k] in one vector sin/cos. */
+    v128_t d = wasm_f64x2_make(x * expm1(-h * (1.0 - gl6_x[k])),
+                               x * expm1(-h * (1.0 + gl6_x[k])));
+    v128_t sin_d, cos_d, w = wasm_f64x2_splat(gl6_w[k]);
+    pe_sincos_f64x2(d, &sin_d, &cos_d);
+    c = wasm_f64x2_add(c, wasm_f64x2_mul(w, cos_d));
+    s = wasm_f64x2_add(s, wasm_f64x2_mul(w, sin_d));
   }
-  return 0.5 * (cos(x) * c - sin(x) * s);
+  v128_t sin_x, cos_x;
+  pe_sincos_f64x2(wasm_f64x2_splat(x), &sin_x, &cos_x);
+  double c_sum = wasm_f64x2_extract_lane(c, 0) + wasm_f64x2_extract_lane(c, 1);
+  double s_sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+  return 0.5 * (wasm_f64x2_extract_lane(cos_x, 0) * c_sum -
+                wasm_f64x2_extract_lane(sin_x, 0) * s_sum);
 }
 
 static double exp_family(double b, double L, double x) {
