@@ -25,7 +25,8 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps serve test test-native test-node test-browser test-format \
+.PHONY: all deps deps-browser serve test test-native test-node test-types \
+	test-browser test-format \
 	format bench clean
 
 all: $(DIST) web/vendor/sinusoidal-pe.global.js
@@ -90,7 +91,7 @@ serve: all
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-node test-browser
+test: test-format test-native test-node test-types test-browser
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/native
@@ -101,6 +102,10 @@ test-native: $(NATIVE_TESTS)
 
 test-node: all
 	node --test tests/node/
+
+# The declarations as a TypeScript user meets them.
+test-types: all
+	node_modules/.bin/tsc -p tests/types
 
 test-browser: all deps-browser
 	node --test tests/browser/

@@ -1,0 +1,97 @@
+// Compiled with `tsc --noEmit` against dist/*.d.ts: the declared API as a
+// TypeScript user meets it. Lines marked @ts-expect-error must fail to type.
+import {
+  ci,
+  decayComparison,
+  decayIntegral,
+  dotProducts,
+  frequencies,
+  init,
+  linearRelationError,
+  presets,
+  rope,
+  rotate,
+  rotationMatrix,
+  si,
+  table,
+  toeplitzError,
+} from "sinusoidal-pe";
+
+await init();
+await init(new Uint8Array(0));
+
+const f32: Float32Array = table({ positions: 4, dim: 8 });
+const f64: Float64Array = table({
+  positions: [0.5, 1],
+  dim: 8,
+  dtype: "float64",
+});
+const view: Float32Array | Float64Array = table({
+  positions: 2,
+  dim: 4,
+  layout: "halves-cos-first",
+  schedule: "timescale",
+  minTimescale: 1,
+  maxTimescale: 1e4,
+  oddDim: "zero-pad",
+  view: true,
+});
+const whisper = table({ preset: "whisper", dim: 512, positions: 1500 });
+const w: Float64Array = frequencies({ dim: 8 });
+const source: string = presets.fairseq.source.repository;
+
+const moved: Float32Array = rotate(f32, 3, { dim: 8 });
+const q: Float32Array = rope(f32, [0, 1, 2, 3], {
+  dim: 8,
+  pairing: "interleaved",
+});
+const r: Float64Array = rotationMatrix(2, { dim: 8 });
+const e: number = linearRelationError({
+  dim: 8,
+  positions: 10,
+  offsets: [1, -2],
+}).maxAbsError;
+const g: Float64Array = dotProducts({
+  dim: 8,
+  offsets: { from: 0, to: 9, count: 10 },
+});
+const m: number = toeplitzError({ dim: 8, positions: 10 }).m;
+
+const fx: Float64Array = decayIntegral({
+  theta: "power",
+  alpha: 0.5,
+  x: [1, 2],
+});
+const { values, errors } = decayIntegral({ x: [1], method: "quadrature" });
+const both = decayComparison({ dim: 768, x: { from: 0, to: 10, count: 11 } });
+const c: number = ci(1);
+const cs: Float64Array = si([1, 2]);
+
+// @ts-expect-error: dim is required
+table({ positions: 4 });
+// @ts-expect-error: unknown layout
+table({ positions: 4, dim: 8, layout: "rows" });
+// @ts-expect-error: float64 tables are not Float32Array
+const wrong: Float32Array = table({ positions: 4, dim: 8, dtype: "float64" });
+
+export {
+  f32,
+  f64,
+  view,
+  whisper,
+  w,
+  source,
+  moved,
+  q,
+  r,
+  e,
+  g,
+  m,
+  fx,
+  values,
+  errors,
+  both,
+  c,
+  cs,
+  wrong,
+};
