@@ -132,16 +132,38 @@ function perRow(values, count, name) {
 
 // Runs kernel(pointer, rows, anglesPointer, angle) over chunks of the rows,
 // in place in module memory, and returns the result as a new Float32Array
-// or written back into `vectors`.
-function rotateRows(vectors, dim, count, angles, name, inPlace, kernel) {
+// or written back into `vectors`. Every angle is checked first, so an error
+// leaves `vectors` untouched even in place.
+function rotateRows(
+  vectors,
+  dim,
+  count,
+  angles,
+  name,
+  inPlace,
+  frequencies,
+  kernel,
+) {
+  const all =
+    typeof angles === "number"
+      ? null
+      : copyFinite(angles, new Float64Array(count), name);
+  const { pointer, count: n, scale } = frequencies;
+  let maxFrequency = 0;
+  for (const w of new Float64Array(memoryBuffer(), pointer, n))
+    maxFrequency = Math.max(maxFrequency, Math.abs(scale * w));
+  for (const angle of all ?? [angles])
+    if (!Number.isFinite(angle * maxFrequency))
+      throw rangeError(
+        `${name}: ${angle} × the largest frequency ${maxFrequency} is not a finite angle`,
+      );
   const result = inPlace ? vectors : new Float32Array(count * dim);
   if (count === 0) return result;
   const chunk = Math.max(1, Math.floor(CHUNK_BYTES / (4 * dim)));
   return withScratch((scratch) => {
     const rows = Math.min(chunk, count);
     const data = scratch(rows * dim * 4, "the rows");
-    const anglesPointer =
-      typeof angles === "number" ? 0 : scratch(rows * 8, name);
+    const anglesPointer = all === null ? 0 : scratch(rows * 8, name);
     for (let start = 0; start < count; start += chunk) {
       const n = Math.min(chunk, count - start);
       const view = new Float32Array(memoryBuffer(), data, n * dim);
@@ -149,12 +171,11 @@ function rotateRows(vectors, dim, count, angles, name, inPlace, kernel) {
         ? vectors.subarray(start * dim, (start + n) * dim)
         : Array.prototype.slice.call(vectors, start * dim, (start + n) * dim);
       view.set(source);
-      if (anglesPointer !== 0) {
-        const target = new Float64Array(memoryBuffer(), anglesPointer, n);
-        const part = Array.prototype.slice.call(angles, start, start + n);
-        copyFinite(part, target, name);
-      }
-      kernel(data, n, anglesPointer, typeof angles === "number" ? angles : 0);
+      if (all !== null)
+        new Float64Array(memoryBuffer(), anglesPointer, n).set(
+          all.subarray(start, start + n),
+        );
+      kernel(data, n, anglesPointer, all === null ? angles : 0);
       result.set(new Float32Array(memoryBuffer(), data, n * dim), start * dim);
     }
     return result;
@@ -183,6 +204,7 @@ export function rotate(vectors, offsets, options) {
       k,
       "offsets",
       inPlace,
+      { pointer: omega, count: spec.count, scale },
       (d, n, p, x) =>
         check(
           wasm().pe_rotate_f32(
@@ -233,6 +255,7 @@ export function rope(vectors, positions, options) {
       p,
       "positions",
       inPlace,
+      { pointer: omega, count: spec.count, scale },
       (d, n, a, x) =>
         check(
           wasm().pe_rope_f32(

@@ -407,7 +407,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate(x, [1e308, 0, 0], { dim: 4, scale: 10 }),
     RangeError,
-    /offset × frequency/,
+    /offsets: 1e\+308 × the largest frequency 10 is not a finite angle/,
   );
   rejects(
     () => rope(x, 1, { dim: 3 }),
@@ -578,4 +578,22 @@ test("dotProducts at two offsets whose real difference is not a double", () => {
   const offsets = [-2.000129183185494e-12, 220129.81507478622];
   const g = dotProducts({ dim: 2, base: 2, offsets });
   assert.ok(Math.abs(g[1] - cosOfProduct(offsets[1], 1)) <= 1e-15);
+});
+
+test("a bad angle in a late row leaves in-place rows untouched", () => {
+  const dim = 8;
+  const rows = 40000; // several chunks of module memory
+  const x = new Float32Array(rows * dim).fill(0.5);
+  const positions = Array.from({ length: rows }, (_, i) => i);
+  for (const last of [NaN, 1e308]) {
+    positions[rows - 1] = last;
+    assert.throws(
+      () => rope(x, positions, { dim, inPlace: true, scale: 10 }),
+      RangeError,
+    );
+    assert.ok(x.every((v) => v === 0.5));
+  }
+  positions[rows - 1] = rows - 1;
+  assert.equal(rope(x, positions, { dim, inPlace: true }), x);
+  assert.ok(x.some((v) => v !== 0.5));
 });
