@@ -91,8 +91,28 @@ export function isArrayLike(value) {
   );
 }
 
+// A view of the module's memory that a later call invalidated is detached:
+// refuse it rather than read it as empty. Only a zero-length buffer can be
+// detached, and cloning one is free.
+export function rejectDetached(value, name) {
+  if (!ArrayBuffer.isView(value) || value.buffer.byteLength !== 0) return;
+  let detached = value.buffer.detached;
+  if (detached === undefined)
+    try {
+      structuredClone(value.buffer);
+      detached = false;
+    } catch {
+      detached = true;
+    }
+  if (detached)
+    throw typeError(
+      `${name} is a detached view: a view result that a later call invalidated; copy views (view.slice()) to keep them`,
+    );
+}
+
 // Copies an array-like of finite numbers into `target` (a Float64Array).
 export function copyFinite(values, target, name) {
+  rejectDetached(values, name);
   if (ArrayBuffer.isView(values) && typeof values[0] === "bigint")
     throw typeError(`option "${name}" must hold numbers, got a BigInt array`);
   for (let i = 0; i < target.length; i++) {
@@ -108,6 +128,7 @@ export function copyFinite(values, target, name) {
 
 // A number or a non-empty array-like of finite numbers, as a Float64Array.
 export function numberList(value, name) {
+  rejectDetached(value, name);
   if (typeof value === "number") value = [value];
   if (!isArrayLike(value) || typeof value === "string")
     throw typeError(

@@ -12,6 +12,7 @@ import {
   oneOf,
   optionsObject,
   rangeError,
+  rejectDetached,
   rejectUnknown,
   typeError,
 } from "./options.js";
@@ -89,6 +90,7 @@ function relationSpec(engine) {
 
 // Float32 rows in `vectors`: count = length / dim.
 function rowsOf(vectors, dim, inPlace) {
+  rejectDetached(vectors, "vectors");
   if (inPlace && !(vectors instanceof Float32Array))
     throw typeError(
       `vectors must be a Float32Array when "inPlace" is true, got ${vectors?.constructor?.name ?? typeof vectors}`,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { init, table } from "../../dist/index.js";
+import { dotProducts, init, rope, table } from "../../dist/index.js";
 
 await init();
 
@@ -43,4 +43,17 @@ test("a failing call leaves the current view intact", () => {
     RangeError,
   );
   assert.deepEqual(Array.from(view), before);
+});
+
+test("a detached view given back as input is refused, not read as empty", () => {
+  const first = table({ positions: 4, dim: 4, view: true });
+  table({ positions: 4, dim: 4, view: true });
+  assert.throws(() => table({ positions: first, dim: 4 }), /detached view/);
+  assert.throws(() => rope(first, 0, { dim: 4 }), /detached view/);
+  assert.throws(
+    () => dotProducts({ dim: 4, offsets: first }),
+    /offsets is a detached view/,
+  );
+  // An ordinary empty array is still fine.
+  assert.equal(table({ positions: new Float64Array(0), dim: 4 }).length, 0);
 });
