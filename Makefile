@@ -25,8 +25,8 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps deps-browser serve test test-native test-node test-types \
-	test-browser test-format \
+.PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
+	test-types test-browser test-format \
 	format bench clean
 
 all: $(DIST) web/vendor/sinusoidal-pe.global.js
@@ -42,6 +42,9 @@ deps:
 	command -v python3 >/dev/null || missing="$$missing python3"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
@@ -91,7 +94,7 @@ serve: all
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-node test-types test-browser
+test: test-format test-native test-fuzz test-node test-types test-browser
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/native
@@ -99,6 +102,20 @@ build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H
 
 test-native: $(NATIVE_TESTS)
 	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
+
+# Arbitrary arguments to every exported function under ASan and UBSan; a
+# bounded run, so the suite's time stays predictable.
+FUZZ_SECONDS ?= 30
+build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps
+	@mkdir -p build/fuzz
+	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Isrc/core $< $(CORE_C) -lm -o $@
+
+test-fuzz: build/fuzz/fuzz_api
+	@mkdir -p build/fuzz/corpus
+	$< -seed=1 -max_len=512 -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=build/fuzz/ -print_final_stats=0 build/fuzz/corpus \
+		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
 
 test-node: all
 	node --test tests/node/
@@ -111,11 +128,11 @@ test-browser: all deps-browser
 	node --test tests/browser/
 
 test-format: node_modules/.package-lock.json
-	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch]
+	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --check --log-level=warn .
 
 format: node_modules/.package-lock.json
-	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch]
+	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
 bench: all

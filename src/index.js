@@ -35,6 +35,8 @@ export {
 } from "./relation.js";
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
 
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,
   "positions",
@@ -75,6 +77,10 @@ export function table(options) {
     (engine.outputScale === undefined
       ? 1
       : finiteNumber(engine.outputScale, "outputScale"));
+  if (dtype === 0 && !(Math.abs(amplitude) <= FLOAT32_MAX))
+    throw rangeError(
+      `option "outputScale" must stay within ±${FLOAT32_MAX} for float32 output, got ${amplitude}`,
+    );
 
   const positions = engine.positions;
   let count,

@@ -18,7 +18,7 @@ const MESSAGES = [
   [rangeError, 'option "scale" must be finite'],
   [
     rangeError,
-    'options "minTimescale" and "maxTimescale" must be finite and > 0',
+    'options "minTimescale" and "maxTimescale" must be finite, > 0 and give finite frequencies',
   ],
   [rangeError, 'option "shift" must be finite and below dim / 2'],
   [rangeError, "the result does not fit in the module's 4 GiB memory"],

@@ -45,8 +45,12 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
         !isfinite(max_timescale) || !(max_timescale > 0))
       return PE_ERR_TIMESCALE;
     double increment = log(max_timescale / min_timescale) / fmax(h - 1, 1);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
       out[i] = min_timescale * exp(-(double)i * increment);
+      /* maxTimescale far below minTimescale makes the frequencies grow. */
+      if (!isfinite(out[i]))
+        return PE_ERR_TIMESCALE;
+    }
     return PE_OK;
   }
   case PE_SCHEDULE_SHIFTED: {

@@ -1,5 +1,6 @@
 #include "table.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdalign.h>
 #include <stddef.h>
@@ -329,6 +330,9 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
                             layout, odd_dim, omega, n_omega, scale, amplitude);
   if (status != PE_OK)
     return status;
+  /* Values up to |amplitude| must fit a float32. */
+  if (fabs(amplitude) > FLT_MAX)
+    return PE_ERR_ARGUMENT;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
   /* Evenly spaced explicit positions take the recurrence too; the test is

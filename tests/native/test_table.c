@@ -161,7 +161,7 @@ static void test_large_positions(void) {
 }
 
 static void test_schedules(void) {
-  double w[4];
+  double w[8];
   /* timescale: min * exp(-i ln(max/min) / max(h-1, 1)), h = 4 */
   CHECK(pe_frequencies(PE_SCHEDULE_TIMESCALE, 8, PE_ODD_ZERO_PAD, 0, 2, 2e4, 0,
                        w, 4) == PE_OK,
@@ -211,6 +211,10 @@ static void test_bad_input(void) {
   CHECK(pe_frequencies(PE_SCHEDULE_TIMESCALE, 8, 0, 0, -1, 1, 0, w, 4) ==
             PE_ERR_TIMESCALE,
         "timescale");
+  double grown[6];
+  CHECK(pe_frequencies(PE_SCHEDULE_TIMESCALE, 12, 0, 0, 13013.5, 1e-309, 0,
+                       grown, 6) == PE_ERR_TIMESCALE,
+        "timescale overflow");
   CHECK(pe_frequencies(PE_SCHEDULE_SHIFTED, 8, 0, 1e4, 0, 0, 4, w, 4) ==
             PE_ERR_SHIFT,
         "shift = h");
@@ -240,6 +244,9 @@ static void test_bad_input(void) {
   CHECK(pe_table_f32(out, NULL, 2, 0, 8, 0, 0, w, 4, 1, INFINITY) ==
             PE_ERR_ARGUMENT,
         "amplitude");
+  CHECK(pe_table_f32(out, NULL, 2, 0, 8, 0, 0, w, 4, 1, 1e39) ==
+            PE_ERR_ARGUMENT,
+        "amplitude beyond float32");
   CHECK(pe_table_f32(NULL, NULL, 2, 0, 8, 0, 0, w, 4, 1, 1) == PE_ERR_NULL,
         "out null");
   CHECK(pe_table_f32((float *)((char *)out + 1), NULL, 2, 0, 8, 0, 0, w, 4, 1,

@@ -198,3 +198,29 @@ test("results larger than the 4 GiB address space", () => {
     /4 GiB/,
   );
 });
+
+test("timescales that give non-finite frequencies", () => {
+  rejects(
+    {
+      positions: 3,
+      dim: 12,
+      schedule: "timescale",
+      minTimescale: 13013.5,
+      maxTimescale: 1e-309,
+    },
+    RangeError,
+    /give finite frequencies/,
+  );
+});
+
+test("an outputScale beyond the float32 range", () => {
+  rejects(
+    { positions: 3, dim: 4, outputScale: 1e39 },
+    RangeError,
+    /"outputScale" must stay within/,
+  );
+  assert.equal(
+    table({ positions: 3, dim: 4, outputScale: 1e39, dtype: "float64" })[1],
+    1e39,
+  );
+});
