@@ -104,7 +104,8 @@ test-native: $(NATIVE_TESTS)
 	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
 
 # Arbitrary arguments to every exported function under ASan and UBSan; a
-# bounded run, so the suite's time stays predictable.
+# bounded run, so the suite's time stays predictable. tests/fuzz/corpus keeps
+# the inputs that once failed.
 FUZZ_SECONDS ?= 30
 build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/fuzz
@@ -115,6 +116,7 @@ test-fuzz: build/fuzz/fuzz_api
 	@mkdir -p build/fuzz/corpus
 	$< -seed=1 -max_len=512 -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=build/fuzz/ -print_final_stats=0 build/fuzz/corpus \
+		tests/fuzz/corpus \
 		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
 
 test-node: all

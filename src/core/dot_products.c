@@ -115,7 +115,8 @@ int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
   if (!isfinite(scale))
     return PE_ERR_SCALE;
   double amplitude2 = amplitude * amplitude;
-  if (!isfinite(amplitude2))
+  /* |g| <= dim / 2, so the scaled sums stay finite. */
+  if (!isfinite(amplitude2 * (double)(dim / 2 + 1)))
     return PE_ERR_ARGUMENT;
   if ((uint64_t)count * sizeof(double) > UINT32_MAX)
     return PE_ERR_SIZE;
