@@ -66,19 +66,24 @@ test("a bundler inlines everything: the bundle runs with no files around it", ()
 });
 
 test("works in a worker thread", async () => {
-  const worker = new Worker(
+  const script = join(mkdtempSync(join(tmpdir(), "pe-worker-")), "worker.mjs");
+  writeFileSync(
+    script,
     `import { init, table } from ${JSON.stringify(join(root, "dist/index.js"))};
      import { parentPort } from "node:worker_threads";
      await init();
      parentPort.postMessage(table({ positions: [2], dim: 2, dtype: "float64" }));`,
-    { eval: true, type: "module" },
   );
+  const worker = new Worker(script);
   const message = await new Promise((resolve, reject) => {
     worker.once("message", resolve);
     worker.once("error", reject);
   });
   await worker.terminate();
-  assert.deepEqual(Array.from(message), [Math.sin(2), Math.cos(2)]);
+  const want = [Math.sin(2), Math.cos(2)];
+  assert.ok(
+    Array.from(message).every((v, i) => Math.abs(v - want[i]) <= 2.3e-16),
+  );
 });
 
 test("the classic-script build defines the same API on a global", () => {
