@@ -1,4 +1,5 @@
-/* sin and cos of two doubles at once, to about one ulp.
+/* sin and cos of two doubles, or of two exact products, at once, to about
+   one ulp.
 
    Reduction: k = nearest(x * 2/pi), r = x - k*pi/2 with pi/2 split in three
    parts (Cody-Waite). The first part has 27 significant bits and the second
