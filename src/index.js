@@ -13,10 +13,12 @@ import {
 } from "./options.js";
 import { allocateView, memoryBuffer, wasm, withScratch } from "./runtime.js";
 import {
+  amplitudeOf,
   DTYPES,
   expand,
   LAYOUTS,
   SCHEDULE_OPTIONS,
+  scaleOf,
   scheduleSpec,
   writeFrequencies,
 } from "./schedule.js";
@@ -34,8 +36,6 @@ export {
   toeplitzError,
 } from "./relation.js";
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
-
-const FLOAT32_MAX = 3.4028234663852886e38;
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,
@@ -70,17 +70,8 @@ export function table(options) {
   const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
   const dtype = oneOf(engine.dtype ?? "float32", "dtype", DTYPES);
   const view = engine.view === undefined ? false : boolean(engine.view, "view");
-  const scale =
-    engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale");
-  const amplitude =
-    outputScale *
-    (engine.outputScale === undefined
-      ? 1
-      : finiteNumber(engine.outputScale, "outputScale"));
-  if (dtype === 0 && !(Math.abs(amplitude) <= FLOAT32_MAX))
-    throw rangeError(
-      `option "outputScale" must stay within ±${FLOAT32_MAX} for float32 output, got ${amplitude}`,
-    );
+  const scale = scaleOf(engine);
+  const amplitude = amplitudeOf(engine, outputScale, dtype);
 
   const positions = engine.positions;
   let count,

@@ -18,10 +18,12 @@ import {
 } from "./options.js";
 import { memoryBuffer, wasm, withScratch } from "./runtime.js";
 import {
+  amplitudeOf,
   DTYPES,
   expand,
   LAYOUTS,
   SCHEDULE_OPTIONS,
+  scaleOf,
   scheduleSpec,
   writeFrequencies,
 } from "./schedule.js";
@@ -37,14 +39,9 @@ const CHUNK_BYTES = 2 ** 20;
 const RELATION_ROWS = 1024;
 
 const ROTATE_OPTIONS = [...SCHEDULE_OPTIONS, "layout", "scale"];
+// rope takes no odd-dim rule: its dim must be even.
 const ROPE_OPTIONS = [
-  "dim",
-  "base",
-  "schedule",
-  "minTimescale",
-  "maxTimescale",
-  "shift",
-  "frequencies",
+  ...SCHEDULE_OPTIONS.filter((key) => key !== "oddDim"),
   "pairing",
   "scale",
   "inPlace",
@@ -71,10 +68,6 @@ function resolve(options, allowed, own, where) {
   for (const key of own)
     if (options[key] !== undefined) engine[key] = options[key];
   return { engine, outputScale };
-}
-
-function scaleOf(engine) {
-  return engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale");
 }
 
 // The schedule of R(k): every column needs a partner, so an odd dim is
@@ -339,15 +332,6 @@ function positionList(engine, maxCount, maxArray) {
   return { count: values.length, start: 0, values };
 }
 
-function amplitudeOf(engine, outputScale) {
-  return (
-    outputScale *
-    (engine.outputScale === undefined
-      ? 1
-      : finiteNumber(engine.outputScale, "outputScale"))
-  );
-}
-
 /**
  * The largest |R(k) PE(p) − PE(p + k)| over the given positions and offsets,
  * both sides computed by the library in the chosen dtype.
@@ -362,8 +346,8 @@ export function linearRelationError(options) {
   const spec = relationSpec(engine);
   const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
   const scale = scaleOf(engine);
-  const amplitude = amplitudeOf(engine, outputScale);
   const dtype = oneOf(engine.dtype ?? "float32", "dtype", DTYPES);
+  const amplitude = amplitudeOf(engine, outputScale, dtype);
   const { count, start, values } = positionList(engine, 2 ** 24, 2 ** 24);
   const offsets = numberList(engine.offsets, "offsets");
   const Typed = dtype === 0 ? Float32Array : Float64Array;
@@ -489,8 +473,8 @@ export function toeplitzError(options) {
   const spec = scheduleSpec(engine);
   const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
   const scale = scaleOf(engine);
-  const amplitude = amplitudeOf(engine, outputScale);
   const dtype = oneOf(engine.dtype ?? "float64", "dtype", DTYPES);
+  const amplitude = amplitudeOf(engine, outputScale, dtype);
   const { count, start, values } = positionList(
     engine,
     MAX_GRAM_COUNT,

@@ -144,3 +144,25 @@ export function writeFrequencies(spec, scratch) {
   }
   return pointer;
 }
+
+// The angle scale (default 1).
+export function scaleOf(engine) {
+  return engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale");
+}
+
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+// The output scale: a preset's (outputScale) times the caller's option;
+// values up to its size must fit the output dtype (index into DTYPES).
+export function amplitudeOf(engine, outputScale, dtype = 1) {
+  const amplitude =
+    outputScale *
+    (engine.outputScale === undefined
+      ? 1
+      : finiteNumber(engine.outputScale, "outputScale"));
+  if (DTYPES[dtype] === "float32" && !(Math.abs(amplitude) <= FLOAT32_MAX))
+    throw rangeError(
+      `option "outputScale" must stay within ±${FLOAT32_MAX} for float32 output, got ${amplitude}`,
+    );
+  return amplitude;
+}

@@ -149,14 +149,10 @@ static inline void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s,
 
 /* For results rounded to float32: Taylor to r^9 and r^10, whose truncation
    errors on |r| <= pi/4 (1.8e-9 and 1.1e-10) stay far below the float32
-   rounding (3e-8), for 40% less work. */
+   rounding (3e-8), for 40% less work. The caller guarantees
+   |x| <= PE_SINCOS_FAST_LIMIT in every lane (past it, the rounding of an
+   angle product would show in float32 anyway). */
 static inline void pe_sincos_f64x2_for_f32(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5, 1);
-}
-
-/* The same, for |x| <= PE_SINCOS_FAST_LIMIT in every lane. */
-static inline void pe_sincos_f64x2_for_f32_in_range(v128_t x, v128_t *s,
-                                                    v128_t *c) {
   pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5, 0);
 }
 

@@ -186,8 +186,8 @@ position_emit_f32(float *row, int interleaved, int cos_first, int in_range,
     v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
     v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
     if (in_range) {
-      pe_sincos_f64x2_for_f32_in_range(x0, &s0, &c0);
-      pe_sincos_f64x2_for_f32_in_range(x1, &s1, &c1);
+      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
+      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
     } else {
       /* Past 1e8 the rounding of p * w itself would show in float32. */
       pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i), &s0, &c0);

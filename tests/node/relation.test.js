@@ -597,3 +597,31 @@ test("a bad angle in a late row leaves in-place rows untouched", () => {
   assert.equal(rope(x, positions, { dim, inPlace: true }), x);
   assert.ok(x.some((v) => v !== 0.5));
 });
+
+test("an outputScale beyond float32 is refused by name in the float32 checks", () => {
+  for (const call of [
+    () =>
+      linearRelationError({
+        dim: 8,
+        positions: 4,
+        offsets: [1],
+        outputScale: 1e39,
+      }),
+    () =>
+      toeplitzError({
+        dim: 8,
+        positions: 4,
+        dtype: "float32",
+        outputScale: 1e39,
+      }),
+  ])
+    assert.throws(
+      call,
+      (error) =>
+        error instanceof RangeError &&
+        /"outputScale" must stay within/.test(error.message),
+    );
+  assert.ok(
+    toeplitzError({ dim: 8, positions: 4, outputScale: 1e39 }).maxAbsError >= 0,
+  );
+});
