@@ -40,6 +40,7 @@ deps:
 	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
 	command -v gcc >/dev/null || missing="$$missing gcc"; \
 	command -v python3 >/dev/null || missing="$$missing python3"; \
+	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \

@@ -113,3 +113,28 @@ export interface PresetDescription {
 export const presets: Readonly<Record<PresetName, PresetDescription>>;
 export * from "./relation.js";
 export * from "./decay.js";
+
+/** A typed array that `toNpy` can write: float32, float64, or float16 bits. */
+export type NpyArray = Float32Array | Float64Array | Uint16Array;
+
+/**
+ * A complete NumPy `.npy` file (format 1.0, C order, little-endian) of
+ * `values` with `shape`; a Uint16Array is written as float16 bits ("<f2").
+ */
+export function toNpy(values: NpyArray, shape: readonly number[]): Uint8Array;
+
+/** The header alone, for writing a large array in blocks after it. */
+export function npyHeader(
+  descriptor: "<f4" | "<f8" | "<f2",
+  shape: readonly number[],
+): Uint8Array;
+
+/**
+ * CSV text of a row-major table with `columns` values per row, each value
+ * in the fewest digits that round-trip in the array's precision.
+ */
+export function toCsv(
+  values: Float32Array | Float64Array | readonly number[],
+  columns: number,
+  header?: readonly string[],
+): string;

@@ -36,6 +36,8 @@ export {
   toeplitzError,
 } from "./relation.js";
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
+export { npyHeader, toNpy } from "./npy.js";
+export { toCsv } from "./csv.js";
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,
