@@ -30,6 +30,21 @@ enum pe_status {
   PE_ERR_ARGUMENT = 14,   /* any other out-of-range argument */
   PE_ERR_OFFSETS = 15,    /* an offset is not finite, or offset * w is not */
   PE_ERR_PAIRING = 16,    /* unknown pairing, or a column without a partner */
+  /* RoPE scaling parameters, one code each so errors can name them. */
+  PE_ERR_ROPE_TYPE = 17,        /* unknown rope type */
+  PE_ERR_ROPE_PARAMETER = 18,   /* a parameter the rope type does not take */
+  PE_ERR_ROPE_FACTOR = 19,      /* factor missing, not finite or < 1 */
+  PE_ERR_ROPE_MAX_LENGTH = 20,  /* maxPositionEmbeddings missing or < 1 */
+  PE_ERR_ROPE_SEQ_LEN = 21,     /* seqLen not finite or < 0 */
+  PE_ERR_ROPE_ORIGINAL = 22,    /* originalMaxPositionEmbeddings out of range */
+  PE_ERR_ROPE_BETA = 23,        /* betaFast/betaSlow not > 0, or fast < slow */
+  PE_ERR_ROPE_ATTENTION = 24,   /* attentionFactor not finite and > 0 */
+  PE_ERR_ROPE_MSCALE = 25,      /* mscale/mscaleAllDim not finite and >= 0 */
+  PE_ERR_ROPE_TRUNCATE = 26,    /* truncate neither 0 nor 1 */
+  PE_ERR_ROPE_FREQ_FACTOR = 27, /* low/highFreqFactor not > 0, or high <= low */
+  PE_ERR_ROPE_SHORT_FACTOR = 28, /* shortFactor: wrong count or not > 0 */
+  PE_ERR_ROPE_LONG_FACTOR = 29,  /* longFactor: wrong count or not > 0 */
+  PE_ERR_DTYPE = 30,             /* unknown dtype */
 };
 
 #endif

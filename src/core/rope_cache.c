@@ -1,0 +1,235 @@
+#include "rope_cache.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "angles.h"
+#include "frequencies.h"
+#include "half.h"
+#include "status.h"
+
+static const size_t element_size[] = {
+    [PE_DTYPE_FLOAT32] = sizeof(float),
+    [PE_DTYPE_FLOAT64] = sizeof(double),
+    [PE_DTYPE_FLOAT16] = sizeof(uint16_t),
+};
+
+/* Largest attention factor whose products with cos and sin fit the dtype. */
+static const double max_attention[] = {
+    [PE_DTYPE_FLOAT32] = FLT_MAX,
+    [PE_DTYPE_FLOAT64] = DBL_MAX,
+    [PE_DTYPE_FLOAT16] = 65504.0,
+};
+
+/* Column of the first copy of value i, and of the second (if any). */
+static uint32_t first_column(int32_t layout, uint32_t i) {
+  return layout == PE_ROPE_INTERLEAVED ? 2 * i : i;
+}
+
+static uint32_t second_column(int32_t layout, uint32_t n, uint32_t i) {
+  return layout == PE_ROPE_INTERLEAVED ? 2 * i + 1 : n + i;
+}
+
+/* One value in any dtype and layout: the tails of the vector loops. */
+static void put(void *row, int32_t dtype, int32_t layout, uint32_t n,
+                uint32_t i, double v) {
+  uint32_t a = first_column(layout, i), b = second_column(layout, n, i);
+  int twice = layout != PE_ROPE_HALF;
+  if (dtype == PE_DTYPE_FLOAT32) {
+    ((float *)row)[a] = (float)v;
+    if (twice)
+      ((float *)row)[b] = (float)v;
+  } else if (dtype == PE_DTYPE_FLOAT64) {
+    ((double *)row)[a] = v;
+    if (twice)
+      ((double *)row)[b] = v;
+  } else {
+    uint16_t h = pe_half_from_double(v);
+    ((uint16_t *)row)[a] = h;
+    if (twice)
+      ((uint16_t *)row)[b] = h;
+  }
+}
+
+/* Four float32 values i ... i + 3 of a row, in a constant layout. */
+static inline __attribute__((always_inline)) void
+put4_f32(float *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
+  if (layout == PE_ROPE_INTERLEAVED) {
+    wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(v, v, 0, 0, 1, 1));
+    wasm_v128_store(row + 2 * i + 4, wasm_i32x4_shuffle(v, v, 2, 2, 3, 3));
+  } else {
+    wasm_v128_store(row + i, v);
+    if (layout == PE_ROPE_DUPLICATED)
+      wasm_v128_store(row + n + i, v);
+  }
+}
+
+static inline __attribute__((always_inline)) void
+put2_f64(double *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
+  if (layout == PE_ROPE_INTERLEAVED) {
+    wasm_v128_store(row + 2 * i, wasm_i64x2_shuffle(v, v, 0, 0));
+    wasm_v128_store(row + 2 * i + 2, wasm_i64x2_shuffle(v, v, 1, 1));
+  } else {
+    wasm_v128_store(row + i, v);
+    if (layout == PE_ROPE_DUPLICATED)
+      wasm_v128_store(row + n + i, v);
+  }
+}
+
+static v128_t demote4(const double *x) {
+  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_v128_load(x)),
+                            wasm_f32x4_demote_f64x2_zero(wasm_v128_load(x + 2)),
+                            0, 1, 4, 5);
+}
+
+/* Advances the pairs of the block by one step; with `emit` (a constant),
+   also writes them as float32 in a constant layout, fused so that the state
+   is read and written once per row: the hot loop of evenly spaced rows. */
+static inline __attribute__((always_inline)) void
+advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
+            int32_t layout, uint32_t n, uint32_t i0, uint32_t nb, int emit) {
+  for (uint32_t i = 0; i < n_pad; i += 4) {
+    v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
+    v128_t s1 = wasm_v128_load(b->sin + i + 2);
+    v128_t c1 = wasm_v128_load(b->cos + i + 2);
+    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
+                  wasm_v128_load(b->step_cos + i + 2));
+    wasm_v128_store(b->sin + i, s0);
+    wasm_v128_store(b->cos + i, c0);
+    wasm_v128_store(b->sin + i + 2, s1);
+    wasm_v128_store(b->cos + i + 2, c1);
+    if (emit && i + 4 <= nb) {
+      v128_t c =
+          wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),
+                             wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5);
+      v128_t s =
+          wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s0),
+                             wasm_f32x4_demote_f64x2_zero(s1), 0, 1, 4, 5);
+      put4_f32(cos_row, layout, n, i0 + i, c);
+      put4_f32(sin_row, layout, n, i0 + i, s);
+    }
+  }
+  if (emit)
+    for (uint32_t i = nb & ~3u; i < nb; i++) {
+      put(cos_row, PE_DTYPE_FLOAT32, layout, n, i0 + i, b->cos[i]);
+      put(sin_row, PE_DTYPE_FLOAT32, layout, n, i0 + i, b->sin[i]);
+    }
+}
+
+static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
+                             float *sin_row, int32_t layout, uint32_t n,
+                             uint32_t i0, uint32_t nb) {
+  if (layout == PE_ROPE_HALF)
+    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_HALF, n, i0, nb, 1);
+  else if (layout == PE_ROPE_DUPLICATED)
+    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_DUPLICATED, n, i0, nb, 1);
+  else
+    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_INTERLEAVED, n, i0, nb, 1);
+}
+
+/* Writes pairs [i0, i0 + nb) of a row from the block state. */
+static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
+                 uint32_t n, const pe_angle_block *b, uint32_t i0,
+                 uint32_t nb) {
+  uint32_t i = 0;
+  if (dtype == PE_DTYPE_FLOAT32)
+    for (; i + 4 <= nb; i += 4) {
+      put4_f32(cos_row, layout, n, i0 + i, demote4(b->cos + i));
+      put4_f32(sin_row, layout, n, i0 + i, demote4(b->sin + i));
+    }
+  else if (dtype == PE_DTYPE_FLOAT64)
+    for (; i + 2 <= nb; i += 2) {
+      put2_f64(cos_row, layout, n, i0 + i, wasm_v128_load(b->cos + i));
+      put2_f64(sin_row, layout, n, i0 + i, wasm_v128_load(b->sin + i));
+    }
+  for (; i < nb; i++) {
+    put(cos_row, dtype, layout, n, i0 + i, b->cos[i]);
+    put(sin_row, dtype, layout, n, i0 + i, b->sin[i]);
+  }
+}
+
+static int32_t validate(const void *cos_out, const void *sin_out, int32_t dtype,
+                        int32_t layout, const double *positions, uint32_t count,
+                        double start, const double *inv_freq, uint32_t n,
+                        double attention) {
+  if (dtype < PE_DTYPE_FLOAT32 || dtype > PE_DTYPE_FLOAT16)
+    return PE_ERR_DTYPE;
+  if (layout < PE_ROPE_HALF || layout > PE_ROPE_INTERLEAVED)
+    return PE_ERR_LAYOUT;
+  if (n < 1 || n > PE_MAX_DIM / 2)
+    return PE_ERR_DIM;
+  if (inv_freq == NULL || !pe_is_aligned(inv_freq, alignof(double)))
+    return PE_ERR_NULL;
+  for (uint32_t i = 0; i < n; i++)
+    if (!isfinite(inv_freq[i]))
+      return PE_ERR_FREQUENCIES;
+  if (!isfinite(attention) || !(attention > 0) ||
+      attention > max_attention[dtype])
+    return PE_ERR_ROPE_ATTENTION;
+  size_t elem = element_size[dtype];
+  uint64_t width = layout == PE_ROPE_HALF ? n : 2 * (uint64_t)n;
+  if ((uint64_t)count * width * elem > UINT32_MAX)
+    return PE_ERR_SIZE;
+  if (count > 0 &&
+      (cos_out == NULL || sin_out == NULL || !pe_is_aligned(cos_out, elem) ||
+       !pe_is_aligned(sin_out, elem) ||
+       (positions != NULL && !pe_is_aligned(positions, alignof(double)))))
+    return PE_ERR_NULL;
+  double max_w = pe_max_frequency(inv_freq, n, 1);
+  return pe_angles_finite(positions, count, start, 1, max_w) ? PE_OK
+                                                             : PE_ERR_POSITIONS;
+}
+
+int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
+                      int32_t layout, const double *positions, uint32_t count,
+                      double start, const double *inv_freq, uint32_t n,
+                      double attention) {
+  int32_t status = validate(cos_out, sin_out, dtype, layout, positions, count,
+                            start, inv_freq, n, attention);
+  if (status != PE_OK)
+    return status;
+  size_t elem = element_size[dtype];
+  size_t row_bytes = (layout == PE_ROPE_HALF ? n : 2 * (size_t)n) * elem;
+  /* Evenly spaced explicit positions take the recurrence too (the test is
+     exact). Float64 output is seeded at every row: the recurrence's drift
+     would show at that precision. */
+  double step = 1;
+  if (positions != NULL && count > 2 && pe_evenly_spaced(positions, count)) {
+    start = positions[0];
+    step = positions[1] - positions[0];
+    positions = NULL;
+  }
+  int recurrence = positions == NULL && dtype != PE_DTYPE_FLOAT64;
+  pe_angle_block b;
+  for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
+    uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, step);
+    for (uint32_t j = 0; j < count; j++) {
+      char *cos_row = (char *)cos_out + j * row_bytes;
+      char *sin_row = (char *)sin_out + j * row_bytes;
+      if (recurrence && j % PE_RESEED != 0) {
+        if (dtype == PE_DTYPE_FLOAT32) {
+          advance_emit_f32(&b, n_pad, (float *)cos_row, (float *)sin_row,
+                           layout, n, i0, nb);
+          continue;
+        }
+        advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0);
+      } else {
+        double x = positions != NULL ? positions[j] : start + (double)j * step;
+        /* float16 keeps the full-precision seed: its rounding must see
+           the double value, not a float32-grade one. */
+        if (dtype == PE_DTYPE_FLOAT32)
+          pe_angle_block_seed(&b, n_pad, x, attention, 1);
+        else
+          pe_angle_block_seed(&b, n_pad, x, attention, 0);
+      }
+      emit(cos_row, sin_row, dtype, layout, n, &b, i0, nb);
+    }
+  }
+  return PE_OK;
+}

@@ -1,0 +1,263 @@
+#include "rope_scaling.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frequencies.h"
+#include "status.h"
+
+#define BIT(p) (1u << (p))
+
+static const double pi = 3.141592653589793;
+
+static int aligned_double(const void *p) {
+  return ((uintptr_t)p & (alignof(double) - 1)) == 0;
+}
+
+/* The parameters each type takes; any other present one is refused. */
+static const uint32_t accepted[] = {
+    [PE_ROPE_DEFAULT] = 0,
+    [PE_ROPE_LINEAR] = BIT(PE_ROPE_FACTOR),
+    [PE_ROPE_DYNAMIC] = BIT(PE_ROPE_FACTOR) |
+                        BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+                        BIT(PE_ROPE_SEQ_LEN),
+    [PE_ROPE_YARN] = BIT(PE_ROPE_FACTOR) |
+                     BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+                     BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+                     BIT(PE_ROPE_BETA_FAST) | BIT(PE_ROPE_BETA_SLOW) |
+                     BIT(PE_ROPE_ATTENTION_FACTOR) | BIT(PE_ROPE_MSCALE) |
+                     BIT(PE_ROPE_MSCALE_ALL_DIM) | BIT(PE_ROPE_TRUNCATE),
+    [PE_ROPE_LONGROPE] = BIT(PE_ROPE_FACTOR) |
+                         BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+                         BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+                         BIT(PE_ROPE_ATTENTION_FACTOR) | BIT(PE_ROPE_SEQ_LEN),
+    [PE_ROPE_LLAMA3] =
+        BIT(PE_ROPE_FACTOR) | BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+        BIT(PE_ROPE_LOW_FREQ_FACTOR) | BIT(PE_ROPE_HIGH_FREQ_FACTOR),
+};
+
+static int present(double v) { return !isnan(v); }
+
+/* A present value must be finite and >= min; an absent one must not be
+   required. */
+static int valid_at_least(double v, double min, int required) {
+  if (!present(v))
+    return !required;
+  return isfinite(v) && v >= min;
+}
+
+static int valid_above(double v, double min, int required) {
+  if (!present(v))
+    return !required;
+  return isfinite(v) && v > min;
+}
+
+/* YaRN's magnitude correction: 0.1 m ln(s) + 1 for s > 1. */
+static double yarn_mscale(double scale, double m) {
+  return scale <= 1 ? 1.0 : 0.1 * m * log(scale) + 1.0;
+}
+
+/* The pair index at which the wavelength makes `rotations` turns over the
+   original context. */
+static double yarn_correction_dim(double rotations, uint32_t dim, double base,
+                                  double original) {
+  return (double)dim * log(original / (rotations * 2 * pi)) / (2 * log(base));
+}
+
+static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
+                    uint32_t n, double *attention) {
+  double factor = p[PE_ROPE_FACTOR];
+  if (!valid_at_least(factor, 1, 1))
+    return PE_ERR_ROPE_FACTOR;
+  double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
+  if (!present(original))
+    original = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
+  if (!valid_at_least(original, 1, 1))
+    return present(p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS])
+               ? PE_ERR_ROPE_ORIGINAL
+               : PE_ERR_ROPE_MAX_LENGTH;
+  double beta_fast = p[PE_ROPE_BETA_FAST], beta_slow = p[PE_ROPE_BETA_SLOW];
+  if (!valid_above(beta_fast, 0, 0) || !valid_above(beta_slow, 0, 0))
+    return PE_ERR_ROPE_BETA;
+  beta_fast = present(beta_fast) ? beta_fast : 32;
+  beta_slow = present(beta_slow) ? beta_slow : 1;
+  if (beta_fast < beta_slow)
+    return PE_ERR_ROPE_BETA;
+  double mscale = p[PE_ROPE_MSCALE], mscale_all_dim = p[PE_ROPE_MSCALE_ALL_DIM];
+  if (!valid_at_least(mscale, 0, 0) || !valid_at_least(mscale_all_dim, 0, 0))
+    return PE_ERR_ROPE_MSCALE;
+  double truncate = p[PE_ROPE_TRUNCATE];
+  if (present(truncate) && truncate != 0 && truncate != 1)
+    return PE_ERR_ROPE_TRUNCATE;
+  double given = p[PE_ROPE_ATTENTION_FACTOR];
+  if (!valid_above(given, 0, 0))
+    return PE_ERR_ROPE_ATTENTION;
+
+  /* Both must be non-zero, as the source tests their truth. */
+  if (present(given))
+    *attention = given;
+  else if (present(mscale) && mscale != 0 && present(mscale_all_dim) &&
+           mscale_all_dim != 0)
+    *attention =
+        yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim);
+  else
+    *attention = yarn_mscale(factor, 1);
+
+  double low = yarn_correction_dim(beta_fast, dim, base, original);
+  double high = yarn_correction_dim(beta_slow, dim, base, original);
+  if (!present(truncate) || truncate == 1) {
+    low = floor(low);
+    high = ceil(high);
+  }
+  low = fmax(low, 0);
+  high = fmin(high, (double)(dim - 1));
+  if (low == high)
+    high += 0.001; /* as the source: no zero-width ramp */
+  for (uint32_t i = 0; i < n; i++) {
+    double ramp = fmin(fmax(((double)i - low) / (high - low), 0), 1);
+    double extrapolation = 1 - ramp;
+    out[i] = out[i] / factor * (1 - extrapolation) + out[i] * extrapolation;
+  }
+  return PE_OK;
+}
+
+static int32_t longrope(const double *p, const double *factors,
+                        uint32_t n_factors, double *out, uint32_t n,
+                        double *attention) {
+  if (factors == NULL || n_factors != 2 * n || !aligned_double(factors))
+    return factors == NULL || n_factors != 2 * n ? PE_ERR_ROPE_SHORT_FACTOR
+                                                 : PE_ERR_NULL;
+  for (uint32_t i = 0; i < 2 * n; i++)
+    if (!isfinite(factors[i]) || !(factors[i] > 0))
+      return i < n ? PE_ERR_ROPE_SHORT_FACTOR : PE_ERR_ROPE_LONG_FACTOR;
+  double max_length = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
+  if (!valid_at_least(max_length, 1, 1))
+    return PE_ERR_ROPE_MAX_LENGTH;
+  double factor = p[PE_ROPE_FACTOR];
+  double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
+  double given = p[PE_ROPE_ATTENTION_FACTOR];
+  double seq_len = p[PE_ROPE_SEQ_LEN];
+  if (!valid_above(given, 0, 0))
+    return PE_ERR_ROPE_ATTENTION;
+  if (!valid_at_least(seq_len, 0, 0))
+    return PE_ERR_ROPE_SEQ_LEN;
+  if (present(original)) {
+    /* Phi-3's form: the factor is the ratio of the two lengths. */
+    if (present(factor))
+      return PE_ERR_ROPE_PARAMETER;
+    if (!valid_at_least(original, 1, 1))
+      return PE_ERR_ROPE_ORIGINAL;
+    factor = max_length / original;
+  } else {
+    original = max_length;
+    if (!valid_at_least(factor, 1, !present(given)))
+      return PE_ERR_ROPE_FACTOR;
+  }
+  if (present(given))
+    *attention = given;
+  else
+    *attention = factor <= 1 ? 1.0 : sqrt(1 + log(factor) / log(original));
+  if (!isfinite(*attention))
+    return PE_ERR_ROPE_ORIGINAL; /* ln(original) = 0 */
+  const double *ext =
+      present(seq_len) && seq_len > original ? factors + n : factors;
+  for (uint32_t i = 0; i < n; i++)
+    out[i] = out[i] / ext[i];
+  return PE_OK;
+}
+
+static int32_t llama3(const double *p, double *out, uint32_t n) {
+  double factor = p[PE_ROPE_FACTOR];
+  double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
+  double low = p[PE_ROPE_LOW_FREQ_FACTOR], high = p[PE_ROPE_HIGH_FREQ_FACTOR];
+  if (!valid_at_least(factor, 1, 1))
+    return PE_ERR_ROPE_FACTOR;
+  if (!valid_at_least(original, 1, 1))
+    return PE_ERR_ROPE_ORIGINAL;
+  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || !(high > low))
+    return PE_ERR_ROPE_FREQ_FACTOR;
+  double low_wavelength = original / low, high_wavelength = original / high;
+  for (uint32_t i = 0; i < n; i++) {
+    double w = out[i], wavelength = 2 * pi / w;
+    if (wavelength < high_wavelength)
+      continue;
+    if (wavelength > low_wavelength) {
+      out[i] = w / factor;
+    } else {
+      double smooth = (original / wavelength - low) / (high - low);
+      out[i] = (1 - smooth) * w / factor + smooth * w;
+    }
+  }
+  return PE_OK;
+}
+
+int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
+                            const double *params, uint32_t n_params,
+                            const double *factors, uint32_t n_factors,
+                            double *out, uint32_t n, double *attention) {
+  if (type < PE_ROPE_DEFAULT || type > PE_ROPE_LLAMA3)
+    return PE_ERR_ROPE_TYPE;
+  if (dim < 2 || dim > PE_MAX_DIM)
+    return PE_ERR_DIM;
+  if (dim % 2 != 0)
+    return PE_ERR_ODD_DIM;
+  if (n != dim / 2)
+    return PE_ERR_ARGUMENT;
+  if (params == NULL || n_params != PE_ROPE_PARAMETERS || out == NULL ||
+      attention == NULL || !aligned_double(params) || !aligned_double(out) ||
+      !aligned_double(attention))
+    return PE_ERR_NULL;
+  for (uint32_t k = 0; k < PE_ROPE_PARAMETERS; k++)
+    if (present(params[k]) && !(accepted[type] & BIT(k)))
+      return PE_ERR_ROPE_PARAMETER;
+  if (type != PE_ROPE_LONGROPE && n_factors != 0)
+    return PE_ERR_ROPE_PARAMETER;
+  if (!isfinite(base) || !(base > 1))
+    return PE_ERR_BASE;
+
+  *attention = 1.0;
+  if (type == PE_ROPE_DYNAMIC) {
+    /* NTK-aware: the base grows once the sequence outgrows the maximum. */
+    double factor = params[PE_ROPE_FACTOR];
+    double max_length = params[PE_ROPE_MAX_POSITION_EMBEDDINGS];
+    double seq_len = params[PE_ROPE_SEQ_LEN];
+    if (!valid_at_least(factor, 1, 1))
+      return PE_ERR_ROPE_FACTOR;
+    if (!valid_at_least(max_length, 1, 1))
+      return PE_ERR_ROPE_MAX_LENGTH;
+    if (!valid_at_least(seq_len, 0, 0))
+      return PE_ERR_ROPE_SEQ_LEN;
+    if (dim < 4)
+      return PE_ERR_DIM; /* the exponent dim / (dim - 2) */
+    double length = present(seq_len) ? fmax(seq_len, max_length) : max_length;
+    base *= pow(factor * length / max_length - (factor - 1),
+                (double)dim / (double)(dim - 2));
+    if (!isfinite(base))
+      return PE_ERR_ROPE_SEQ_LEN;
+  }
+  /* The unscaled schedule every type starts from. */
+  int32_t status = pe_frequencies(PE_SCHEDULE_PAPER, dim, PE_ODD_ERROR, base, 1,
+                                  1, 0, out, n);
+  if (status != PE_OK)
+    return status;
+  switch (type) {
+  case PE_ROPE_LINEAR: {
+    double factor = params[PE_ROPE_FACTOR];
+    if (!valid_at_least(factor, 1, 1))
+      return PE_ERR_ROPE_FACTOR;
+    for (uint32_t i = 0; i < n; i++)
+      out[i] /= factor;
+    return PE_OK;
+  }
+  case PE_ROPE_YARN:
+    return yarn(dim, base, params, out, n, attention);
+  case PE_ROPE_LONGROPE:
+    return longrope(params, factors, n_factors, out, n, attention);
+  case PE_ROPE_LLAMA3:
+    return llama3(params, out, n);
+  default:
+    return PE_OK;
+  }
+}

@@ -1,0 +1,48 @@
+/* RoPE context extension: the inverse frequencies and attention factor of
+   each rope type of Hugging Face transformers (modeling_rope_utils.py),
+   computed in float64. Every kernel that takes `omega` can take them. */
+#ifndef PE_ROPE_SCALING_H
+#define PE_ROPE_SCALING_H
+
+#include <stdint.h>
+
+#include "status.h"
+
+enum pe_rope_type {
+  PE_ROPE_DEFAULT = 0,  /* w_i = base^(-2i/dim) */
+  PE_ROPE_LINEAR = 1,   /* w_i / factor */
+  PE_ROPE_DYNAMIC = 2,  /* NTK-aware: base grows with the sequence length */
+  PE_ROPE_YARN = 3,     /* interpolation ramped by rotations, attention */
+  PE_ROPE_LONGROPE = 4, /* per-pair short or long factors, attention */
+  PE_ROPE_LLAMA3 = 5,   /* low frequencies / factor, smooth in between */
+};
+
+/* Indices into the parameter array; NaN marks a parameter as absent. */
+enum pe_rope_parameter {
+  PE_ROPE_FACTOR = 0,
+  PE_ROPE_MAX_POSITION_EMBEDDINGS = 1,
+  PE_ROPE_SEQ_LEN = 2,
+  PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS = 3,
+  PE_ROPE_BETA_FAST = 4,
+  PE_ROPE_BETA_SLOW = 5,
+  PE_ROPE_ATTENTION_FACTOR = 6,
+  PE_ROPE_MSCALE = 7,
+  PE_ROPE_MSCALE_ALL_DIM = 8,
+  PE_ROPE_TRUNCATE = 9, /* 0 or 1; absent means 1 */
+  PE_ROPE_LOW_FREQ_FACTOR = 10,
+  PE_ROPE_HIGH_FREQ_FACTOR = 11,
+  PE_ROPE_PARAMETERS = 12, /* length of the array */
+};
+
+/* Writes the dim/2 inverse frequencies of the rope type into out and its
+   attention factor (the multiplier of cos and sin) into *attention. dim is
+   the rotary dim, even and >= 2; params holds PE_ROPE_PARAMETERS values;
+   factors holds longrope's short then long factors (dim/2 each, n_factors =
+   dim) and is empty for the other types. */
+PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
+                                      const double *params, uint32_t n_params,
+                                      const double *factors, uint32_t n_factors,
+                                      double *out, uint32_t n,
+                                      double *attention);
+
+#endif
