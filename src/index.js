@@ -38,6 +38,13 @@ export {
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
 export { npyHeader, toNpy } from "./npy.js";
 export { toCsv } from "./csv.js";
+export {
+  ROPE_DTYPES,
+  ROPE_LAYOUTS,
+  ROPE_TYPES,
+  ropeCache,
+  ropeFrequencies,
+} from "./rope-scaling.js";
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,

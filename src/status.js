@@ -29,6 +29,44 @@ const MESSAGES = [
     rangeError,
     'option "pairing" is unknown, or a column has no partner to rotate with (odd dim)',
   ],
+  [rangeError, 'option "scaling.type" is unknown'],
+  [typeError, 'option "scaling" has a parameter its type does not take'],
+  [rangeError, 'option "scaling.factor" must be finite and >= 1'],
+  [
+    rangeError,
+    'option "scaling.maxPositionEmbeddings" must be finite and >= 1',
+  ],
+  [rangeError, 'option "scaling.seqLen" must be finite and >= 0'],
+  [
+    rangeError,
+    'option "scaling.originalMaxPositionEmbeddings" is out of range',
+  ],
+  [
+    rangeError,
+    'options "scaling.betaFast" and "scaling.betaSlow" must be > 0, fast >= slow',
+  ],
+  [
+    rangeError,
+    'option "scaling.attentionFactor" must be finite, > 0 and fit the dtype',
+  ],
+  [
+    rangeError,
+    'options "scaling.mscale" and "scaling.mscaleAllDim" must be finite and >= 0',
+  ],
+  [typeError, 'option "scaling.truncate" must be true or false'],
+  [
+    rangeError,
+    'options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be > 0, high > low',
+  ],
+  [
+    rangeError,
+    'option "scaling.shortFactor" must hold dim / 2 finite numbers > 0',
+  ],
+  [
+    rangeError,
+    'option "scaling.longFactor" must hold dim / 2 finite numbers > 0',
+  ],
+  [rangeError, 'option "dtype" is unknown'],
 ];
 
 export function check(status, where) {

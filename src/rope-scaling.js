@@ -1,0 +1,383 @@
+// RoPE context extension: the rope types of Hugging Face transformers
+// (inverse frequencies and attention factor) and cos/sin caches in the
+// layouts inference runtimes consume. Every input is read once into
+// JS-owned values before any module memory is touched; the C core computes.
+import {
+  boolean,
+  finiteNumber,
+  integer,
+  oneOf,
+  optionsObject,
+  rangeError,
+  rejectDetached,
+  rejectUnknown,
+  typeError,
+} from "./options.js";
+import { memoryBuffer, wasm, withScratch } from "./runtime.js";
+import { check } from "./status.js";
+
+export const ROPE_TYPES = Object.freeze([
+  "default",
+  "linear",
+  "dynamic",
+  "yarn",
+  "longrope",
+  "llama3",
+]);
+export const ROPE_LAYOUTS = Object.freeze([
+  "half",
+  "duplicated",
+  "interleaved",
+]);
+export const ROPE_DTYPES = Object.freeze(["float32", "float64", "float16"]);
+
+// Slots of the C core's parameter array (enum pe_rope_parameter).
+const SLOTS = [
+  "factor",
+  "maxPositionEmbeddings",
+  "seqLen",
+  "originalMaxPositionEmbeddings",
+  "betaFast",
+  "betaSlow",
+  "attentionFactor",
+  "mscale",
+  "mscaleAllDim",
+  "truncate",
+  "lowFreqFactor",
+  "highFreqFactor",
+];
+
+const PARAMETERS = {
+  default: [],
+  linear: ["factor"],
+  dynamic: ["factor", "maxPositionEmbeddings", "seqLen"],
+  yarn: [
+    "factor",
+    "originalMaxPositionEmbeddings",
+    "maxPositionEmbeddings",
+    "betaFast",
+    "betaSlow",
+    "attentionFactor",
+    "mscale",
+    "mscaleAllDim",
+    "truncate",
+  ],
+  longrope: [
+    "shortFactor",
+    "longFactor",
+    "factor",
+    "maxPositionEmbeddings",
+    "originalMaxPositionEmbeddings",
+    "attentionFactor",
+    "seqLen",
+  ],
+  llama3: [
+    "factor",
+    "lowFreqFactor",
+    "highFreqFactor",
+    "originalMaxPositionEmbeddings",
+  ],
+};
+
+const REQUIRED = {
+  default: [],
+  linear: ["factor"],
+  dynamic: ["factor", "maxPositionEmbeddings"],
+  yarn: ["factor"],
+  longrope: ["shortFactor", "longFactor", "maxPositionEmbeddings"],
+  llama3: [
+    "factor",
+    "lowFreqFactor",
+    "highFreqFactor",
+    "originalMaxPositionEmbeddings",
+  ],
+};
+
+const MAX_LENGTH = Number.MAX_SAFE_INTEGER;
+
+// Reads each own enumerable key once into a plain object; undefined values
+// count as absent.
+function snapshot(object, allowed, where) {
+  const copy = {};
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  rejectUnknown(copy, allowed, where);
+  return copy;
+}
+
+// An array-like of finite numbers, each element read once.
+function numbers(value, name, { above } = {}) {
+  rejectDetached(value, name);
+  if (value === null || typeof value !== "object")
+    throw typeError(`option "${name}" must be an array of numbers`);
+  const length = value.length;
+  if (!Number.isInteger(length) || length < 0)
+    throw typeError(`option "${name}" must be an array of numbers`);
+  const out = new Float64Array(length);
+  for (let i = 0; i < length; i++) {
+    const v = value[i];
+    if (typeof v !== "number")
+      throw typeError(`${name}[${i}] must be a number, got ${typeof v}`);
+    if (!Number.isFinite(v) || (above !== undefined && !(v > above)))
+      throw rangeError(
+        `${name}[${i}] must be finite${above !== undefined ? ` and > ${above}` : ""}, got ${v}`,
+      );
+    out[i] = v;
+  }
+  return out;
+}
+
+// dim, base and scaling as JS-owned values: the parameter array of the C
+// core (NaN = absent) and longrope's factors.
+function ropeSpec(raw) {
+  const dim = integer(raw.dim, "dim", 2, 2 ** 20);
+  if (dim % 2 !== 0)
+    throw rangeError(`option "dim" must be even (the rotary dim), got ${dim}`);
+  const base =
+    raw.base === undefined
+      ? 10000
+      : finiteNumber(raw.base, "base", { above: 1 });
+  const scaling =
+    raw.scaling === undefined
+      ? { type: "default" }
+      : snapshot(
+          optionsObject(raw.scaling, 'option "scaling"'),
+          ["type", ...new Set(Object.values(PARAMETERS).flat())],
+          'option "scaling"',
+        );
+  const typeName = scaling.type ?? "default";
+  const type = oneOf(typeName, "scaling.type", ROPE_TYPES);
+  const allowed = PARAMETERS[typeName];
+  for (const key of Object.keys(scaling))
+    if (key !== "type" && !allowed.includes(key))
+      throw typeError(
+        `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${allowed.join(", ") || "no parameters"})`,
+      );
+  for (const key of REQUIRED[typeName])
+    if (scaling[key] === undefined)
+      throw typeError(
+        `option "scaling.${key}" is required by rope type "${typeName}"`,
+      );
+
+  const p = Object.fromEntries(SLOTS.map((key) => [key, NaN]));
+  const name = (key) => `scaling.${key}`;
+  const s = scaling;
+  if (s.factor !== undefined)
+    p.factor = finiteNumber(s.factor, name("factor"), { min: 1 });
+  for (const key of ["maxPositionEmbeddings", "originalMaxPositionEmbeddings"])
+    if (s[key] !== undefined)
+      p[key] = integer(s[key], name(key), 1, MAX_LENGTH);
+  if (s.seqLen !== undefined)
+    p.seqLen = integer(s.seqLen, name("seqLen"), 0, MAX_LENGTH);
+  for (const key of ["betaFast", "betaSlow", "attentionFactor"])
+    if (s[key] !== undefined)
+      p[key] = finiteNumber(s[key], name(key), { above: 0 });
+  for (const key of ["mscale", "mscaleAllDim"])
+    if (s[key] !== undefined)
+      p[key] = finiteNumber(s[key], name(key), { min: 0 });
+  if (s.truncate !== undefined)
+    p.truncate = boolean(s.truncate, name("truncate")) ? 1 : 0;
+  for (const key of ["lowFreqFactor", "highFreqFactor"])
+    if (s[key] !== undefined)
+      p[key] = finiteNumber(s[key], name(key), { above: 0 });
+
+  let factors = new Float64Array(0);
+  if (typeName === "dynamic" && dim < 4)
+    throw rangeError(
+      `option "dim" must be at least 4 for rope type "dynamic" (its exponent is dim / (dim - 2)), got ${dim}`,
+    );
+  if (typeName === "yarn") {
+    if (
+      Number.isNaN(p.originalMaxPositionEmbeddings) &&
+      Number.isNaN(p.maxPositionEmbeddings)
+    )
+      throw typeError(
+        'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
+      );
+    const fast = Number.isNaN(p.betaFast) ? 32 : p.betaFast;
+    const slow = Number.isNaN(p.betaSlow) ? 1 : p.betaSlow;
+    if (fast < slow)
+      throw rangeError(
+        `option "scaling.betaFast" (${fast}) must be >= "scaling.betaSlow" (${slow})`,
+      );
+  }
+  if (typeName === "llama3" && !(p.highFreqFactor > p.lowFreqFactor))
+    throw rangeError(
+      `option "scaling.highFreqFactor" (${p.highFreqFactor}) must be greater than "scaling.lowFreqFactor" (${p.lowFreqFactor})`,
+    );
+  if (typeName === "longrope") {
+    const short = numbers(s.shortFactor, name("shortFactor"), { above: 0 });
+    const long = numbers(s.longFactor, name("longFactor"), { above: 0 });
+    for (const [key, list] of [
+      ["shortFactor", short],
+      ["longFactor", long],
+    ])
+      if (list.length !== dim / 2)
+        throw rangeError(
+          `option "scaling.${key}" must have dim / 2 = ${dim / 2} entries, got ${list.length}`,
+        );
+    factors = new Float64Array(dim);
+    factors.set(short);
+    factors.set(long, dim / 2);
+    const original = p.originalMaxPositionEmbeddings;
+    if (!Number.isNaN(original) && !Number.isNaN(p.factor))
+      throw typeError(
+        'options "scaling.factor" and "scaling.originalMaxPositionEmbeddings" exclude each other for rope type "longrope" (the factor is maxPositionEmbeddings / originalMaxPositionEmbeddings)',
+      );
+    if (
+      Number.isNaN(original) &&
+      Number.isNaN(p.factor) &&
+      Number.isNaN(p.attentionFactor)
+    )
+      throw typeError(
+        'rope type "longrope" requires option "scaling.factor", "scaling.originalMaxPositionEmbeddings" or "scaling.attentionFactor"',
+      );
+  }
+  return {
+    dim,
+    base,
+    type,
+    params: Float64Array.from(SLOTS, (key) => p[key]),
+    factors,
+  };
+}
+
+// Writes the inverse frequencies into module memory; returns their pointer
+// and the attention factor.
+function writeRopeFrequencies(spec, scratch) {
+  const n = spec.dim / 2;
+  const params = scratch(SLOTS.length * 8, "RoPE parameters");
+  new Float64Array(memoryBuffer(), params, SLOTS.length).set(spec.params);
+  let factors = 0;
+  if (spec.factors.length > 0) {
+    factors = scratch(spec.factors.length * 8, "RoPE factors");
+    new Float64Array(memoryBuffer(), factors, spec.factors.length).set(
+      spec.factors,
+    );
+  }
+  const out = scratch(n * 8, "inverse frequencies");
+  const attention = scratch(8, "attention factor");
+  check(
+    wasm().pe_rope_frequencies(
+      spec.type,
+      spec.dim,
+      spec.base,
+      params,
+      SLOTS.length,
+      factors,
+      spec.factors.length,
+      out,
+      n,
+      attention,
+    ),
+    "ropeFrequencies",
+  );
+  return {
+    pointer: out,
+    attentionFactor: new Float64Array(memoryBuffer(), attention, 1)[0],
+  };
+}
+
+/**
+ * The inverse frequencies (dim / 2 of them) and attention factor of a rope
+ * type, computed in float64.
+ */
+export function ropeFrequencies(options) {
+  const raw = snapshot(
+    optionsObject(options),
+    ["dim", "base", "scaling"],
+    "ropeFrequencies()",
+  );
+  const spec = ropeSpec(raw);
+  return withScratch((scratch) => {
+    const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
+    return {
+      inverseFrequencies: new Float64Array(
+        memoryBuffer(),
+        pointer,
+        spec.dim / 2,
+      ).slice(),
+      attentionFactor,
+    };
+  });
+}
+
+const ARRAYS = [Float32Array, Float64Array, Uint16Array];
+
+/**
+ * cos and sin caches, rows of positions: "half" [n, dim/2], "duplicated"
+ * [n, dim] (cat(freqs, freqs)) or "interleaved" [n, dim], multiplied by the
+ * attention factor; float16 is a Uint16Array of IEEE half bits.
+ */
+export function ropeCache(options) {
+  const raw = snapshot(
+    optionsObject(options),
+    ["positions", "start", "dim", "base", "scaling", "layout", "dtype"],
+    "ropeCache()",
+  );
+  const spec = ropeSpec(raw);
+  const layout = oneOf(raw.layout ?? "half", "layout", ROPE_LAYOUTS);
+  const dtype = oneOf(raw.dtype ?? "float32", "dtype", ROPE_DTYPES);
+  let count,
+    start = 0,
+    positions = null;
+  if (typeof raw.positions === "number") {
+    count = integer(raw.positions, "positions", 1, 2 ** 32 - 1);
+    if (raw.start !== undefined) start = finiteNumber(raw.start, "start");
+  } else {
+    if (raw.positions === undefined)
+      throw typeError(
+        'option "positions" must be a count (a positive integer) or an array of numbers, got nothing',
+      );
+    if (raw.start !== undefined)
+      throw typeError(
+        `option "start" applies only when "positions" is a count`,
+      );
+    positions = numbers(raw.positions, "positions");
+    count = positions.length;
+  }
+  const width = layout === 0 ? spec.dim / 2 : spec.dim;
+  const Typed = ARRAYS[dtype];
+  const bytes = count * width * Typed.BYTES_PER_ELEMENT;
+  if (2 * bytes > 2 ** 32 - 2 ** 20)
+    throw rangeError(
+      `a cos/sin cache of ${count} × ${width} ${ROPE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
+    );
+
+  return withScratch((scratch) => {
+    const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
+    if (dtype === 2 && !(attentionFactor <= 65504))
+      throw rangeError(
+        `the attention factor ${attentionFactor} exceeds float16's largest value`,
+      );
+    let positionsPointer = 0;
+    if (positions !== null) {
+      positionsPointer = scratch(count * 8, "positions");
+      new Float64Array(memoryBuffer(), positionsPointer, count).set(positions);
+    }
+    const cos = scratch(bytes, "the cos cache");
+    const sin = scratch(bytes, "the sin cache");
+    check(
+      wasm().pe_rope_cache(
+        cos,
+        sin,
+        dtype,
+        layout,
+        positionsPointer,
+        count,
+        start,
+        pointer,
+        spec.dim / 2,
+        attentionFactor,
+      ),
+      "ropeCache",
+    );
+    const buffer = memoryBuffer();
+    return {
+      cos: new Typed(buffer, cos, count * width).slice(),
+      sin: new Typed(buffer, sin, count * width).slice(),
+    };
+  });
+}
