@@ -1,0 +1,544 @@
+// ropeFrequencies and ropeCache against the committed vectors of the
+// transformers formulas (tests/vectors/generate_rope_vectors.py), the
+// identities between rope types, and every option rule.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import {
+  frequencies,
+  init,
+  ropeCache,
+  ropeFrequencies,
+  table,
+} from "../../dist/index.js";
+
+await init();
+
+const { cases } = JSON.parse(
+  readFileSync(new URL("../vectors/rope/rope_vectors.json", import.meta.url)),
+);
+
+// Value of IEEE half bits, decoded from the definition.
+function halfValue(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const significand = h & 0x3ff;
+  if (exponent === 31) return significand ? NaN : sign * Infinity;
+  if (exponent === 0) return sign * significand * 2 ** -24;
+  return sign * (1024 + significand) * 2 ** (exponent - 25);
+}
+
+function ulp(x, bits, minExponent) {
+  const e = Math.max(
+    Math.floor(Math.log2(Math.abs(x) || 2 ** minExponent)),
+    minExponent,
+  );
+  return 2 ** (e - bits);
+}
+
+// Column c of a layout, from the duplicated reference row.
+function fromDuplicated(row, dim, layout) {
+  const h = dim / 2;
+  if (layout === "duplicated") return row;
+  if (layout === "half") return row.slice(0, h);
+  return Array.from({ length: dim }, (_, c) => row[c >> 1]);
+}
+
+for (const c of cases) {
+  test(`${c.name}: inverse frequencies and attention factor`, () => {
+    const r = ropeFrequencies({ dim: c.dim, base: c.base, scaling: c.scaling });
+    assert.ok(r.inverseFrequencies instanceof Float64Array);
+    assert.equal(r.inverseFrequencies.length, c.dim / 2);
+    c.inverseFrequencies.forEach((want, i) => {
+      const got = r.inverseFrequencies[i];
+      assert.ok(
+        Math.abs(got - want) <= 4e-15 * want,
+        `w[${i}] = ${got}, expected ${want}`,
+      );
+    });
+    assert.ok(
+      Math.abs(r.attentionFactor - c.attentionFactor) <=
+        4e-16 * c.attentionFactor,
+      `attention ${r.attentionFactor}, expected ${c.attentionFactor}`,
+    );
+  });
+
+  test(`${c.name}: caches in every layout and dtype`, () => {
+    const positions = c.positions;
+    for (const layout of ["half", "duplicated", "interleaved"])
+      for (const dtype of ["float64", "float32", "float16"]) {
+        const { cos, sin } = ropeCache({
+          positions,
+          dim: c.dim,
+          base: c.base,
+          scaling: c.scaling,
+          layout,
+          dtype,
+        });
+        const width = layout === "half" ? c.dim / 2 : c.dim;
+        assert.equal(cos.length, positions.length * width);
+        assert.equal(
+          cos.constructor.name,
+          {
+            float64: "Float64Array",
+            float32: "Float32Array",
+            float16: "Uint16Array",
+          }[dtype],
+        );
+        for (let j = 0; j < positions.length; j++) {
+          // numpy rounds the angle p * w before its cos: allow that rounding.
+          const angleError = positions[j] * 2 ** -52 * c.attentionFactor;
+          for (const [name, got, ref] of [
+            ["cos", cos, c.cos],
+            ["sin", sin, c.sin],
+          ]) {
+            const row = ref.slice(j * c.dim, (j + 1) * c.dim);
+            const want = fromDuplicated(row, c.dim, layout);
+            for (let k = 0; k < width; k++) {
+              const raw = got[j * width + k];
+              const value = dtype === "float16" ? halfValue(raw) : raw;
+              const tolerance =
+                angleError +
+                (dtype === "float64"
+                  ? 2e-15
+                  : dtype === "float32"
+                    ? ulp(want[k], 23, -126) / 2 + 3e-9
+                    : ulp(want[k], 10, -14) / 2 + 1e-13);
+              assert.ok(
+                Math.abs(value - want[k]) <= tolerance,
+                `${layout} ${dtype} ${name}[${j}, ${k}] = ${value}, expected ${want[k]}`,
+              );
+            }
+          }
+        }
+      }
+  });
+}
+
+test("default equals the paper schedule with the same base", () => {
+  for (const [dim, base] of [
+    [2, 10000],
+    [64, 10000],
+    [128, 500000],
+    [96, 1e6],
+  ]) {
+    const r = ropeFrequencies({ dim, base });
+    assert.deepEqual(r.inverseFrequencies, frequencies({ dim, base }));
+    assert.equal(r.attentionFactor, 1);
+    assert.deepEqual(
+      ropeFrequencies({ dim, base, scaling: { type: "default" } }),
+      r,
+    );
+  }
+});
+
+test("linear equals the default schedule at positions divided by the factor", () => {
+  const positions = [0, 1, 5, 17, 1000, 4097, 65535, 131071];
+  for (const dtype of ["float64", "float32", "float16"]) {
+    const scaled = ropeCache({
+      positions,
+      dim: 64,
+      scaling: { type: "linear", factor: 4 },
+      layout: "duplicated",
+      dtype,
+    });
+    const plain = ropeCache({
+      positions: positions.map((p) => p / 4),
+      dim: 64,
+      layout: "duplicated",
+      dtype,
+    });
+    // Dividing by 4 is exact, so the exact angles agree bit for bit.
+    assert.deepEqual(scaled, plain);
+  }
+  const three = ropeCache({
+    positions,
+    dim: 64,
+    scaling: { type: "linear", factor: 3 },
+    dtype: "float64",
+  });
+  const divided = ropeCache({
+    positions: positions.map((p) => p / 3),
+    dim: 64,
+    dtype: "float64",
+  });
+  three.cos.forEach((v, k) =>
+    assert.ok(Math.abs(v - divided.cos[k]) <= 1e-15 + 3e-16 * 131071),
+  );
+});
+
+test("llama3 keeps high frequencies and divides low ones by the factor", () => {
+  const scaling = {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
+  };
+  const w = frequencies({ dim: 128, base: 500000 });
+  const { inverseFrequencies } = ropeFrequencies({
+    dim: 128,
+    base: 500000,
+    scaling,
+  });
+  let high = 0,
+    low = 0,
+    medium = 0;
+  w.forEach((wi, i) => {
+    const wavelength = (2 * Math.PI) / wi;
+    if (wavelength < 8192 / 4) {
+      assert.equal(inverseFrequencies[i], wi);
+      high++;
+    } else if (wavelength > 8192) {
+      assert.equal(inverseFrequencies[i], wi / 8);
+      low++;
+    } else {
+      assert.ok(inverseFrequencies[i] < wi && inverseFrequencies[i] > wi / 8);
+      medium++;
+    }
+  });
+  assert.ok(high > 0 && low > 0 && medium > 0, `${high} ${low} ${medium}`);
+});
+
+test("the attention factor multiplies cos and sin", () => {
+  const scaling = {
+    type: "yarn",
+    factor: 4,
+    originalMaxPositionEmbeddings: 32768,
+  };
+  const { attentionFactor } = ropeFrequencies({ dim: 128, base: 1e6, scaling });
+  assert.ok(Math.abs(attentionFactor - (0.1 * Math.log(4) + 1)) < 1e-15);
+  const { cos } = ropeCache({
+    positions: [0],
+    dim: 128,
+    base: 1e6,
+    scaling,
+    dtype: "float64",
+  });
+  assert.ok(cos.every((v) => v === attentionFactor));
+  const given = ropeFrequencies({
+    dim: 128,
+    base: 1e6,
+    scaling: { ...scaling, attentionFactor: 0.5 },
+  });
+  assert.equal(given.attentionFactor, 0.5);
+});
+
+test("count and start give the same rows as explicit positions", () => {
+  const scaling = {
+    type: "dynamic",
+    factor: 2,
+    maxPositionEmbeddings: 4096,
+    seqLen: 8192,
+  };
+  for (const dtype of ["float32", "float64", "float16"]) {
+    const counted = ropeCache({
+      positions: 300,
+      start: 10,
+      dim: 72,
+      scaling,
+      dtype,
+    });
+    const explicit = ropeCache({
+      positions: Array.from({ length: 300 }, (_, j) => 10 + j),
+      dim: 72,
+      scaling,
+      dtype,
+    });
+    assert.deepEqual(counted, explicit);
+  }
+});
+
+function throwsNaming(fn, Type, word) {
+  assert.throws(fn, (error) => {
+    assert.ok(
+      error instanceof Type,
+      `${error.constructor.name}: ${error.message}`,
+    );
+    assert.ok(error.message.includes(word), `"${error.message}" names ${word}`);
+    return true;
+  });
+}
+
+test("bad options are errors that name them, and the module keeps working", () => {
+  const llama3 = {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
+  };
+  const phi = {
+    type: "longrope",
+    shortFactor: new Array(48).fill(1),
+    longFactor: new Array(48).fill(2),
+    maxPositionEmbeddings: 131072,
+    originalMaxPositionEmbeddings: 4096,
+  };
+  const bad = [
+    [{ dim: 127 }, RangeError, "dim"],
+    [{ dim: 0 }, RangeError, "dim"],
+    [{ dim: "64" }, TypeError, "dim"],
+    [{ dim: 64, base: 1 }, RangeError, "base"],
+    [{ dim: 64, base: Infinity }, RangeError, "base"],
+    [{ dim: 64, colour: 1 }, TypeError, "colour"],
+    [{ dim: 64, scaling: "linear" }, TypeError, "scaling"],
+    [{ dim: 64, scaling: { type: "ntk" } }, RangeError, "scaling.type"],
+    [{ dim: 64, scaling: { type: "linear" } }, TypeError, "scaling.factor"],
+    [
+      { dim: 64, scaling: { type: "linear", factor: 0.5 } },
+      RangeError,
+      "scaling.factor",
+    ],
+    [
+      { dim: 64, scaling: { type: "linear", factor: NaN } },
+      RangeError,
+      "scaling.factor",
+    ],
+    [
+      { dim: 64, scaling: { type: "linear", factor: 2, seqLen: 5 } },
+      TypeError,
+      "scaling.seqLen",
+    ],
+    [
+      { dim: 64, scaling: { type: "linear", factor: 2, facter: 5 } },
+      TypeError,
+      "facter",
+    ],
+    [
+      { dim: 64, scaling: { type: "dynamic", factor: 2 } },
+      TypeError,
+      "scaling.maxPositionEmbeddings",
+    ],
+    [
+      {
+        dim: 2,
+        scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 4 },
+      },
+      RangeError,
+      "dim",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "dynamic",
+          factor: 2,
+          maxPositionEmbeddings: 4096,
+          seqLen: -1,
+        },
+      },
+      RangeError,
+      "scaling.seqLen",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 1.5 },
+      },
+      RangeError,
+      "scaling.maxPositionEmbeddings",
+    ],
+    [
+      { dim: 64, scaling: { type: "yarn", factor: 4 } },
+      TypeError,
+      "scaling.originalMaxPositionEmbeddings",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 4096,
+          betaFast: 0,
+        },
+      },
+      RangeError,
+      "scaling.betaFast",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 4096,
+          betaFast: 0.5,
+        },
+      },
+      RangeError,
+      "scaling.betaFast",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 4096,
+          attentionFactor: -1,
+        },
+      },
+      RangeError,
+      "scaling.attentionFactor",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 4096,
+          mscale: -1,
+        },
+      },
+      RangeError,
+      "scaling.mscale",
+    ],
+    [
+      {
+        dim: 64,
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 4096,
+          truncate: 1,
+        },
+      },
+      TypeError,
+      "scaling.truncate",
+    ],
+    [
+      { dim: 128, scaling: { ...llama3, highFreqFactor: 1 } },
+      RangeError,
+      "scaling.highFreqFactor",
+    ],
+    [
+      { dim: 128, scaling: { ...llama3, lowFreqFactor: 0 } },
+      RangeError,
+      "scaling.lowFreqFactor",
+    ],
+    [
+      {
+        dim: 128,
+        scaling: { ...llama3, originalMaxPositionEmbeddings: undefined },
+      },
+      TypeError,
+      "scaling.originalMaxPositionEmbeddings",
+    ],
+    [
+      { dim: 96, scaling: { ...phi, shortFactor: [1, 2] } },
+      RangeError,
+      "scaling.shortFactor",
+    ],
+    [
+      {
+        dim: 96,
+        scaling: { ...phi, longFactor: [...phi.longFactor.slice(1), 0] },
+      },
+      RangeError,
+      "scaling.longFactor",
+    ],
+    [
+      { dim: 96, scaling: { ...phi, longFactor: 3 } },
+      TypeError,
+      "scaling.longFactor",
+    ],
+    [{ dim: 96, scaling: { ...phi, factor: 32 } }, TypeError, "scaling.factor"],
+    [
+      { dim: 96, scaling: { ...phi, originalMaxPositionEmbeddings: 1 } },
+      RangeError,
+      "originalMaxPositionEmbeddings",
+    ],
+    [
+      {
+        dim: 96,
+        scaling: { ...phi, originalMaxPositionEmbeddings: undefined },
+      },
+      TypeError,
+      "scaling.factor",
+    ],
+  ];
+  for (const [options, Type, word] of bad)
+    throwsNaming(() => ropeFrequencies(options), Type, word);
+  const cacheBad = [
+    [{ dim: 64 }, TypeError, "positions"],
+    [{ dim: 64, positions: 0 }, RangeError, "positions"],
+    [{ dim: 64, positions: [0, NaN] }, RangeError, "positions"],
+    [{ dim: 64, positions: [1], start: 2 }, TypeError, "start"],
+    [{ dim: 64, positions: 4, layout: "halves" }, RangeError, "layout"],
+    [{ dim: 64, positions: 4, dtype: "bfloat16" }, RangeError, "dtype"],
+    [{ dim: 64, positions: [1, "2"] }, TypeError, "positions"],
+    [
+      {
+        dim: 64,
+        positions: 4,
+        dtype: "float16",
+        scaling: {
+          type: "yarn",
+          factor: 4,
+          maxPositionEmbeddings: 64,
+          attentionFactor: 1e5,
+        },
+      },
+      RangeError,
+      "attention",
+    ],
+  ];
+  for (const [options, Type, word] of cacheBad)
+    throwsNaming(() => ropeCache(options), Type, word);
+  // Still working, with the same answer as before.
+  const { cos } = ropeCache({ positions: [1], dim: 2, dtype: "float64" });
+  assert.equal(cos[0], Math.cos(1));
+});
+
+test("every input is read once, before module memory is used", () => {
+  const reads = {};
+  const counted = (object, name) =>
+    new Proxy(object, {
+      get(target, key, receiver) {
+        if (typeof key === "string") {
+          const id = `${name}.${key}`;
+          reads[id] = (reads[id] ?? 0) + 1;
+          // A getter may call the library.
+          table({ positions: 3, dim: 8 });
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+  const scaling = counted(
+    {
+      type: "longrope",
+      shortFactor: counted(new Array(16).fill(1.5), "short"),
+      longFactor: new Array(16).fill(3),
+      maxPositionEmbeddings: 8192,
+      originalMaxPositionEmbeddings: 4096,
+      seqLen: 6000,
+    },
+    "scaling",
+  );
+  const positions = counted([0, 3, 9], "positions");
+  const options = counted(
+    { positions, dim: 32, scaling, layout: "interleaved", dtype: "float64" },
+    "options",
+  );
+  const result = ropeCache(options);
+  for (const [id, n] of Object.entries(reads))
+    assert.equal(n, 1, `${id} read ${n} times`);
+  const expected = ropeCache({
+    positions: [0, 3, 9],
+    dim: 32,
+    layout: "interleaved",
+    dtype: "float64",
+    scaling: {
+      type: "longrope",
+      shortFactor: new Array(16).fill(1.5),
+      longFactor: new Array(16).fill(3),
+      maxPositionEmbeddings: 8192,
+      originalMaxPositionEmbeddings: 4096,
+      seqLen: 6000,
+    },
+  });
+  assert.deepEqual(result, expected);
+});
