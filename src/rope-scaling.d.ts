@@ -1,0 +1,102 @@
+/** Rope types of Hugging Face transformers (`rope_scaling.rope_type`). */
+export type RopeType =
+  "default" | "linear" | "dynamic" | "yarn" | "longrope" | "llama3";
+/** "half": [n, dim/2] (onnxruntime cos_cache/sin_cache); "duplicated": [n, dim], cat(freqs, freqs) (HF); "interleaved": [n, dim], each value twice (GPT-J). */
+export type RopeLayout = "half" | "duplicated" | "interleaved";
+/** "float16" results are Uint16Arrays of IEEE half bits. */
+export type RopeDType = "float32" | "float64" | "float16";
+
+export const ROPE_TYPES: readonly RopeType[];
+export const ROPE_LAYOUTS: readonly RopeLayout[];
+export const ROPE_DTYPES: readonly RopeDType[];
+
+/** `rope_scaling` in camelCase; each type takes only its own parameters. */
+export type RopeScaling =
+  | { type: "default" }
+  /** w_i / factor. */
+  | { type: "linear"; factor: number }
+  /** NTK-aware: base · (factor·L/max − (factor − 1))^(dim/(dim−2)), L = max(seqLen, maxPositionEmbeddings). */
+  | {
+      type: "dynamic";
+      factor: number;
+      maxPositionEmbeddings: number;
+      seqLen?: number;
+    }
+  /** YaRN; originalMaxPositionEmbeddings defaults to maxPositionEmbeddings (one is required); betaFast 32, betaSlow 1, truncate true; attentionFactor defaults to 0.1·ln(factor) + 1, or the mscale/mscaleAllDim ratio. */
+  | {
+      type: "yarn";
+      factor: number;
+      originalMaxPositionEmbeddings?: number;
+      maxPositionEmbeddings?: number;
+      betaFast?: number;
+      betaSlow?: number;
+      attentionFactor?: number;
+      mscale?: number;
+      mscaleAllDim?: number;
+      truncate?: boolean;
+    }
+  /** LongRoPE: w_i / longFactor[i] when seqLen > the original length, else / shortFactor[i]; with originalMaxPositionEmbeddings (Phi-3) the factor is maxPositionEmbeddings / originalMaxPositionEmbeddings; attentionFactor defaults to sqrt(1 + ln(factor)/ln(original)). */
+  | {
+      type: "longrope";
+      shortFactor: ArrayLike<number>;
+      longFactor: ArrayLike<number>;
+      maxPositionEmbeddings: number;
+      originalMaxPositionEmbeddings?: number;
+      factor?: number;
+      attentionFactor?: number;
+      seqLen?: number;
+    }
+  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between. */
+  | {
+      type: "llama3";
+      factor: number;
+      lowFreqFactor: number;
+      highFreqFactor: number;
+      originalMaxPositionEmbeddings: number;
+    };
+
+export interface RopeFrequencyOptions {
+  /** The rotary dim: even, 2 ≤ dim ≤ 2^20. */
+  dim: number;
+  /** rope_theta, finite and > 1; default 10000. */
+  base?: number;
+  /** Default { type: "default" }. */
+  scaling?: RopeScaling;
+}
+
+export interface RopeFrequencies {
+  /** dim/2 inverse frequencies, float64. */
+  inverseFrequencies: Float64Array;
+  /** The multiplier of cos and sin (1 unless the type has one). */
+  attentionFactor: number;
+}
+
+export function ropeFrequencies(options: RopeFrequencyOptions): RopeFrequencies;
+
+export interface RopeCacheOptions extends RopeFrequencyOptions {
+  /** A count of rows (from `start`) or the positions themselves. */
+  positions: number | ArrayLike<number>;
+  /** First position when `positions` is a count; default 0. */
+  start?: number;
+  /** Default "half". */
+  layout?: RopeLayout;
+  /** Default "float32". */
+  dtype?: RopeDType;
+}
+
+export function ropeCache(options: RopeCacheOptions & { dtype: "float64" }): {
+  cos: Float64Array;
+  sin: Float64Array;
+};
+export function ropeCache(options: RopeCacheOptions & { dtype: "float16" }): {
+  cos: Uint16Array;
+  sin: Uint16Array;
+};
+export function ropeCache(options: RopeCacheOptions & { dtype?: "float32" }): {
+  cos: Float32Array;
+  sin: Float32Array;
+};
+export function ropeCache(options: RopeCacheOptions): {
+  cos: Float32Array | Float64Array | Uint16Array;
+  sin: Float32Array | Float64Array | Uint16Array;
+};
