@@ -109,7 +109,7 @@ for (const [count, dim] of [
   );
 }
 
-for (const extra of ["relation.js", "decay.js"]) {
+for (const extra of ["relation.js", "decay.js", "rope.js"]) {
   const url = new URL(extra, import.meta.url);
   if (!existsSync(url)) continue;
   console.log(`\n${extra.replace(".js", "")}`);

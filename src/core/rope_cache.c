@@ -132,11 +132,45 @@ static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
     advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_INTERLEAVED, n, i0, nb, 1);
 }
 
+/* float16 values of a constant layout: one rounding per value, stored once
+   or twice. */
+static inline __attribute__((always_inline)) void
+emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
+                uint32_t n, const pe_angle_block *b, uint32_t i0, uint32_t nb) {
+  for (uint32_t i = 0; i < nb; i++) {
+    uint16_t c = pe_half_from_double(b->cos[i]);
+    uint16_t s = pe_half_from_double(b->sin[i]);
+    uint32_t a = first_column(layout, i0 + i);
+    cos_row[a] = c;
+    sin_row[a] = s;
+    if (layout != PE_ROPE_HALF) {
+      uint32_t second = second_column(layout, n, i0 + i);
+      cos_row[second] = c;
+      sin_row[second] = s;
+    }
+  }
+}
+
+static void emit_f16(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
+                     uint32_t n, const pe_angle_block *b, uint32_t i0,
+                     uint32_t nb) {
+  if (layout == PE_ROPE_HALF)
+    emit_f16_layout(cos_row, sin_row, PE_ROPE_HALF, n, b, i0, nb);
+  else if (layout == PE_ROPE_DUPLICATED)
+    emit_f16_layout(cos_row, sin_row, PE_ROPE_DUPLICATED, n, b, i0, nb);
+  else
+    emit_f16_layout(cos_row, sin_row, PE_ROPE_INTERLEAVED, n, b, i0, nb);
+}
+
 /* Writes pairs [i0, i0 + nb) of a row from the block state. */
 static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
                  uint32_t n, const pe_angle_block *b, uint32_t i0,
                  uint32_t nb) {
   uint32_t i = 0;
+  if (dtype == PE_DTYPE_FLOAT16) {
+    emit_f16(cos_row, sin_row, layout, n, b, i0, nb);
+    return;
+  }
   if (dtype == PE_DTYPE_FLOAT32)
     for (; i + 4 <= nb; i += 4) {
       put4_f32(cos_row, layout, n, i0 + i, demote4(b->cos + i));

@@ -1,0 +1,57 @@
+// ropeCache against filling its output: two fresh typed arrays of the same
+// bytes (what any function returning new arrays must pay), and the same
+// bytes filled in the module's memory. bench/run.js calls run({ measure,
+// report }).
+import { init, ropeCache, table } from "../dist/index.js";
+
+export async function run({ measure, report }) {
+  await init();
+  const count = 131072;
+  const dim = 128;
+  const scaling = {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
+  };
+  for (const [layout, dtype, Typed] of [
+    ["duplicated", "float32", Float32Array],
+    ["half", "float32", Float32Array],
+    ["interleaved", "float32", Float32Array],
+    ["duplicated", "float16", Uint16Array],
+    ["duplicated", "float64", Float64Array],
+  ]) {
+    const length = count * (layout === "half" ? dim / 2 : dim);
+    const fresh = measure(
+      () => {
+        new Typed(length).fill(1);
+        new Typed(length).fill(1);
+      },
+      { runs: 5 },
+    );
+    // The same bytes in module memory (a float32 table view as the buffer).
+    const bytes = 2 * length * Typed.BYTES_PER_ELEMENT;
+    const view = table({ positions: bytes / 4 / dim, dim, view: true });
+    const inModule = measure(() => view.fill(0.5), { runs: 5 });
+    const ms = measure(
+      () =>
+        ropeCache({
+          positions: count,
+          dim,
+          base: 500000,
+          scaling,
+          layout,
+          dtype,
+        }),
+      { runs: 5 },
+    );
+    report(`ropeCache ${count}×${dim} llama3, ${layout} ${dtype}`, ms, {
+      "fill of its output (2 fresh arrays)": {
+        ms: fresh,
+        target: dtype === "float32" ? "≤ 2×" : undefined,
+      },
+      "fill of the same bytes in module memory": { ms: inModule },
+    });
+  }
+}
