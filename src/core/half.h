@@ -4,41 +4,42 @@
 #ifndef PE_HALF_H
 #define PE_HALF_H
 
-#include <math.h>
 #include <stdint.h>
-#include <string.h>
 
-/* Nearest integer, ties to even, of 0 <= v < 2^52: adding 2^52 leaves no
-   fraction bits, so the addition itself rounds (no libm call). */
-static inline double pe_round_to_integer(double v) {
-  return (v + 0x1p52) - 0x1p52;
+#include "simd.h"
+
+/* The binary16 bits nearest to each lane of x, in the low 16 bits of each
+   64-bit lane. NaN becomes the quiet NaN 0x7e00 with x's sign, and
+   |x| >= 65520 (half-way past 65504) infinity. */
+static inline v128_t pe_half_from_f64x2(v128_t x) {
+  const v128_t sign_bit = wasm_i64x2_splat(INT64_MIN);
+  v128_t sign = wasm_u64x2_shr(wasm_v128_and(x, sign_bit), 48);
+  v128_t a = wasm_v128_andnot(x, sign_bit);
+  /* Normals: round the 52-bit significand to 10 bits on the integer bits,
+     adding just under half of the dropped unit plus the kept lowest bit (so
+     ties go to even); a carry moves into the exponent, which is rebiased
+     from 1023 to 15. */
+  v128_t odd = wasm_v128_and(wasm_u64x2_shr(a, 42), wasm_i64x2_splat(1));
+  v128_t rounded = wasm_i64x2_add(
+      wasm_i64x2_add(a, wasm_i64x2_splat((INT64_C(1) << 41) - 1)), odd);
+  v128_t normal = wasm_i64x2_sub(wasm_u64x2_shr(rounded, 42),
+                                 wasm_i64x2_splat((int64_t)(1023 - 15) << 10));
+  /* Subnormals (multiples of 2^-24): 2^28 has an ulp of 2^-24, so adding
+     it rounds |x| to one, and the bit patterns differ by the count, which
+     reaches 1024, the smallest normal's pattern, when rounding up. */
+  const v128_t magic = wasm_f64x2_splat(0x1p28);
+  v128_t subnormal = wasm_i64x2_sub(wasm_f64x2_add(a, magic), magic);
+  v128_t h = wasm_v128_bitselect(subnormal, normal,
+                                 wasm_f64x2_lt(a, wasm_f64x2_splat(0x1p-14)));
+  h = wasm_v128_bitselect(wasm_i64x2_splat(0x7c00), h,
+                          wasm_f64x2_ge(a, wasm_f64x2_splat(65520.0)));
+  h = wasm_v128_bitselect(wasm_i64x2_splat(0x7e00), h, wasm_f64x2_ne(x, x));
+  return wasm_v128_or(h, sign);
 }
 
-/* The bits of the binary16 nearest to x; NaN becomes the quiet NaN 0x7e00
-   with x's sign, and |x| >= 65520 (half-way past 65504) infinity. */
 static inline uint16_t pe_half_from_double(double x) {
-  uint16_t sign = signbit(x) ? 0x8000 : 0;
-  double a = fabs(x);
-  if (isnan(x))
-    return sign | 0x7e00;
-  if (a >= 65520.0)
-    return sign | 0x7c00;
-  /* Subnormals are multiples of 2^-24; a count of 1024 is the bit pattern
-     of the smallest normal, so rounding up into it needs no special case. */
-  if (a < 0x1p-14)
-    return sign | (uint16_t)pe_round_to_integer(a * 0x1p24);
-  uint64_t bits;
-  memcpy(&bits, &a, sizeof bits);
-  int exponent = (int)(bits >> 52) - 1023; /* -14 ... 15 */
-  uint64_t scale_bits = (uint64_t)(1023 + 10 - exponent) << 52;
-  double scale;
-  memcpy(&scale, &scale_bits, sizeof scale);
-  /* a * 2^(10 - exponent) is exact and lies in [1024, 2048); rounding up
-     to 2048 carries into the exponent field, and from 65504 into infinity
-     (excluded above). */
-  uint32_t significand = (uint32_t)pe_round_to_integer(a * scale);
-  return sign |
-         (uint16_t)(((uint32_t)(exponent + 15) << 10) + significand - 1024);
+  return (uint16_t)wasm_i64x2_extract_lane(
+      pe_half_from_f64x2(wasm_f64x2_splat(x)), 0);
 }
 
 #endif

@@ -137,16 +137,23 @@ static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
 static inline __attribute__((always_inline)) void
 emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
                 uint32_t n, const pe_angle_block *b, uint32_t i0, uint32_t nb) {
-  for (uint32_t i = 0; i < nb; i++) {
-    uint16_t c = pe_half_from_double(b->cos[i]);
-    uint16_t s = pe_half_from_double(b->sin[i]);
-    uint32_t a = first_column(layout, i0 + i);
-    cos_row[a] = c;
-    sin_row[a] = s;
-    if (layout != PE_ROPE_HALF) {
-      uint32_t second = second_column(layout, n, i0 + i);
-      cos_row[second] = c;
-      sin_row[second] = s;
+  /* Two pairs per conversion; the block state is padded past nb. */
+  for (uint32_t i = 0; i < nb; i += 2) {
+    v128_t c = pe_half_from_f64x2(wasm_v128_load(b->cos + i));
+    v128_t s = pe_half_from_f64x2(wasm_v128_load(b->sin + i));
+    uint16_t cv[2] = {(uint16_t)wasm_i64x2_extract_lane(c, 0),
+                      (uint16_t)wasm_i64x2_extract_lane(c, 1)};
+    uint16_t sv[2] = {(uint16_t)wasm_i64x2_extract_lane(s, 0),
+                      (uint16_t)wasm_i64x2_extract_lane(s, 1)};
+    for (uint32_t k = 0; k < 2 && i + k < nb; k++) {
+      uint32_t first = first_column(layout, i0 + i + k);
+      cos_row[first] = cv[k];
+      sin_row[first] = sv[k];
+      if (layout != PE_ROPE_HALF) {
+        uint32_t second = second_column(layout, n, i0 + i + k);
+        cos_row[second] = cv[k];
+        sin_row[second] = sv[k];
+      }
     }
   }
 }
