@@ -140,6 +140,7 @@ format: node_modules/.package-lock.json
 
 bench: all
 	node bench/run.js
+	/usr/bin/python3 bench/float32_gap.py
 
 clean:
 	rm -rf build dist web/vendor
