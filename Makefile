@@ -21,7 +21,8 @@ EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
 ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
-	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js
+	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
+	--alias:sinusoidal-pe-constants=./build/constants.js
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
@@ -71,12 +72,18 @@ build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
 build/wasm-base64.js: build/sinusoidal-pe.wasm
 	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
 
-dist/index.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+# The constants C and JS share, read from the headers that define them.
+build/constants.js: src/core/constants_to_js.js src/core/status.h \
+		src/core/enums.h src/core/bounds.h
+	@mkdir -p build
+	node $< $@
+
+dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ src/index.js
 
 # A classic-script build for pages opened from file://, where browsers refuse
 # module scripts.
-dist/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+dist/sinusoidal-pe.global.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
 
 dist/%.d.ts: src/%.d.ts

@@ -13,17 +13,19 @@ import {
   typeError,
 } from "./options.js";
 import { memoryBuffer, wasm, withScratch } from "./runtime.js";
-import { MAX_DIM } from "./schedule.js";
 import { check } from "./status.js";
+import {
+  DECAY_MIN_ALPHA as MIN_ALPHA,
+  DECAY_QUADRATURE_MAX_X as MAX_QUADRATURE_X,
+  MAX_COUNT as MAX_POINTS,
+  MAX_DIM,
+  METHODS,
+  ODD_DIMS,
+  THETAS,
+} from "sinusoidal-pe-constants";
 
-export const THETAS = Object.freeze(["exp", "power", "linear"]);
-const METHODS = ["closed-form", "quadrature"];
-// The C core's PE_DECAY_MIN_ALPHA and PE_DECAY_QUADRATURE_MAX_X, checked here
-// first for messages that name the option.
-const MIN_ALPHA = 1 / 1024;
-const MAX_QUADRATURE_X = 1e6;
-const MAX_POINTS = 2 ** 28;
-const ODD_DIM_ZERO_PAD = 0;
+export { THETAS };
+const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 
 // theta, base (exp only, default 10000) and alpha (power only, required).
 function familyOf(options) {

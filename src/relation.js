@@ -28,9 +28,8 @@ import {
   writeFrequencies,
 } from "./schedule.js";
 import { check } from "./status.js";
+import { MAX_DIM, MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
-const PAIRINGS = Object.freeze(["interleaved", "halves"]);
-const MAX_MATRIX_DIM = 1024;
 const MAX_GRAM_COUNT = 4096;
 const MAX_GRAM_ARRAY = 1024;
 // Rows are rotated in chunks of about 1 MiB so each chunk is copied in,
@@ -229,7 +228,7 @@ export function rotate(vectors, offsets, options) {
 export function rope(vectors, positions, options) {
   optionsObject(options);
   rejectUnknown(options, ROPE_OPTIONS, "rope()");
-  const dim = integer(options.dim, "dim", 1, 2 ** 20);
+  const dim = integer(options.dim, "dim", 1, MAX_DIM);
   if (dim % 2 === 1)
     throw rangeError(
       `option "dim" must be even for rope (pairs of columns are rotated), got ${dim}`,
@@ -274,7 +273,7 @@ export function rope(vectors, positions, options) {
 /** The dense dim × dim matrix R(k), row-major, for dim ≤ 1024. */
 export function rotationMatrix(k, options) {
   const { engine } = resolve(options, ROTATE_OPTIONS, [], "rotationMatrix()");
-  const dim = integer(engine.dim, "dim", 1, 2 ** 20);
+  const dim = integer(engine.dim, "dim", 1, MAX_DIM);
   if (dim > MAX_MATRIX_DIM)
     throw rangeError(
       `option "dim" must be at most ${MAX_MATRIX_DIM} for a dense rotation matrix (use rotate for larger dims), got ${dim}`,

@@ -13,17 +13,15 @@ import {
 import { resolvePreset } from "./presets.js";
 import { memoryBuffer, wasm } from "./runtime.js";
 import { check } from "./status.js";
+import {
+  DTYPES,
+  LAYOUTS,
+  MAX_DIM,
+  ODD_DIMS,
+  SCHEDULES,
+} from "sinusoidal-pe-constants";
 
-export const MAX_DIM = 2 ** 20;
-export const LAYOUTS = Object.freeze([
-  "interleaved",
-  "interleaved-cos-first",
-  "halves",
-  "halves-cos-first",
-]);
-export const SCHEDULES = Object.freeze(["paper", "timescale", "shifted"]);
-export const ODD_DIMS = Object.freeze(["zero-pad", "extra-sin", "error"]);
-export const DTYPES = Object.freeze(["float32", "float64"]);
+export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES };
 
 export const SCHEDULE_OPTIONS = [
   "dim",

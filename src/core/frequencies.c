@@ -10,15 +10,11 @@
 int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim) {
   if (dim < 1 || dim > PE_MAX_DIM)
     return -PE_ERR_DIM;
-  if (odd_dim < PE_ODD_ZERO_PAD || odd_dim > PE_ODD_ERROR)
+  if (!PE_IN_ENUM(odd_dim, PE_ODD_DIM_COUNT))
     return -PE_ERR_ODD_DIM;
   if (dim % 2 == 1 && odd_dim == PE_ODD_ERROR)
     return -PE_ERR_ODD_DIM;
   return (int32_t)(dim / 2 + (dim % 2 == 1 && odd_dim == PE_ODD_EXTRA_SIN));
-}
-
-static int is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
 }
 
 int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
@@ -29,7 +25,7 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
     return -count;
   if ((uint32_t)count != n)
     return PE_ERR_ARGUMENT;
-  if (n > 0 && (out == NULL || !is_aligned(out, alignof(double))))
+  if (n > 0 && (out == NULL || !pe_is_aligned(out, alignof(double))))
     return PE_ERR_NULL;
   double h = (double)(dim / 2);
 
@@ -75,7 +71,7 @@ int32_t pe_check_frequencies(const double *omega, uint32_t n, uint32_t dim,
     return -count;
   if ((uint32_t)count != n)
     return PE_ERR_FREQUENCIES;
-  if (n > 0 && (omega == NULL || !is_aligned(omega, alignof(double))))
+  if (n > 0 && (omega == NULL || !pe_is_aligned(omega, alignof(double))))
     return PE_ERR_NULL;
   for (uint32_t i = 0; i < n; i++)
     if (!isfinite(omega[i]))

@@ -5,21 +5,9 @@
 
 #include <stdint.h>
 
+#include "bounds.h"
+#include "enums.h"
 #include "status.h"
-
-#define PE_MAX_DIM (1u << 20)
-
-enum pe_schedule {
-  PE_SCHEDULE_PAPER = 0,     /* w_i = base^(-2i/d) */
-  PE_SCHEDULE_TIMESCALE = 1, /* w_i = min * exp(-i ln(max/min) / max(h-1, 1)) */
-  PE_SCHEDULE_SHIFTED = 2,   /* w_i = exp(-ln(base) i / (h - shift)) */
-};
-
-enum pe_odd_dim {
-  PE_ODD_ZERO_PAD = 0,  /* a zero last column */
-  PE_ODD_EXTRA_SIN = 1, /* ceil(d/2) sin columns, the last one of w_h */
-  PE_ODD_ERROR = 2,     /* odd d is refused */
-};
 
 /* Number of frequencies a table of this shape uses: floor(d/2), or ceil(d/2)
    for odd d with PE_ODD_EXTRA_SIN. Returns a negative pe_status on error. */

@@ -181,11 +181,11 @@ static void test_bad_input(void) {
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, NAN, 1) == PE_ERR_SCALE,
         "scale");
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, 1, 1e300) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "amplitude squared overflows");
   /* amplitude^2 is finite, but h times it is not. */
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, 1, 1e154) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "scaled sums overflow");
   CHECK(pe_dot_products(out, NULL, UINT32_MAX, 0, 1, 8, 0, w, 4, 1, 1) ==
             PE_ERR_SIZE,

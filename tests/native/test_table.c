@@ -242,10 +242,10 @@ static void test_bad_input(void) {
   CHECK(pe_table_f32(out, NULL, 2, 0, 8, 0, 0, w, 4, NAN, 1) == PE_ERR_SCALE,
         "scale");
   CHECK(pe_table_f32(out, NULL, 2, 0, 8, 0, 0, w, 4, 1, INFINITY) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "amplitude");
   CHECK(pe_table_f32(out, NULL, 2, 0, 8, 0, 0, w, 4, 1, 1e39) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "amplitude beyond float32");
   CHECK(pe_table_f32(NULL, NULL, 2, 0, 8, 0, 0, w, 4, 1, 1) == PE_ERR_NULL,
         "out null");
