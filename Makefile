@@ -15,7 +15,8 @@ NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/nati
 
 # Debian's emcc 3.1.6 finds its optimizer's `acorn` only on this path.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
-EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
+EMFLAGS := -O3 -msimd128 -Wall -Wextra -Werror -Isrc/core --no-entry \
+	-sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
 	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
@@ -26,7 +27,7 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-build deps-test deps-browser serve test test-native test-fuzz test-node \
 	test-types test-browser test-format \
 	format bench clean
 
@@ -34,38 +35,48 @@ all: $(DIST) web/vendor/sinusoidal-pe.global.js
 
 # ---- dependencies -----------------------------------------------------------
 
-deps:
-	@missing=""; \
-	command -v emcc >/dev/null || missing="$$missing emscripten"; \
-	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
-	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
-	command -v gcc >/dev/null || missing="$$missing gcc"; \
-	command -v python3 >/dev/null || missing="$$missing python3"; \
-	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
-	command -v node >/dev/null || missing="$$missing nodejs npm"; \
-	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
-	command -v clang >/dev/null || missing="$$missing clang"; \
-	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
-		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
-	if [ -n "$$missing" ]; then \
+# Each target installs only what is missing, so a machine that has the tools
+# needs neither root nor network. The build needs emcc and node; the tests
+# add compilers, sanitizer and fuzzer runtimes, SIMDe, NumPy and Chromium.
+INSTALL_MISSING := if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-deps-browser:
-	@command -v chromium >/dev/null || { \
-		echo "installing Debian package: chromium"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq chromium >/dev/null; }
+deps: deps-build deps-test deps-browser
 
-node_modules/.package-lock.json: package-lock.json | deps
+deps-build:
+	@missing=""; \
+	command -v emcc >/dev/null || missing="$$missing emscripten"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	$(INSTALL_MISSING)
+
+deps-test:
+	@missing=""; \
+	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
+	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
+	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
+	$(INSTALL_MISSING)
+
+deps-browser:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	$(INSTALL_MISSING)
+
+node_modules/.package-lock.json: package-lock.json | deps-build
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # ---- build ------------------------------------------------------------------
 
-build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
+build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps-build
 	@mkdir -p build
 	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
 
@@ -104,7 +115,7 @@ serve: all
 
 test: test-format test-native test-fuzz test-node test-types test-browser
 
-build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
+build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
 	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
 
@@ -115,7 +126,7 @@ test-native: $(NATIVE_TESTS)
 # bounded run, so the suite's time stays predictable. tests/fuzz/corpus keeps
 # the inputs that once failed.
 FUZZ_SECONDS ?= 30
-build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps
+build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/fuzz
 	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc/core $< $(CORE_C) -lm -o $@
@@ -127,7 +138,7 @@ test-fuzz: build/fuzz/fuzz_api
 		tests/fuzz/corpus \
 		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
 
-test-node: all
+test-node: all | deps-test
 	node --test tests/node/
 
 # The declarations as a TypeScript user meets them.
@@ -137,7 +148,7 @@ test-types: all
 test-browser: all deps-browser
 	node --test tests/browser/
 
-test-format: node_modules/.package-lock.json
+test-format: node_modules/.package-lock.json | deps-test
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --check --log-level=warn .
 
