@@ -427,7 +427,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate([1, 2, 3, 4], 1, { dim: 4, inPlace: true }),
     TypeError,
-    /must be a Float32Array when "inPlace"/,
+    /must be a Float32Array or Float64Array when "inPlace"/,
   );
   rejects(
     () => rope(new Float64Array(4), 1, { dim: 4, inPlace: true }),
@@ -462,7 +462,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rope(x, 1, { dim: 4, layout: "halves" }),
     TypeError,
-    /unknown option "layout" for rope\(\)/,
+    /"layout" does not apply to rope\(\): rope pairs columns by option "pairing"/,
   );
   rejects(
     () => rotate(x, 1, { dim: 4, layout: "rows" }),
