@@ -65,8 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     points[j] = number(&in);
   int use_points = take(&in, 1) & 1;
 
-  int32_t n = pe_frequency_count(dim, odd_dim);
-  uint32_t n_omega = n > 0 ? (uint32_t)n : 0;
+  uint32_t n_omega = 0;
+  if (pe_frequency_count(dim, odd_dim, &n_omega) != PE_OK)
+    n_omega = 0;
   double *omega = malloc(sizeof(double) * (n_omega + 1));
   int32_t status = pe_frequencies(schedule, dim, odd_dim, base, lo, hi, shift,
                                   omega, n_omega);

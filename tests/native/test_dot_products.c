@@ -13,8 +13,8 @@
 static double uniform(void) { return rand() / (RAND_MAX + 1.0) * 2 - 1; }
 
 static double *omega_for(uint32_t dim, int odd_dim, uint32_t *n) {
-  int32_t count = pe_frequency_count(dim, odd_dim);
-  *n = count < 0 ? 0 : (uint32_t)count;
+  if (pe_frequency_count(dim, odd_dim, n) != PE_OK)
+    *n = 0;
   double *omega = malloc(sizeof(double) * (*n + 1));
   pe_frequencies(PE_SCHEDULE_PAPER, dim, odd_dim, 10000, 1, 1, 0, omega, *n);
   return omega;
