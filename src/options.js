@@ -156,12 +156,16 @@ function readInto(values, length, target, name, finite) {
  * into a new Float64Array that nothing else can reach: later calls into the
  * module, or user code, cannot change what the kernel reads.
  */
-export function numbers(value, name, { min = 0, max = Infinity } = {}) {
+export function numbers(
+  value,
+  name,
+  { min = 0, max = Infinity, expected = "an array of numbers" } = {},
+) {
   rejectDetached(value, name);
   const length = lengthOf(value);
   if (length === null)
     throw typeError(
-      `option "${name}" must be an array of numbers, got ${value === undefined ? "nothing" : show(value)}`,
+      `option "${name}" must be ${expected}, got ${value === undefined ? "nothing" : show(value)}`,
     );
   if (length < min)
     throw rangeError(
@@ -184,12 +188,11 @@ export function rowValues(values, length, Typed, name) {
 
 // A number or a non-empty array-like of finite numbers, as a Float64Array.
 export function numberList(value, name, max = Infinity) {
-  if (typeof value === "number") value = [value];
-  else if (lengthOf(value) === null)
-    throw typeError(
-      `option "${name}" must be a number or an array of numbers, got ${value === undefined ? "nothing" : show(value)}`,
-    );
-  return numbers(value, name, { min: 1, max });
+  return numbers(typeof value === "number" ? [value] : value, name, {
+    min: 1,
+    max,
+    expected: "a number or an array of numbers",
+  });
 }
 
 // positions: a count (rows start, start + 1, ...) of at least `min` rows, or
@@ -200,13 +203,13 @@ export function positionList(positions, start, { min, maxCount, maxArray }) {
     const first = start === undefined ? 0 : finiteNumber(start, "start");
     return { count, start: first, values: null };
   }
-  if (lengthOf(positions) === null)
-    throw typeError(
-      `option "positions" must be a count (an integer >= ${min}) or an array of numbers, got ${positions === undefined ? "nothing" : show(positions)}`,
-    );
+  const values = numbers(positions, "positions", {
+    min,
+    max: maxArray,
+    expected: `a count (an integer >= ${min}) or an array of numbers`,
+  });
   if (start !== undefined)
     throw typeError(`option "start" applies only when "positions" is a count`);
-  const values = numbers(positions, "positions", { min, max: maxArray });
   return { count: values.length, start: 0, values };
 }
 
