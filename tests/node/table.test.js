@@ -192,3 +192,19 @@ test("evenly spaced position arrays: the recurrence, exactly where it applies", 
   const near = [-2.000129183185494e-12, 220129.81507478622, 440259.6301495724];
   checkTable({ positions: near, dim: 2, base: 2 }, near);
 });
+
+test("positions: 0 and positions: [] both give an empty table", () => {
+  for (const dtype of ["float32", "float64"])
+    for (const view of [false, true]) {
+      const Typed = dtype === "float32" ? Float32Array : Float64Array;
+      const none = table({ positions: 0, dim: 6, dtype, view });
+      assert.ok(none instanceof Typed);
+      assert.equal(none.length, 0);
+      const empty = table({ positions: [], dim: 6, dtype, view });
+      assert.ok(empty instanceof Typed);
+      assert.equal(empty.length, 0);
+    }
+  assert.equal(table({ positions: 0, start: 5, dim: 4 }).length, 0);
+  assert.equal(table({ preset: "whisper", positions: 0, dim: 8 }).length, 0);
+  assert.throws(() => table({ positions: -1, dim: 4 }), RangeError);
+});
