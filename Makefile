@@ -97,6 +97,11 @@ dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.p
 dist/sinusoidal-pe.global.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
 
+# The internals the tests call directly: the raw C exports and the status
+# check, past the JS validation.
+build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ $<
+
 dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
@@ -138,7 +143,7 @@ test-fuzz: build/fuzz/fuzz_api
 		tests/fuzz/corpus \
 		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
 
-test-node: all | deps-test
+test-node: all build/internals.js | deps-test
 	node --test tests/node/
 
 # The declarations as a TypeScript user meets them.
