@@ -15,17 +15,19 @@ NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/nati
 
 # Debian's emcc 3.1.6 finds its optimizer's `acorn` only on this path.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
-EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
+EMFLAGS := -O3 -msimd128 -Wall -Wextra -Werror -Isrc/core --no-entry \
+	-sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
 	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
 ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
-	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js
+	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
+	--alias:sinusoidal-pe-constants=./build/constants.js
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-build deps-test deps-browser serve test test-native test-fuzz test-node \
 	test-types test-browser test-format test-properties properties \
 	format bench clean
 
@@ -33,51 +35,72 @@ all: $(DIST) web/vendor/sinusoidal-pe.global.js
 
 # ---- dependencies -----------------------------------------------------------
 
-deps:
-	@missing=""; \
-	command -v emcc >/dev/null || missing="$$missing emscripten"; \
-	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
-	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
-	command -v gcc >/dev/null || missing="$$missing gcc"; \
-	command -v python3 >/dev/null || missing="$$missing python3"; \
-	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
-	command -v node >/dev/null || missing="$$missing nodejs npm"; \
-	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
-	command -v clang >/dev/null || missing="$$missing clang"; \
-	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
-		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
-	if [ -n "$$missing" ]; then \
+# Each target installs only what is missing, so a machine that has the tools
+# needs neither root nor network. The build needs emcc and node; the tests
+# add compilers, sanitizer and fuzzer runtimes, SIMDe, NumPy and Chromium.
+INSTALL_MISSING := if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-deps-browser:
-	@command -v chromium >/dev/null || { \
-		echo "installing Debian package: chromium"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq chromium >/dev/null; }
+deps: deps-build deps-test deps-browser
 
-node_modules/.package-lock.json: package-lock.json | deps
+deps-build:
+	@missing=""; \
+	command -v emcc >/dev/null || missing="$$missing emscripten"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	$(INSTALL_MISSING)
+
+deps-test:
+	@missing=""; \
+	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
+	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
+	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
+	$(INSTALL_MISSING)
+
+deps-browser:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	$(INSTALL_MISSING)
+
+node_modules/.package-lock.json: package-lock.json | deps-build
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # ---- build ------------------------------------------------------------------
 
-build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
+build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps-build
 	@mkdir -p build
 	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
 
 build/wasm-base64.js: build/sinusoidal-pe.wasm
 	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
 
-dist/index.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+# The constants C and JS share, read from the headers that define them.
+build/constants.js: src/core/constants_to_js.js src/core/status.h \
+		src/core/enums.h src/core/bounds.h
+	@mkdir -p build
+	node $< $@
+
+dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ src/index.js
 
 # A classic-script build for pages opened from file://, where browsers refuse
 # module scripts.
-dist/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+dist/sinusoidal-pe.global.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
+
+# The internals the tests call directly: the raw C exports and the status
+# check, past the JS validation.
+build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ $<
 
 dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
@@ -97,7 +120,7 @@ serve: all
 
 test: test-format test-native test-fuzz test-node test-properties test-types test-browser
 
-build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
+build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
 	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
 
@@ -108,7 +131,7 @@ test-native: $(NATIVE_TESTS)
 # bounded run, so the suite's time stays predictable. tests/fuzz/corpus keeps
 # the inputs that once failed.
 FUZZ_SECONDS ?= 30
-build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps
+build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/fuzz
 	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc/core $< $(CORE_C) -lm -o $@
@@ -120,7 +143,7 @@ test-fuzz: build/fuzz/fuzz_api
 		tests/fuzz/corpus \
 		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
 
-test-node: all
+test-node: all build/internals.js | deps-test
 	node --test tests/node/
 
 # Random option sets for every public function: a sample in `make test`,
@@ -139,7 +162,7 @@ test-types: all
 test-browser: all deps-browser
 	node --test tests/browser/
 
-test-format: node_modules/.package-lock.json
+test-format: node_modules/.package-lock.json | deps-test
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --check --log-level=warn .
 

@@ -1,29 +1,31 @@
 // The decay integral f(x) = ∫₀¹ cos(x·θ(t)) dt of a frequency family θ, which
 // the relative-only dot product approximates: Σ_i cos(x·θ_i) ≈ (d/2)·f(x);
 // and the cosine and sine integrals Ci and Si. All arithmetic runs in C.
+import * as kernels from "./kernels.js";
 import {
   finiteNumber,
   grid,
   integer,
   numberList,
   oneOf,
-  optionsObject,
   rangeError,
   rejectUnknown,
+  snapshot,
   typeError,
 } from "./options.js";
-import { memoryBuffer, wasm, withScratch } from "./runtime.js";
-import { MAX_DIM } from "./schedule.js";
-import { check } from "./status.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
+import {
+  DECAY_MIN_ALPHA as MIN_ALPHA,
+  DECAY_QUADRATURE_MAX_X as MAX_QUADRATURE_X,
+  MAX_COUNT as MAX_POINTS,
+  MAX_DIM,
+  METHODS,
+  ODD_DIMS,
+  THETAS,
+} from "sinusoidal-pe-constants";
 
-export const THETAS = Object.freeze(["exp", "power", "linear"]);
-const METHODS = ["closed-form", "quadrature"];
-// The C core's PE_DECAY_MIN_ALPHA and PE_DECAY_QUADRATURE_MAX_X, checked here
-// first for messages that name the option.
-const MIN_ALPHA = 1 / 1024;
-const MAX_QUADRATURE_X = 1e6;
-const MAX_POINTS = 2 ** 28;
-const ODD_DIM_ZERO_PAD = 0;
+export { THETAS };
+const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 
 // theta, base (exp only, default 10000) and alpha (power only, required).
 function familyOf(options) {
@@ -79,7 +81,7 @@ function pointsOf(value, limit) {
  * bound on its error per point.
  */
 export function decayIntegral(options) {
-  optionsObject(options);
+  options = snapshot(options);
   rejectUnknown(
     options,
     ["theta", "base", "alpha", "x", "method"],
@@ -95,26 +97,13 @@ export function decayIntegral(options) {
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const values = scratch(n * 8, "the values");
+    const family = { theta, base, alpha, x, count: n };
     if (method === 0) {
-      check(
-        wasm().pe_decay_integral(theta, base, alpha, x, n, values),
-        "decayIntegral",
-      );
+      kernels.decayIntegral({ ...family, out: values });
       return new Float64Array(memoryBuffer(), values, n).slice();
     }
     const errors = scratch(n * 8, "the error estimates");
-    check(
-      wasm().pe_decay_integral_quadrature(
-        theta,
-        base,
-        alpha,
-        x,
-        n,
-        values,
-        errors,
-      ),
-      "decayIntegral",
-    );
+    kernels.decayIntegralQuadrature({ ...family, values, errors });
     return {
       values: new Float64Array(memoryBuffer(), values, n).slice(),
       errors: new Float64Array(memoryBuffer(), errors, n).slice(),
@@ -122,35 +111,35 @@ export function decayIntegral(options) {
   });
 }
 
-function special(kernel, x, where) {
-  const scalar = typeof x === "number";
-  const values = numberList(x, "x");
+// values: a Float64Array of the caller's points, read once.
+function special(kernel, values, scalar, where) {
   if (values.length > MAX_POINTS)
     throw rangeError(`${where}: at most ${MAX_POINTS} points`);
   const result = withScratch((scratch) => {
-    const pointer = scratch(values.length * 8, "x");
-    new Float64Array(memoryBuffer(), pointer, values.length).set(values);
-    check(wasm()[kernel](pointer, values.length, pointer), where);
-    return new Float64Array(memoryBuffer(), pointer, values.length).slice();
+    const x = scratch(values.length * 8, "x");
+    new Float64Array(memoryBuffer(), x, values.length).set(values);
+    kernel({ x, count: values.length, out: x });
+    return new Float64Array(memoryBuffer(), x, values.length).slice();
   });
   return scalar ? result[0] : result;
 }
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, for x > 0. */
 export function ci(x) {
-  const values = typeof x === "number" ? [x] : x;
-  if (values?.length !== undefined)
-    for (let i = 0; i < values.length; i++)
-      if (typeof values[i] === "number" && !(values[i] > 0))
-        throw rangeError(
-          `ci: x must be > 0 (Ci is real only for positive x), got ${values[i]}${typeof x === "number" ? "" : ` at index ${i}`}`,
-        );
-  return special("pe_ci", x, "ci");
+  const scalar = typeof x === "number";
+  const values = numberList(x, "x");
+  values.forEach((v, i) => {
+    if (!(v > 0))
+      throw rangeError(
+        `ci: x must be > 0 (Ci is real only for positive x), got ${v}${scalar ? "" : ` at index ${i}`}`,
+      );
+  });
+  return special(kernels.ci, values, scalar, "ci");
 }
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
 export function si(x) {
-  return special("pe_si", x, "si");
+  return special(kernels.si, numberList(x, "x"), typeof x === "number", "si");
 }
 
 /**
@@ -160,7 +149,7 @@ export function si(x) {
  * schedule, so sum equals dotProducts({ dim, base, offsets: x }).
  */
 export function decayComparison(options) {
-  optionsObject(options);
+  options = snapshot(options);
   rejectUnknown(
     options,
     ["dim", "theta", "base", "alpha", "x"],
@@ -174,32 +163,22 @@ export function decayComparison(options) {
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const frequencies = scratch(h * 8, "the frequencies");
-    check(
-      wasm().pe_decay_frequencies(theta, base, alpha, dim, frequencies, h),
-      "decayComparison",
-    );
+    const family = { theta, base, alpha };
+    kernels.decayFrequencies({ ...family, dim, out: frequencies, count: h });
     const sum = scratch(n * 8, "the sums");
-    check(
-      wasm().pe_dot_products(
-        sum,
-        x,
-        n,
-        0,
-        0,
-        dim,
-        ODD_DIM_ZERO_PAD,
-        frequencies,
-        h,
-        1,
-        1,
-      ),
-      "decayComparison",
-    );
+    kernels.dotProducts({
+      out: sum,
+      offsets: x,
+      count: n,
+      dim,
+      oddDim: ODD_DIM_ZERO_PAD,
+      omega: frequencies,
+      pairs: h,
+      scale: 1,
+      amplitude: 1,
+    });
     const integral = scratch(n * 8, "the integral");
-    check(
-      wasm().pe_decay_integral(theta, base, alpha, x, n, integral),
-      "decayComparison",
-    );
+    kernels.decayIntegral({ ...family, x, count: n, out: integral });
     const f = new Float64Array(memoryBuffer(), integral, n);
     return {
       x: new Float64Array(memoryBuffer(), x, n).slice(),

@@ -2,6 +2,7 @@
 // allocations freed after each call, and the single buffer behind `view`
 // results.
 import wasmBase64 from "sinusoidal-pe-wasm";
+import { MEMORY_BYTES as MAX_BYTES } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 
 let instance = null;
@@ -69,8 +70,6 @@ export function wasm() {
     );
   return instance;
 }
-
-const MAX_BYTES = 2 ** 32;
 
 function allocate(bytes, what) {
   const exports = wasm();

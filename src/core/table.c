@@ -48,7 +48,7 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
                         uint32_t count, double start, uint32_t dim,
                         int32_t layout, int32_t odd_dim, const double *omega,
                         uint32_t n_omega, double scale, double amplitude) {
-  if (layout < PE_LAYOUT_INTERLEAVED || layout > PE_LAYOUT_HALVES_COS_FIRST)
+  if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
     return PE_ERR_LAYOUT;
   int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
   if (status != PE_OK)
@@ -56,8 +56,8 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
   if (!isfinite(scale))
     return PE_ERR_SCALE;
   if (!isfinite(amplitude))
-    return PE_ERR_ARGUMENT;
-  if ((uint64_t)count * dim * elem > UINT32_MAX)
+    return PE_ERR_OUTPUT_SCALE;
+  if ((uint64_t)count * dim * elem >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   if (count > 0 && (out == NULL || !pe_is_aligned(out, elem)))
     return PE_ERR_NULL;
@@ -332,7 +332,7 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     return status;
   /* Values up to |amplitude| must fit a float32. */
   if (fabs(amplitude) > FLT_MAX)
-    return PE_ERR_ARGUMENT;
+    return PE_ERR_OUTPUT_SCALE;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
   /* Evenly spaced explicit positions take the recurrence too; the test is
