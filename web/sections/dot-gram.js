@@ -44,3 +44,12 @@ export function offsetGrid(positions) {
 export function toeplitzTolerance(pairs) {
   return Math.max(1, pairs) * 1e-14;
 }
+
+/**
+ * Table options for the rows sin, cos of p·ω_i of these frequencies; an odd
+ * dim keeps its extra sin column (one ω more than pairs) or zero column.
+ */
+export function plainRows(omega, dim) {
+  const oddDim = 2 * omega.length > dim ? "extra-sin" : "zero-pad";
+  return { dim, frequencies: omega, oddDim };
+}

@@ -6,6 +6,7 @@ import {
   gramMatrix,
   gramSize,
   offsetGrid,
+  plainRows,
   toeplitzTolerance,
 } from "./dot-gram.js";
 import {
@@ -29,7 +30,7 @@ export const strings = {
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k), exact finite sum",
     gramText:
-      "The Gram matrix ⟨PE(m), PE(n)⟩ of {n} consecutive rows of the table (from position {start}), computed here as the product of the table block with its transpose. Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
+      "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose. Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
     gramNote:
       "The Gram block holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
     rowLabel: "position m",
@@ -52,7 +53,7 @@ export const strings = {
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k)，精确的有限项求和",
     gramText:
-      "表格中从位置 {start} 起连续 {n} 行的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由该块与其转置相乘得到。每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
+      "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
     gramNote:
       "维度为 {dim} 时，Gram 块只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
     rowLabel: "位置 m",
@@ -152,11 +153,12 @@ export function mount(root, app) {
       g0: Number(g0.toPrecision(6)),
     });
 
-    const block = lib.table({
-      ...state.options,
-      positions: n,
-      dtype: "float64",
-    });
+    // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
+    // the heatmap and the module's check see the same rows (a preset's
+    // position offsets and padding rows play no part).
+    const rows = plainRows(lib.frequencies(state.schedule), state.dim);
+    const positions = Float64Array.from({ length: n }, (_, r) => start + r);
+    const block = lib.table({ ...rows, positions, dtype: "float64" });
     const dim = block.length / n;
     const gram = gramMatrix(block, n, dim);
     const reach = Math.max(...gram.map(Math.abs));
@@ -166,12 +168,15 @@ export function mount(root, app) {
       rowLabel: app.t("rowLabel"),
       colLabel: app.t("colLabel"),
     });
-    gramText.textContent = app.t("gramText", { n, start });
+    gramText.textContent = app.t("gramText", {
+      from: start,
+      to: start + n - 1,
+    });
     if (n < GRAM_MAX && n !== noted)
       app.note(root, app.t("gramNote", { n, dim, max: GRAM_MAX }));
     noted = n;
 
-    const check = lib.toeplitzError({ ...state.schedule, positions: n, start });
+    const check = lib.toeplitzError({ ...rows, positions });
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
     errorValue.textContent = scientific(check.maxAbsError);
