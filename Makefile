@@ -25,11 +25,11 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-browser site serve test test-native test-fuzz test-node \
 	test-types test-browser test-format \
 	format bench clean
 
-all: $(DIST) web/vendor/sinusoidal-pe.global.js
+all: $(DIST)
 
 # ---- dependencies -----------------------------------------------------------
 
@@ -83,15 +83,20 @@ dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
 
-web/vendor/sinusoidal-pe.global.js: dist/sinusoidal-pe.global.js
-	@mkdir -p web/vendor
-	cp $< $@
+# The page: web/ (ES modules) bundled into classic scripts, formulas typeset
+# to MathML, written to dist/site/ with relative paths only.
+WEB_SRC := $(shell find web -type f)
+
+dist/site/index.html: build/wasm-base64.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+	node web/build.js dist/site
+
+site: dist/site/index.html
 
 # ---- main job -----------------------------------------------------------------
 
-serve: all
+serve: site
 	@echo "sinusoidal-pe page: http://127.0.0.1:$(PORT)/"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory web
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory dist/site
 
 # ---- tests --------------------------------------------------------------------
 
@@ -127,7 +132,7 @@ test-node: all
 test-types: all
 	node_modules/.bin/tsc -p tests/types
 
-test-browser: all deps-browser
+test-browser: all site deps-browser
 	node --test tests/browser/
 
 test-format: node_modules/.package-lock.json
@@ -142,4 +147,4 @@ bench: all
 	node bench/run.js
 
 clean:
-	rm -rf build dist web/vendor
+	rm -rf build dist

@@ -1,53 +1,213 @@
-// Wires the controls to the library and redraws once per animation frame.
-"use strict";
+// The page: header, shared controls and every section, the state kept in the
+// URL hash, and one redraw per animation frame after any change.
+import * as lib from "sinusoidal-pe";
+import { createApp, note } from "./app.js";
+import { element } from "./charts/canvas.js";
+import { mountControls } from "./controls.js";
+import { browserLanguage, quoted, strings, translate } from "./i18n.js";
+import { sections } from "./sections/index.js";
+import {
+  CONTROLS,
+  hashOf,
+  parseHash,
+  readControl,
+  stateFromEntries,
+  withOptions,
+} from "./state.js";
 
-(function () {
-  const { init, table } = window.SinusoidalPE;
-  const form = document.getElementById("controls");
-  const canvas = document.getElementById("heatmap");
-  const status = document.getElementById("status");
-  let pending = false;
+const page = {
+  lang: "en",
+  values: {},
+  params: new Map(),
+  known: new Set(),
+  mounted: [],
+  dirty: new Set(),
+  frame: null,
+  state: null,
+  controls: null,
+  notes: null,
+};
 
-  function readOptions() {
-    const field = (name) => form.elements.namedItem(name).value;
-    return {
-      positions: Number(field("positions")),
-      start: Number(field("start")),
-      dim: Number(field("dim")),
-      base: Number(field("base")),
-      layout: field("layout"),
-    };
+const t = (key, vars) => translate(strings, page.lang, key, vars);
+
+function readLink() {
+  const { entries, odd, tooLong } = parseHash(location.hash);
+  const { values, lang, problems } = stateFromEntries(
+    entries,
+    browserLanguage(),
+  );
+  page.values = values;
+  page.lang = lang;
+  page.params = new Map(
+    Array.from(entries).filter(
+      ([key]) =>
+        key.includes(".") && sections.some((s) => key.startsWith(`${s.id}.`)),
+    ),
+  );
+  const messages = [];
+  if (tooLong) messages.push(["longHash", {}]);
+  for (const { key, value, used } of problems)
+    messages.push(["badHash", { name: key, value: quoted(value), used }]);
+  const unknown = [...odd];
+  for (const key of entries.keys())
+    if (key !== "lang" && !(key in CONTROLS) && !page.params.has(key))
+      unknown.push(key);
+  for (const key of unknown)
+    messages.push(["unknownKey", { key: quoted(key) }]);
+  return messages;
+}
+
+function writeLink() {
+  const params = Array.from(page.params).filter(([key]) => page.known.has(key));
+  const hash = hashOf(page.values, page.lang, params);
+  if (hash === location.hash) return;
+  try {
+    history.replaceState(null, "", hash);
+  } catch {
+    // Some file:// pages refuse history updates; the hash still can be set.
+    location.replace(hash);
   }
+}
 
-  function redraw() {
-    pending = false;
-    const options = readOptions();
+function render(messages) {
+  const root = document.getElementById("page");
+  root.replaceChildren();
+  document.documentElement.lang = page.lang === "zh" ? "zh-Hans" : "en";
+  document.title = t("title");
+  page.known = new Set();
+  page.mounted = [];
+
+  const toggle = element("button", "lang-toggle", [t("langToggle")]);
+  toggle.type = "button";
+  toggle.dataset.testid = "lang-toggle";
+  toggle.lang = page.lang === "zh" ? "en" : "zh-Hans";
+  toggle.setAttribute("aria-label", t("langToggleLabel"));
+  toggle.addEventListener("click", () => {
+    page.lang = page.lang === "zh" ? "en" : "zh";
+    render([]);
+  });
+  const header = element("header", "page-header", [
+    element("div", "title-row", [element("h1", "", [t("title")]), toggle]),
+    element("p", "lead", [t("lead")]),
+  ]);
+
+  const controlsBox = element("div", "controls-box");
+  page.notes = element("div", "notes");
+  page.notes.dataset.testid = "notes";
+  page.controls = mountControls(controlsBox, t, page.values, onControl);
+  controlsBox.append(page.notes);
+  const bar = element("div", "controls-bar", [controlsBox]);
+
+  const nav = element("nav", "toc");
+  nav.setAttribute("aria-label", t("toc"));
+  const list = element("ol");
+  nav.append(list);
+  const main = element("main", "sections");
+  root.append(header, bar, nav, main);
+
+  page.state = withOptions(page.values, page.lang);
+  for (const section of sections) {
+    const sectionRoot = element("section", "pe-section");
+    sectionRoot.id = section.id;
+    main.append(sectionRoot);
+    const app = createApp({
+      lib,
+      lang: page.lang,
+      section,
+      root: sectionRoot,
+      params: page.params,
+      known: page.known,
+      setParam(key, value) {
+        page.params.set(key, value);
+        writeLink();
+      },
+      state: () => page.state,
+    });
     try {
-      const values = table({ ...options, view: true });
-      window.Heatmap.drawHeatmap(
-        canvas,
-        values,
-        options.positions,
-        options.dim,
-      );
-      status.textContent = `${options.positions} × ${options.dim} table, ${options.layout}, base ${options.base}`;
-      status.classList.remove("error");
+      const view = section.mount(sectionRoot, app);
+      page.mounted.push({ section, root: sectionRoot, view });
     } catch (error) {
-      status.textContent = error.message;
-      status.classList.add("error");
+      note(sectionRoot, t("failed", { message: error.message }), "failed");
+    }
+    const title = sectionRoot.querySelector("h2");
+    if (title) {
+      const link = element("a", "", [title.textContent]);
+      link.href = `#${section.id}`;
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        sectionRoot.scrollIntoView();
+      });
+      list.append(element("li", "", [link]));
     }
   }
+  root.append(element("footer", "page-footer", [t("footer")]));
+  for (const [key, vars] of messages) addNote(t(key, vars));
+  writeLink();
+  schedule();
+}
 
-  function schedule() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(redraw);
+function addNote(message) {
+  page.notes.append(element("p", "note", [message]));
+  page.notes.setAttribute("role", "status");
+}
+
+function onControl(key, text, committed) {
+  const read = readControl(key, text);
+  page.notes.replaceChildren();
+  if (read.problem) {
+    const control = CONTROLS[key];
+    addNote(
+      read.problem === "clamped"
+        ? t("clamped", {
+            name: t(key),
+            value: quoted(text),
+            min: control.min,
+            max: control.max,
+            used: read.value,
+          })
+        : t("notNumber", {
+            name: t(key),
+            value: quoted(text),
+            used: read.value,
+          }),
+    );
   }
+  if (committed) page.controls.commit(key, read.value);
+  if (page.values[key] === read.value) return;
+  page.values = { ...page.values, [key]: read.value };
+  page.controls.show(page.values);
+  page.state = withOptions(page.values, page.lang);
+  writeLink();
+  schedule();
+}
 
-  init().then(() => {
-    form.addEventListener("input", schedule);
-    window.addEventListener("resize", schedule);
-    redraw();
-    document.body.dataset.ready = "true";
-  });
-})();
+/** Marks sections for a redraw at the next animation frame (all by default). */
+function schedule(only) {
+  for (const mounted of page.mounted)
+    if (!only || only === mounted.section.id) page.dirty.add(mounted);
+  if (page.frame === null) page.frame = requestAnimationFrame(redraw);
+}
+
+function redraw() {
+  page.frame = null;
+  performance.mark("pe-update-start");
+  for (const mounted of page.dirty) {
+    try {
+      mounted.view?.update(page.state);
+      note(mounted.root, "", "failed");
+    } catch (error) {
+      note(mounted.root, t("failed", { message: error.message }), "failed");
+    }
+  }
+  page.dirty.clear();
+  performance.measure("pe-update", "pe-update-start");
+  document.body.dataset.ready = "true";
+}
+
+lib.init().then(() => {
+  render(readLink());
+  window.addEventListener("hashchange", () => render(readLink()));
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
+    render([]),
+  );
+});
