@@ -2,7 +2,8 @@
 // layout and first position. Typing reports every change; leaving a field
 // (or Enter) writes the clamped value back into it.
 import { element } from "./charts/canvas.js";
-import { baseParameter, CONTROLS, layoutOf } from "./state.js";
+import { layoutOf } from "./layouts.js";
+import { baseParameter, CONTROLS } from "./state.js";
 
 /**
  * Builds the form into `root`. onInput(key, text, committed) receives every

@@ -4,6 +4,7 @@
 // a fixed list of names, or dropped with a note.
 import { LAYOUTS, presets } from "sinusoidal-pe";
 import { LANGUAGES } from "./i18n.js";
+import { layoutOf } from "./layouts.js";
 
 export const PRESETS = ["custom", ...Object.keys(presets)];
 
@@ -25,14 +26,6 @@ export function baseParameter(preset) {
   if (preset === "custom") return undefined;
   const parameters = Object.keys(presets[preset].parameters);
   return BASE_PARAMETER.find((name) => parameters.includes(name));
-}
-
-/** The layout a table has: the control's for custom, the preset's own otherwise. */
-export function layoutOf(preset, layout) {
-  if (preset === "custom") return layout;
-  const text = presets[preset].layout;
-  if (text.startsWith("interleaved")) return "interleaved";
-  return /^halves: \[cos/.test(text) ? "halves-cos-first" : "halves";
 }
 
 /**

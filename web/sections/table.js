@@ -2,6 +2,7 @@
 // of the chosen layout and schedule, the period of every pair, and the table
 // as CSV or .npy.
 import { fileName, saveCsv, saveNpy } from "../export.js";
+import { columnPair } from "../layouts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "table";
@@ -9,21 +10,21 @@ export const id = "table";
 export const strings = {
   en: {
     title: "The table",
-    lead: "Row p of the table is the encoding of position p; its columns hold sines and cosines of the angles p·ω_i, one frequency ω_i per (sin, cos) pair. The first pairs turn fast and change from row to row; the last ones turn so slowly that they barely move over thousands of positions. Together they give every position a distinct pattern, the way the hands of a clock with many dials do.",
+    lead: "Row p of the table is the encoding of position p; its columns hold sines and cosines of the angles p·ωᵢ, one frequency ωᵢ per (sin, cos) pair. The first pairs turn fast and change from row to row; the last ones turn so slowly that they barely move over thousands of positions. Together they give every position a distinct pattern, the way the hands of a clock with many dials do.",
     heatmapLabel:
       "Heatmap of the encoding table: positions down, dimensions across",
     position: "position p",
     dimension: "dimension j",
     readout:
-      "position {p} · dimension {j} ({kind} of pair {i}) · value {value} · ω_{i} = {omega}",
+      "position {p} · dimension {j} ({kind} of pair {i}) · value {value} · ωᵢ = {omega}",
     extra: "the column without a partner",
     downsampled:
       "{rows} × {cols} values shown on {w} × {h} pixels: each pixel is the average of the cells it covers.",
-    periodsTitle: "The period 2π/ω_i of every pair",
+    periodsTitle: "The period 2π/ωᵢ of every pair",
     periodsText:
       "From 2π for the first pair to nearly 2π·base for the last: a geometric series, a straight line on the log scale.",
     pair: "pair i",
-    period: "period 2π/ω_i",
+    period: "period 2π/ωᵢ",
     periods: "period",
     csv: "Table as CSV",
     npy: "Table as .npy",
@@ -32,20 +33,20 @@ export const strings = {
   },
   zh: {
     title: "编码表",
-    lead: "表中的第 p 行就是位置 p 的编码；各列是角度 p·ω_i 的正弦和余弦，每一对 (sin, cos) 对应一个频率 ω_i。前几对转得很快，每一行都不同；最后几对转得极慢，上千个位置也几乎不动。它们合在一起，让每个位置都有独一无二的图案，就像一只有许多表盘的钟。",
+    lead: "表中的第 p 行就是位置 p 的编码；各列是角度 p·ωᵢ 的正弦和余弦，每一对 (sin, cos) 对应一个频率 ωᵢ。前几对转得很快，每一行都不同；最后几对转得极慢，上千个位置也几乎不动。它们合在一起，让每个位置都有独一无二的图案，就像一只有许多表盘的钟。",
     heatmapLabel: "编码表热力图：纵向为位置，横向为维度",
     position: "位置 p",
     dimension: "维度 j",
     readout:
-      "位置 {p} · 维度 {j}（第 {i} 对的 {kind}）· 值 {value} · ω_{i} = {omega}",
+      "位置 {p} · 维度 {j}（第 {i} 对的 {kind}）· 值 {value} · ωᵢ = {omega}",
     extra: "没有配对的一列",
     downsampled:
       "{rows} × {cols} 个数值显示在 {w} × {h} 个像素上：每个像素是它覆盖的单元格的平均值。",
-    periodsTitle: "每一对的周期 2π/ω_i",
+    periodsTitle: "每一对的周期 2π/ωᵢ",
     periodsText:
       "从第一对的 2π 到最后一对接近 2π·底数：一个等比数列，在对数坐标下是一条直线。",
     pair: "频率对 i",
-    period: "周期 2π/ω_i",
+    period: "周期 2π/ωᵢ",
     periods: "周期",
     csv: "下载表格 CSV",
     npy: "下载表格 .npy",
@@ -87,22 +88,6 @@ export const formulas = {
 // Beyond this many values a CSV string would exhaust a tab's memory.
 const MAX_CSV = 2 ** 22;
 
-/** Which pair column j of a `layout` table of dim d belongs to, and how. */
-function pairOf(j, dim, layout) {
-  const h = Math.floor(dim / 2);
-  const cosFirst = layout.endsWith("cos-first");
-  let i, second;
-  if (layout.startsWith("interleaved")) {
-    i = Math.floor(j / 2);
-    second = j % 2 === 1;
-  } else {
-    i = j < h ? j : j - h;
-    second = j >= h;
-  }
-  if (i >= h) return { i: h, kind: "sin" };
-  return { i, kind: second !== cosFirst ? "cos" : "sin" };
-}
-
 export function mount(root, app) {
   const { lib } = app;
   const title = document.createElement("h2");
@@ -133,7 +118,7 @@ export function mount(root, app) {
     readout(r, c) {
       const p = state.start + r;
       const row = lib.table(optionsAt(state, [p]));
-      const { i, kind } = pairOf(c, state.dim, state.layout);
+      const { i, kind } = columnPair(c, state.dim, state.layout);
       return app.t("readout", {
         p,
         j: c,
