@@ -1,5 +1,5 @@
 // Long-range decay: (d/2)·f(x) for several θ families beside the exact
-// finite-d sum Σ cos(x·θ_i), both from the library's decayComparison, at
+// finite-d sum Σ cos(x·θᵢ), both from the library's decayComparison, at
 // short range (|x| ≤ 128) and long range.
 import {
   ALPHA,
@@ -31,16 +31,16 @@ export const id = "decay";
 export const strings = {
   en: {
     title: "Long-range decay",
-    lead: "Why does the dot product fall off with distance? Write the frequencies as θ_i = θ(t_i) with t_i = 2i/d. Then the sum Σ cos(x·θ_i) is a Riemann sum, close to (d/2)·f(x) with f(x) = ∫₀¹ cos(x·θ(t)) dt. The integral shows the shape of the decay without the detail of a particular d, and the module computes it exactly for several families of θ. The sinusoidal encoding is the exponential family θ(t) = b^(−t) with base b = 10000.",
+    lead: "Why does the dot product fall off with distance? Write the frequencies as θᵢ = θ(tᵢ) with tᵢ = 2i/d. Then the sum Σ cos(x·θᵢ) is a Riemann sum, close to (d/2)·f(x) with f(x) = ∫₀¹ cos(x·θ(t)) dt. The integral shows the shape of the decay without the detail of a particular d, and the module computes it exactly for several families of θ. The sinusoidal encoding is the exponential family θ(t) = b⁻ᵗ with base b = 10000.",
     chartText:
       "Solid lines: (d/2)·f(x) from the module's closed forms. Dashed: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
     familyText:
-      "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster, turns negative around x ≈ b and then oscillates about zero; with b = 10000 it stays positive and decays slowly over the whole length of a typical context. The power family t^α decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
+      "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster, turns negative around x ≈ b and then oscillates about zero; with b = 10000 it stays positive and decays slowly over the whole length of a typical context. The power family tᵅ decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
     families: "families",
     exp10000: "exp, b = 10000 (the paper)",
     exp1000: "exp, b = 1000",
     exp100: "exp, b = 100",
-    power: "power t^α",
+    power: "power tᵅ",
     linear: "linear t",
     alpha: "α",
     view: "view",
@@ -50,7 +50,7 @@ export const strings = {
     logX: "logarithmic x axis",
     sums: "exact finite sums",
     xLabel: "relative distance x",
-    yLabel: "Σ cos(x θ_i)  and  (d/2)·f(x)",
+    yLabel: "Σ cos(x θᵢ)  and  (d/2)·f(x)",
     integral: "(d/2)·f: {family}",
     sum: "sum: {family}",
     badAlpha: "α must be a number from {min} to {max}.",
@@ -61,16 +61,16 @@ export const strings = {
   },
   zh: {
     title: "远程衰减",
-    lead: "为什么点积会随距离衰减？把频率写成 θ_i = θ(t_i)，其中 t_i = 2i/d。于是 Σ cos(x·θ_i) 是一个黎曼和，近似等于 (d/2)·f(x)，其中 f(x) = ∫₀¹ cos(x·θ(t)) dt。积分去掉了具体维度 d 的细节，只留下衰减的形状，模块可以对几族 θ 精确计算它。正弦位置编码对应指数族 θ(t) = b^(−t)，底数 b = 10000。",
+    lead: "为什么点积会随距离衰减？把频率写成 θᵢ = θ(tᵢ)，其中 tᵢ = 2i/d。于是 Σ cos(x·θᵢ) 是一个黎曼和，近似等于 (d/2)·f(x)，其中 f(x) = ∫₀¹ cos(x·θ(t)) dt。积分去掉了具体维度 d 的细节，只留下衰减的形状，模块可以对几族 θ 精确计算它。正弦位置编码对应指数族 θ(t) = b⁻ᵗ，底数 b = 10000。",
     chartText:
       "实线：模块用闭式解算出的 (d/2)·f(x)。虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
     familyText:
-      "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，在 x ≈ b 附近变为负值，之后在零附近振荡；b = 10000 时，在常见上下文长度的整个范围内它都保持为正，并且缓慢衰减。幂函数族 t^α 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
+      "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，在 x ≈ b 附近变为负值，之后在零附近振荡；b = 10000 时，在常见上下文长度的整个范围内它都保持为正，并且缓慢衰减。幂函数族 tᵅ 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
     families: "函数族",
     exp10000: "指数，b = 10000（原论文）",
     exp1000: "指数，b = 1000",
     exp100: "指数，b = 100",
-    power: "幂函数 t^α",
+    power: "幂函数 tᵅ",
     linear: "线性 t",
     alpha: "α",
     view: "视图",
@@ -80,7 +80,7 @@ export const strings = {
     logX: "x 轴取对数",
     sums: "精确有限和",
     xLabel: "相对距离 x",
-    yLabel: "Σ cos(x θ_i) 与 (d/2)·f(x)",
+    yLabel: "Σ cos(x θᵢ) 与 (d/2)·f(x)",
     integral: "(d/2)·f：{family}",
     sum: "求和：{family}",
     badAlpha: "α 必须是 {min} 到 {max} 之间的数。",
@@ -92,9 +92,9 @@ export const strings = {
 };
 
 export const formulas = {
-  riemann: String.raw`\sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt, \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
-  exp: String.raw`\theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
-  power: String.raw`\theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}; \qquad \alpha = 1: \ f(x) = \frac{\sin x}{x}`,
+  riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt, \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
+  exp: String.raw`\displaystyle \theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
+  power: String.raw`\displaystyle \theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}; \qquad \alpha = 1: \ f(x) = \frac{\sin x}{x}`,
 };
 
 const VIEWS = ["short", "long"];
@@ -133,12 +133,19 @@ export function mount(root, app) {
   );
 
   const familyBoxes = FAMILIES.map((family) =>
-    checkbox(app.t(family.key), chosen.has(family.key), (on) => {
-      if (on) chosen.add(family.key);
-      else chosen.delete(family.key);
-      const list = FAMILIES.filter((f) => chosen.has(f.key)).map((f) => f.key);
-      change("families", list.join(","));
-    }),
+    checkbox(
+      app.t(family.key),
+      chosen.has(family.key),
+      (on) => {
+        if (on) chosen.add(family.key);
+        else chosen.delete(family.key);
+        const list = FAMILIES.filter((f) => chosen.has(f.key)).map(
+          (f) => f.key,
+        );
+        change("families", list.join(","));
+      },
+      `decay-family-${family.key}`,
+    ),
   );
   const alphaField = numberField(
     app.t("alpha"),
@@ -152,6 +159,7 @@ export function mount(root, app) {
       }
       change("alpha", alpha);
     },
+    "decay-alpha",
   );
   const rangeChoices = RANGES.map((r) => [String(r), POWERS_OF_TEN[r]]);
   const rangeField = select(
@@ -159,26 +167,39 @@ export function mount(root, app) {
     rangeChoices,
     String(settings.range),
     (v) => change("range", Number(v)),
+    "decay-range",
   );
+  const familySet = element("fieldset", { className: "sec-controls" }, [
+    element("legend", { text: app.t("families") }),
+    ...familyBoxes,
+    alphaField,
+  ]);
+  Object.assign(familySet.style, {
+    border: "1px solid var(--line)",
+    borderRadius: "0.3rem",
+  });
   root.append(
-    element("fieldset", { className: "sec-controls" }, [
-      element("legend", { text: app.t("families") }),
-      ...familyBoxes,
-      alphaField,
-    ]),
+    familySet,
     controlRow([
       select(
         app.t("view"),
         VIEWS.map((v) => [v, app.t(v)]),
         settings.view,
         (v) => change("view", v),
+        "decay-view",
       ),
       rangeField,
-      checkbox(app.t("logX"), settings.logX, (on) =>
-        change("logX", on, on ? "1" : "0"),
+      checkbox(
+        app.t("logX"),
+        settings.logX,
+        (on) => change("logX", on, on ? "1" : "0"),
+        "decay-log",
       ),
-      checkbox(app.t("sums"), settings.sums, (on) =>
-        change("sums", on, on ? "1" : "0"),
+      checkbox(
+        app.t("sums"),
+        settings.sums,
+        (on) => change("sums", on, on ? "1" : "0"),
+        "decay-sums",
       ),
     ]),
   );
@@ -192,7 +213,6 @@ export function mount(root, app) {
   let chartKey = "";
   let last = null;
   let shown = "";
-  let noted = POINTS.max;
 
   // The series change with the chosen families, so the chart is rebuilt then.
   function chartFor(families) {
@@ -233,7 +253,7 @@ export function mount(root, app) {
     const key = JSON.stringify([dim, families, settings]);
     if (key === shown) return;
     shown = key;
-    rangeField.hidden = settings.view !== "long";
+    rangeField.style.display = settings.view === "long" ? "" : "none";
     chartText.textContent = app.t("chartText", { dim });
     try {
       const reach = settings.view === "short" ? SHORT_RANGE : settings.range;
@@ -255,9 +275,8 @@ export function mount(root, app) {
       target.set(xs ?? new Float64Array(0), curves);
       message.textContent = families.length === 0 ? app.t("none") : "";
       message.hidden = families.length > 0;
-      if (points < POINTS.max && points !== noted)
-        app.note(root, app.t("capped", { points, dim }));
-      noted = points;
+      const capped = points < POINTS.max;
+      app.note(root, capped ? app.t("capped", { points, dim }) : "");
     } catch (error) {
       message.textContent = app.t("error", { message: error.message });
       message.hidden = false;

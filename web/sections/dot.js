@@ -69,8 +69,8 @@ export const strings = {
 };
 
 export const formulas = {
-  pair: String.raw`\sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i) = \cos\big((m-n)\,\omega_i\big)`,
-  g: String.raw`g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i), \qquad \langle PE(m), PE(n) \rangle = g(m-n)`,
+  pair: String.raw`\displaystyle \sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i) = \cos\big((m-n)\,\omega_i\big)`,
+  g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i), \qquad \langle PE(m), PE(n) \rangle = g(m-n)`,
 };
 
 export function mount(root, app) {
@@ -121,7 +121,6 @@ export function mount(root, app) {
   );
 
   let shown = "";
-  let noted = GRAM_MAX;
   return {
     update(state) {
       const n = gramSize(state.dim);
@@ -172,9 +171,8 @@ export function mount(root, app) {
       from: start,
       to: start + n - 1,
     });
-    if (n < GRAM_MAX && n !== noted)
-      app.note(root, app.t("gramNote", { n, dim, max: GRAM_MAX }));
-    noted = n;
+    const capped = n < GRAM_MAX;
+    app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
 
     const check = lib.toeplitzError({ ...rows, positions });
     const limit = toeplitzTolerance(Math.floor(dim / 2));

@@ -21,9 +21,9 @@ export const id = "precision";
 export const strings = {
   en: {
     title: "Precision at large positions",
-    lead: "Most framework code builds the table the direct way: positions and frequencies as float32 tensors, their product p·ω_i in float32, then sin and cos. Rounding the product to float32 moves the angle by up to about p·ω_i·10⁻⁷, and sin and cos pass that error straight on, so the error grows in proportion to the position. This module forms p·ω_i in double precision and rounds only the final value to float32: its error stays within one float32 rounding at every position.",
+    lead: "Most framework code builds the table the direct way: positions and frequencies as float32 tensors, their product p·ωᵢ in float32, then sin and cos. Rounding the product to float32 moves the angle by up to about p·ωᵢ·10⁻⁷, and sin and cos pass that error straight on, so the error grows in proportion to the position. This module forms p·ωᵢ in double precision and rounds only the final value to float32: its error stays within one float32 rounding at every position.",
     methodText:
-      "For each band of positions, the largest error over {rows} position(s) in the band and all {pairs} pairs of the current schedule. Float32 angle: ω_i and p·ω_i rounded with Math.fround, then Math.sin and Math.cos rounded to float32, as a float32 framework computes them. Module: the library's float32 table. The reference for both is Math.sin and Math.cos of the angle p·ω_i in double precision, with the library's ω_i; its own error, at most about 10⁻¹⁰ at p = 10⁶, is far below both curves.",
+      "For each band of positions, the largest error over {rows} position(s) in the band and all {pairs} pairs of the current schedule. Float32 angle: ωᵢ and p·ωᵢ rounded with Math.fround, then Math.sin and Math.cos rounded to float32, as a float32 framework computes them. Module: the library's float32 table. The reference for both is Math.sin and Math.cos of the angle p·ωᵢ in double precision, with the library's ωᵢ; its own error, at most about 10⁻¹⁰ at p = 10⁶, is far below both curves.",
     summary:
       "Near position {position}, the float32 angle is off by {naive}; the module's largest error anywhere on the chart is {module}, below its stated bound of {bound}.",
     summaryOver:
@@ -39,9 +39,9 @@ export const strings = {
   },
   zh: {
     title: "大位置处的精度",
-    lead: "大多数框架代码用最直接的方法生成表格：位置和频率都是 float32 张量，乘积 p·ω_i 也用 float32 计算，然后取 sin 和 cos。把乘积舍入到 float32 会让角度偏移多达约 p·ω_i·10⁻⁷，sin 和 cos 会原样继承这个误差，所以误差与位置成正比地增长。本模块用双精度计算 p·ω_i，只在最后把结果舍入到 float32：在任何位置，误差都不超过一次 float32 舍入。",
+    lead: "大多数框架代码用最直接的方法生成表格：位置和频率都是 float32 张量，乘积 p·ωᵢ 也用 float32 计算，然后取 sin 和 cos。把乘积舍入到 float32 会让角度偏移多达约 p·ωᵢ·10⁻⁷，sin 和 cos 会原样继承这个误差，所以误差与位置成正比地增长。本模块用双精度计算 p·ωᵢ，只在最后把结果舍入到 float32：在任何位置，误差都不超过一次 float32 舍入。",
     methodText:
-      "在每个位置区间内，取区间中 {rows} 个位置、当前频率设置下全部 {pairs} 个频率对上的最大误差。float32 角度：用 Math.fround 把 ω_i 和 p·ω_i 舍入到 float32，再把 Math.sin 和 Math.cos 的结果舍入到 float32，与 float32 框架的算法相同。本模块：库生成的 float32 表格。两者的参考值都是双精度角度 p·ω_i（使用库给出的 ω_i）的 Math.sin 和 Math.cos；参考值自身的误差在 p = 10⁶ 时也不超过约 10⁻¹⁰，远低于两条曲线。",
+      "在每个位置区间内，取区间中 {rows} 个位置、当前频率设置下全部 {pairs} 个频率对上的最大误差。float32 角度：用 Math.fround 把 ωᵢ 和 p·ωᵢ 舍入到 float32，再把 Math.sin 和 Math.cos 的结果舍入到 float32，与 float32 框架的算法相同。本模块：库生成的 float32 表格。两者的参考值都是双精度角度 p·ωᵢ（使用库给出的 ωᵢ）的 Math.sin 和 Math.cos；参考值自身的误差在 p = 10⁶ 时也不超过约 10⁻¹⁰，远低于两条曲线。",
     summary:
       "在位置 {position} 附近，float32 角度的误差达到 {naive}；本模块在整幅图上的最大误差为 {module}，低于其标称上界 {bound}。",
     summaryOver:
@@ -88,7 +88,6 @@ export function mount(root, app) {
   app.exportable(box, chart.canvas, "precision");
 
   let shown = "";
-  let noted = Infinity;
   return {
     update(state) {
       const key = JSON.stringify(state.schedule);
@@ -133,8 +132,7 @@ export function mount(root, app) {
     );
     summary.dataset.naive = String(naive[naive.length - 1]);
     summary.dataset.module = String(worst);
-    if (rows < 2 && state.dim !== noted)
-      app.note(root, app.t("capped", { dim: state.dim, rows }));
-    noted = rows < 2 ? state.dim : Infinity;
+    const capped = rows < 2;
+    app.note(root, capped ? app.t("capped", { dim: state.dim, rows }) : "");
   }
 }

@@ -29,7 +29,7 @@ const SEED_LIMIT = 2 ** 31;
 export const strings = {
   en: {
     title: "RoPE: rotating queries and keys",
-    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ω_i, pair i of a key at position n by n·ω_i, with the same frequencies ω_i as the table above. Rotations compose, so the score q_m · k_n only sees the difference of the two angles, (m − n)·ω_i: it depends on the relative position alone, whatever q and k are.",
+    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the table above. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
     pairingTitle: "Which components form a pair",
     pairingText:
       "The rotation acts on pairs of components, and which components are paired is a convention. The two conventions in use are not interchangeable. “halves” pairs component i with i + d/2: the rotate_half of Hugging Face's Llama and most models in transformers. “interleaved” pairs 2i with 2i + 1: GPT-J's rotate_every_two, RoFormer, and Meta's original Llama code, which treats each pair as one complex number. Both make the score relative, as the matrix below shows for either choice. But a checkpoint expects the pairing it was trained with: converting Meta's Llama weights to transformers permutes the rows of the query and key projections so that rotate_half reproduces the interleaved model. Apply the wrong pairing and nothing fails loudly; the scores are simply different.",
@@ -40,7 +40,7 @@ export const strings = {
     interleaved: "interleaved (2i, 2i + 1): GPT-J, RoFormer",
     newVectors: "new vectors",
     matrixText:
-      "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated by the module's rope to positions {from} … {to} and multiplied: entry (m, n) is q_m · k_n. Every diagonal, where m − n is fixed, holds one value.",
+      "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated by the module's rope to positions {from} … {to} and multiplied: entry (m, n) is qₘ · kₙ. Every diagonal, where m − n is fixed, holds one value.",
     rowLabel: "query position m",
     colLabel: "key position n",
     deviation: "Largest deviation along the diagonals:",
@@ -58,7 +58,7 @@ export const strings = {
   },
   zh: {
     title: "RoPE：旋转查询与键",
-    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ω_i，位置 n 上键的第 i 对分量转过 n·ω_i，频率 ω_i 与上面的表格相同。旋转可以合成，所以得分 q_m · k_n 只看到两个角度之差 (m − n)·ω_i：无论 q 和 k 是什么，它都只取决于相对位置。",
+    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与上面的表格相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
     pairingTitle: "哪些分量配成一对",
     pairingText:
       "旋转作用在成对的分量上，而哪两个分量配对只是一种约定。现有的两种约定不能互换。“halves（对半）”把第 i 个分量与第 i + d/2 个配对：Hugging Face 的 Llama 以及 transformers 里大多数模型使用的 rotate_half。“interleaved（交错）”把第 2i 个与第 2i + 1 个配对：GPT-J 的 rotate_every_two、RoFormer，以及 Meta 最初的 Llama 代码（它把每一对看作一个复数）。两种方式都让得分只取决于相对位置，下面的矩阵对任一选择都能看到这一点。但检查点只认它训练时用的配对方式：把 Meta 的 Llama 权重转换到 transformers 时，会重新排列查询和键投影矩阵的行，好让 rotate_half 复现交错配对的模型。如果用错了配对方式，程序不会报错，只是得分悄悄变了。",
@@ -69,7 +69,7 @@ export const strings = {
     interleaved: "interleaved (2i, 2i + 1)：GPT-J、RoFormer",
     newVectors: "换一组向量",
     matrixText:
-      "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），由模块的 rope 旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 q_m · k_n。每条对角线上 m − n 固定，数值都相同。",
+      "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），由模块的 rope 旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 qₘ · kₙ。每条对角线上 m − n 固定，数值都相同。",
     rowLabel: "查询位置 m",
     colLabel: "键位置 n",
     deviation: "沿对角线的最大偏差：",
@@ -93,14 +93,27 @@ export const formulas = {
   interleaved: String.raw`\text{interleaved: } (a, b) = (2i,\ 2i + 1)`,
 };
 
+// Pair colours readable with dark text in both themes.
+const PAIR_COLOURS = ["#a6cee3", "#fdbf6f", "#b2df8a", "#cab2d6"];
+
 /** Eight cells coloured by the pair each component belongs to. */
 function pairDiagram(caption, pairOf) {
-  const cells = Array.from({ length: 8 }, (_, c) =>
-    element("span", { className: `sec-cell sec-pair-${pairOf(c)}`, text: c }),
-  );
+  const cells = Array.from({ length: 8 }, (_, c) => {
+    const cell = element("span", { className: "sec-cell", text: c });
+    Object.assign(cell.style, {
+      display: "inline-block",
+      width: "2rem",
+      lineHeight: "2rem",
+      textAlign: "center",
+      borderRadius: "0.25rem",
+      color: "#111",
+      background: PAIR_COLOURS[pairOf(c)],
+    });
+    return cell;
+  });
   return element("figure", { className: "sec-pairs" }, [
     element("div", { className: "sec-cells" }, cells),
-    element("figcaption", { text: caption }),
+    element("figcaption", { className: "sec-aside", text: caption }),
   ]);
 }
 
@@ -131,16 +144,26 @@ export function mount(root, app) {
   const choices = PAIRINGS.map((p) => [p, app.t(p)]);
   root.append(
     controlRow([
-      select(app.t("pairing"), choices, pairing, (value) => {
-        pairing = value;
-        app.setParam("rope.pairing", value);
-        redraw();
-      }),
-      button(app.t("newVectors"), () => {
-        seed = (seed + 1) % SEED_LIMIT;
-        app.setParam("rope.seed", String(seed));
-        redraw();
-      }),
+      select(
+        app.t("pairing"),
+        choices,
+        pairing,
+        (value) => {
+          pairing = value;
+          app.setParam("rope.pairing", value);
+          redraw();
+        },
+        "rope-pairing",
+      ),
+      button(
+        app.t("newVectors"),
+        () => {
+          seed = (seed + 1) % SEED_LIMIT;
+          app.setParam("rope.seed", String(seed));
+          redraw();
+        },
+        "rope-new-vectors",
+      ),
     ]),
   );
 
@@ -178,7 +201,6 @@ export function mount(root, app) {
 
   let last = null;
   let shown = "";
-  let noted = SCORE_MAX;
 
   function redraw() {
     if (last === null) return;
@@ -221,9 +243,8 @@ export function mount(root, app) {
       });
       oddText.textContent = app.t("oddDim", { dim: state.dim });
       oddText.hidden = dim === state.dim;
-      if (n < SCORE_MAX && n !== noted)
-        app.note(root, app.t("capped", { n, dim, max: SCORE_MAX }));
-      noted = n;
+      const capped = n < SCORE_MAX;
+      app.note(root, capped ? app.t("capped", { n, dim, max: SCORE_MAX }) : "");
       message.hidden = true;
     } catch (error) {
       message.textContent = app.t("error", { message: error.message });

@@ -37,8 +37,8 @@ export function controlRow(children) {
   return element("div", { className: "sec-controls" }, children);
 }
 
-export function checkbox(text, checked, onChange) {
-  const input = element("input", { type: "checkbox" });
+export function checkbox(text, checked, onChange, testid) {
+  const input = element("input", { type: "checkbox", testid });
   input.checked = checked;
   input.addEventListener("change", () => onChange(input.checked));
   return element("label", { className: "sec-check" }, [input, text]);
@@ -99,7 +99,8 @@ const SUPERSCRIPT = {
 /** 3.2 × 10⁻¹², the way errors are read; 0 and non-finite values as such. */
 export function scientific(value, digits = 2) {
   if (value === 0 || !Number.isFinite(value)) return String(value);
-  const [mantissa, exponent] = value.toExponential(digits - 1).split("e");
+  const [text, exponent] = value.toExponential(digits - 1).split("e");
+  const mantissa = text.replace(/\.0+$/, "");
   const power = Number(exponent);
   if (power >= -2 && power <= 3)
     return String(Number(value.toPrecision(digits)));
