@@ -81,7 +81,7 @@ function render(messages) {
   toggle.type = "button";
   toggle.dataset.testid = "lang-toggle";
   toggle.lang = page.lang === "zh" ? "en" : "zh-Hans";
-  toggle.setAttribute("aria-label", t("langToggleLabel"));
+  toggle.title = t("langToggleLabel");
   toggle.addEventListener("click", () => {
     page.lang = page.lang === "zh" ? "en" : "zh";
     render([]);
@@ -192,8 +192,10 @@ function redraw() {
   page.frame = null;
   performance.mark("pe-update-start");
   for (const mounted of page.dirty) {
+    const start = performance.now();
     try {
       mounted.view?.update(page.state);
+      performance.measure(`pe-update:${mounted.section.id}`, { start });
       note(mounted.root, "", "failed");
     } catch (error) {
       note(mounted.root, t("failed", { message: error.message }), "failed");
@@ -204,10 +206,20 @@ function redraw() {
   document.body.dataset.ready = "true";
 }
 
-lib.init().then(() => {
-  render(readLink());
-  window.addEventListener("hashchange", () => render(readLink()));
-  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
-    render([]),
-  );
-});
+lib.init().then(
+  () => {
+    render(readLink());
+    window.addEventListener("hashchange", () => render(readLink()));
+    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
+      render([]),
+    );
+  },
+  // Without the module nothing can be shown; say why (a CSP without
+  // 'wasm-unsafe-eval', for one).
+  (error) => {
+    document
+      .getElementById("page")
+      .append(element("p", "note", [error.message]));
+    throw error;
+  },
+);

@@ -96,7 +96,8 @@ const KEY = /^[a-z][a-z0-9]{0,20}(\.[a-z][a-zA-Z0-9]{0,30})?$/;
  */
 export function parseHash(hash) {
   const text = String(hash).replace(/^#/, "");
-  if (text.length > MAX_HASH) return { entries: new Map(), tooLong: true };
+  if (text.length > MAX_HASH)
+    return { entries: new Map(), odd: [], tooLong: true };
   const entries = new Map();
   const odd = [];
   for (const part of text.split("&")) {

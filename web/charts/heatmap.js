@@ -21,7 +21,8 @@ const STOPS = [
 function colourTable() {
   const bytes = new Uint8ClampedArray(256 * 4);
   for (let i = 0; i < 256; i++) {
-    const t = i / 255;
+    // Entries 127 and 128 are both the middle colour, so 0 maps to it.
+    const t = i < 128 ? i / 254 : 0.5 + (i - 128) / 254;
     const upper = STOPS.findIndex(([at]) => at >= t);
     const [t1, c1] = STOPS[Math.max(upper, 1)];
     const [t0, c0] = STOPS[Math.max(upper, 1) - 1];
@@ -73,6 +74,11 @@ export function heatmap(container, spec = {}) {
     const low = Number.isFinite(options.min) ? options.min : -1;
     const high = Number.isFinite(options.max) ? options.max : 1;
     reach = Math.max(Math.abs(low), Math.abs(high)) || 1;
+    if (!spec.label)
+      canvas.setAttribute(
+        "aria-label",
+        `${options.rowLabel ?? ""} × ${options.colLabel ?? ""}`,
+      );
     if (cursor && (cursor.r >= rows || cursor.c >= cols)) cursor = null;
     layout = measure();
     paint();
