@@ -385,6 +385,19 @@ test("the sections' text switches language, and their settings stay", async () =
   await close();
 });
 
+// Section screenshots, under build/, with the sticky controls bar let go so
+// it does not cover them.
+async function screenshots(page, suffix) {
+  await page.evaluate(() => {
+    const bar = document.querySelector(".controls-bar");
+    if (bar) bar.style.position = "static";
+  });
+  for (const section of SECTIONS)
+    await page.locator(`section#${section.id}`).screenshot({
+      path: `${shots}${section.id}-${suffix}.png`,
+    });
+}
+
 test("screenshots of the sections in both languages, light and dark", async () => {
   for (const lang of ["en", "zh"])
     for (const colorScheme of ["light", "dark"]) {
@@ -394,11 +407,30 @@ test("screenshots of the sections in both languages, light and dark", async () =
         viewport: { width: 1100, height: 900 },
       });
       await settle(page);
-      for (const section of SECTIONS)
-        await page.locator(`section#${section.id}`).screenshot({
-          path: `${shots}${section.id}-${lang}-${colorScheme}.png`,
-        });
+      await screenshots(page, `${lang}-${colorScheme}`);
       assert.deepEqual(errors, []);
       await close();
     }
+});
+
+test("on a 360-pixel phone the sections fit the screen's width", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}&decay.families=exp10000,exp1000,exp100,power,linear`,
+      viewport: { width: 360, height: 740 },
+    });
+    await settle(page);
+    for (const section of SECTIONS) {
+      const [scroll, client] = await page
+        .locator(`section#${section.id}`)
+        .evaluate((s) => [s.scrollWidth, s.clientWidth]);
+      assert.ok(
+        scroll <= client,
+        `${section.id}, ${lang}: ${scroll} > ${client}`,
+      );
+    }
+    await screenshots(page, `${lang}-phone`);
+    assert.deepEqual(errors, []);
+    await close();
+  }
 });

@@ -92,9 +92,11 @@ export const strings = {
 };
 
 export const formulas = {
-  riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt, \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
+  riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
+  integral: String.raw`\displaystyle f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt`,
   exp: String.raw`\displaystyle \theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
-  power: String.raw`\displaystyle \theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}; \qquad \alpha = 1: \ f(x) = \frac{\sin x}{x}`,
+  power: String.raw`\displaystyle \theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}`,
+  linear: String.raw`\displaystyle \theta(t) = t: \quad f(x) = \frac{\sin x}{x}`,
 };
 
 const VIEWS = ["short", "long"];
@@ -126,9 +128,7 @@ export function mount(root, app) {
 
   heading(root, app);
   root.append(
-    displayFormula(app, formulas.riemann),
-    displayFormula(app, formulas.exp),
-    displayFormula(app, formulas.power),
+    ...Object.values(formulas).map((tex) => displayFormula(app, tex)),
     paragraph(app.t("familyText")),
   );
 

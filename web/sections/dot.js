@@ -70,15 +70,15 @@ export const strings = {
 
 export const formulas = {
   pair: String.raw`\displaystyle \sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i) = \cos\big((m-n)\,\omega_i\big)`,
-  g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i), \qquad \langle PE(m), PE(n) \rangle = g(m-n)`,
+  g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i)`,
+  gram: String.raw`\langle PE(m), PE(n) \rangle = g(m-n)`,
 };
 
 export function mount(root, app) {
   const lib = app.lib;
   heading(root, app);
   root.append(
-    displayFormula(app, formulas.pair),
-    displayFormula(app, formulas.g),
+    ...Object.values(formulas).map((tex) => displayFormula(app, tex)),
   );
 
   const chartText = paragraph("");

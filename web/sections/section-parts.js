@@ -54,7 +54,11 @@ export function select(text, choices, value, onChange, testid) {
   );
   input.value = value;
   input.addEventListener("change", () => onChange(input.value));
-  return element("label", { className: "sec-field" }, [text, input]);
+  // Long choices must not widen a phone-sized page.
+  input.style.maxWidth = "100%";
+  const label = element("label", { className: "sec-field" }, [text, input]);
+  label.style.maxWidth = "100%";
+  return label;
 }
 
 export function numberField(text, { value, min, max, step }, onChange, testid) {
