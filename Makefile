@@ -143,8 +143,9 @@ format: node_modules/.package-lock.json
 	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
-bench: all
+bench: all site deps-browser
 	node bench/run.js
+	node bench/page.js
 
 clean:
 	rm -rf build dist
