@@ -33,6 +33,7 @@ export const strings = {
       "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose. Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
     gramNote:
       "The Gram block holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
+    gramLabel: "Gram matrix ⟨PE(m), PE(n)⟩ of a block of positions",
     rowLabel: "position m",
     colLabel: "position n",
     toeplitz:
@@ -56,6 +57,7 @@ export const strings = {
       "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
     gramNote:
       "维度为 {dim} 时，Gram 块只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
+    gramLabel: "一段位置上的 Gram 矩阵 ⟨PE(m), PE(n)⟩",
     rowLabel: "位置 m",
     colLabel: "位置 n",
     toeplitz: "模块在同一块上的检验：max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
@@ -95,7 +97,7 @@ export function mount(root, app) {
   const gramText = paragraph("");
   const gramBox = chartBox("sec-chart sec-square");
   root.append(gramText, gramBox);
-  const heatmap = app.heatmap(gramBox, {});
+  const heatmap = app.heatmap(gramBox, { label: app.t("gramLabel") });
   app.exportable(gramBox, heatmap.canvas, "gram-matrix");
 
   const errorValue = element("span", {
@@ -166,6 +168,8 @@ export function mount(root, app) {
       max: reach,
       rowLabel: app.t("rowLabel"),
       colLabel: app.t("colLabel"),
+      rowStart: start,
+      colStart: start,
     });
     gramText.textContent = app.t("gramText", {
       from: start,

@@ -41,6 +41,7 @@ export const strings = {
     newVectors: "new vectors",
     matrixText:
       "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated by the module's rope to positions {from} … {to} and multiplied: entry (m, n) is qₘ · kₙ. Every diagonal, where m − n is fixed, holds one value.",
+    scoreLabel: "scores qₘ · kₙ of the rotated query and key",
     rowLabel: "query position m",
     colLabel: "key position n",
     deviation: "Largest deviation along the diagonals:",
@@ -70,6 +71,7 @@ export const strings = {
     newVectors: "换一组向量",
     matrixText:
       "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），由模块的 rope 旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 qₘ · kₙ。每条对角线上 m − n 固定，数值都相同。",
+    scoreLabel: "旋转后的查询与键的得分 qₘ · kₙ",
     rowLabel: "查询位置 m",
     colLabel: "键位置 n",
     deviation: "沿对角线的最大偏差：",
@@ -87,7 +89,8 @@ export const strings = {
 };
 
 export const formulas = {
-  rotation: String.raw`\begin{pmatrix} x'_a \\ x'_b \end{pmatrix} = \begin{pmatrix} \cos m\omega_i & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix} \begin{pmatrix} x_a \\ x_b \end{pmatrix}`,
+  rotateA: String.raw`x'_a = x_a \cos(m\omega_i) - x_b \sin(m\omega_i)`,
+  rotateB: String.raw`x'_b = x_b \cos(m\omega_i) + x_a \sin(m\omega_i)`,
   score: String.raw`\langle R(m)\,q,\ R(n)\,k \rangle = \langle q,\ R(n-m)\,k \rangle`,
   halves: String.raw`\text{halves: } (a, b) = (i,\ i + d/2)`,
   interleaved: String.raw`\text{interleaved: } (a, b) = (2i,\ 2i + 1)`,
@@ -129,7 +132,8 @@ export function mount(root, app) {
 
   heading(root, app);
   root.append(
-    displayFormula(app, formulas.rotation),
+    displayFormula(app, formulas.rotateA),
+    displayFormula(app, formulas.rotateB),
     displayFormula(app, formulas.score),
     element("h3", { text: app.t("pairingTitle") }),
     paragraph(app.t("pairingText")),
@@ -170,7 +174,7 @@ export function mount(root, app) {
   const matrixText = paragraph("");
   const box = chartBox("sec-chart sec-square");
   root.append(matrixText, box);
-  const heatmap = app.heatmap(box, {});
+  const heatmap = app.heatmap(box, { label: app.t("scoreLabel") });
   app.exportable(box, heatmap.canvas, "rope-scores");
 
   const errorValue = element("span", {
@@ -225,6 +229,8 @@ export function mount(root, app) {
         max: reach,
         rowLabel: app.t("rowLabel"),
         colLabel: app.t("colLabel"),
+        rowStart: start,
+        colStart: start,
       });
       matrixText.textContent = app.t("matrixText", {
         dim,
