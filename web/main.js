@@ -181,10 +181,9 @@ function onControl(key, text, committed) {
   schedule();
 }
 
-/** Marks sections for a redraw at the next animation frame (all by default). */
-function schedule(only) {
-  for (const mounted of page.mounted)
-    if (!only || only === mounted.section.id) page.dirty.add(mounted);
+/** Marks every section for a redraw at the next animation frame. */
+function schedule() {
+  for (const mounted of page.mounted) page.dirty.add(mounted);
   if (page.frame === null) page.frame = requestAnimationFrame(redraw);
 }
 
