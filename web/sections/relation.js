@@ -23,6 +23,9 @@ export const strings = {
     value: "value",
     direct: "PE(p + k), a table row",
     rotated: "R(k)·PE(p), the row at p rotated",
+    mistaken: "with cos(k), sin(k) in R: the common mistake",
+    mistakenError:
+      "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
     error: "largest |R(k)·PE(p) − PE(p + k)| (linearRelationError):",
     tolerance:
       "tolerance {tolerance}: two float32 roundings of values within ±1",
@@ -47,6 +50,9 @@ export const strings = {
     value: "数值",
     direct: "PE(p + k)，表中的一行",
     rotated: "R(k)·PE(p)，位置 p 的行经旋转",
+    mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
+    mistakenError:
+      "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
     error: "最大 |R(k)·PE(p) − PE(p + k)|（linearRelationError）：",
     tolerance: "容差 {tolerance}：绝对值不超过 1 的数值的两次 float32 舍入",
     pass: "通过",
@@ -114,6 +120,7 @@ export function mount(root, app) {
     xLabel: app.t("dimension"),
     yLabel: app.t("value"),
     series: [
+      { label: app.t("mistaken") },
       { label: app.t("direct") },
       { label: app.t("rotated"), dash: true },
     ],
@@ -138,6 +145,8 @@ export function mount(root, app) {
     ]),
   );
 
+  const mistakenText = element("p", "caption");
+  root.append(mistakenText);
   const circles = element("div", "circles");
   root.append(
     element("figure", "chart", [
@@ -199,8 +208,22 @@ export function mount(root, app) {
     const there = lib.table({ ...schedule, positions: [p + k] });
     const here = lib.table(options);
     const moved = lib.rotate(here, k, schedule);
+    // The tutorials' matrix: every pair turned by k itself, ω = 1.
+    const h = Math.floor(next.dim / 2);
+    const mistaken = lib.rotate(here, k, {
+      dim: next.dim,
+      layout: next.layout,
+      frequencies: new Float64Array(h).fill(1),
+      oddDim: "zero-pad",
+    });
     const xs = Float64Array.from({ length: next.dim }, (_, j) => j);
-    chart.set(xs, [there, moved]);
+    chart.set(xs, [mistaken, there, moved]);
+    let wrong = 0;
+    for (let j = 0; j < there.length; j++)
+      wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
+    mistakenText.textContent = app.t("mistakenError", {
+      error: Number(wrong.toPrecision(3)),
+    });
 
     const result = lib.linearRelationError({
       ...schedule,
