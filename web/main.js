@@ -57,16 +57,43 @@ function readLink() {
   return messages;
 }
 
+// Browsers ignore history updates beyond a rate (Chromium: 200 in 10 s), and
+// a slider drag makes dozens a second: the link is updated at most once a
+// frame and 50 times in 10 s, and catches up when the window allows.
+const LINK_WINDOW = 10000;
+const LINK_WRITES = 50;
+const link = { frame: null, timer: null, writes: [], own: "" };
+
+function updateLink() {
+  if (link.frame === null) link.frame = requestAnimationFrame(flushLink);
+}
+
+function flushLink() {
+  link.frame = null;
+  clearTimeout(link.timer);
+  const now = performance.now();
+  while (link.writes.length && link.writes[0] < now - LINK_WINDOW)
+    link.writes.shift();
+  if (link.writes.length >= LINK_WRITES) {
+    link.timer = setTimeout(flushLink, link.writes[0] + LINK_WINDOW - now);
+    return;
+  }
+  if (writeLink()) link.writes.push(now);
+}
+
+/** Puts the state into the hash; false if it was there already. */
 function writeLink() {
   const params = Array.from(page.params).filter(([key]) => page.known.has(key));
   const hash = hashOf(page.values, page.lang, params);
-  if (hash === location.hash) return;
+  if (hash === location.hash) return false;
+  link.own = hash;
   try {
     history.replaceState(null, "", hash);
   } catch {
-    // Some file:// pages refuse history updates; the hash still can be set.
+    // Where history updates are refused, the hash can still be replaced.
     location.replace(hash);
   }
+  return true;
 }
 
 function render(messages) {
@@ -119,7 +146,7 @@ function render(messages) {
       known: page.known,
       setParam(key, value) {
         page.params.set(key, value);
-        writeLink();
+        updateLink();
       },
       state: () => page.state,
     });
@@ -177,7 +204,7 @@ function onControl(key, text, committed) {
   page.values = { ...page.values, [key]: read.value };
   page.controls.show(page.values);
   page.state = withOptions(page.values, page.lang);
-  writeLink();
+  updateLink();
   schedule();
 }
 
@@ -208,7 +235,13 @@ function redraw() {
 lib.init().then(
   () => {
     render(readLink());
-    window.addEventListener("hashchange", () => render(readLink()));
+    // A link edited or followed by the reader, not one this page wrote.
+    window.addEventListener("hashchange", () => {
+      if (location.hash === link.own) return;
+      // Leaving a field commits it; the new link then overrides it.
+      document.activeElement?.blur();
+      render(readLink());
+    });
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
       render([]),
     );
