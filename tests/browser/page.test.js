@@ -151,6 +151,18 @@ test("the heatmap shows the table's values and follows dim, base and preset", as
   assert.notEqual(preset, base, "preset");
   await page.waitForFunction(() => location.hash.includes("preset=whisper"));
 
+  // Out of range: clamped, with a note, and the field shows what is used.
+  await setControl(page, "positions", 20000);
+  assert.equal(
+    await page.inputValue('[data-testid="control-positions"]'),
+    "16384",
+  );
+  assert.match(
+    await page.textContent('[data-testid="notes"]'),
+    /20000 is outside 1 … 16384; using 16384/,
+  );
+  await setControl(page, "positions", 256);
+
   // The readout gives the library's value and frequency of the cell.
   await page.focus('[data-testid="heatmap"]');
   await page.keyboard.press("ArrowDown");
