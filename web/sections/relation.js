@@ -32,7 +32,7 @@ export const strings = {
     pass: "pass",
     fail: "fail",
     circles: "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k",
-    circle: "pair {i}: k·ωᵢ = {angle} rad",
+    circle: "pair {i}: k·ω{sub} = {angle} rad",
     circleLabel: "Pair {i} on the unit circle",
     clamped: "{name} is limited to {min} … {max}; using {used}.",
   },
@@ -58,7 +58,7 @@ export const strings = {
     pass: "通过",
     fail: "未通过",
     circles: "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k",
-    circle: "第 {i} 对：k·ωᵢ = {angle} rad",
+    circle: "第 {i} 对：k·ω{sub} = {angle} rad",
     circleLabel: "第 {i} 对在单位圆上",
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
   },
@@ -265,6 +265,7 @@ export function mount(root, app) {
       const angle = k * omega[i];
       figure.lastChild.textContent = app.t("circle", {
         i,
+        sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
         angle: Number(angle.toPrecision(4)),
       });
       unitCircle(
