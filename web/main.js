@@ -81,12 +81,16 @@ function flushLink() {
   if (writeLink()) link.writes.push(now);
 }
 
-/** Puts the state into the hash; false if it was there already. */
-function writeLink() {
+/**
+ * Puts the state into the hash; false if it was there already, or if a link
+ * the reader followed is waiting for its hashchange (it wins), unless forced.
+ */
+function writeLink(force = false) {
+  if (!force && location.hash !== link.own) return false;
   const params = Array.from(page.params).filter(([key]) => page.known.has(key));
   const hash = hashOf(page.values, page.lang, params);
-  if (hash === location.hash) return false;
   link.own = hash;
+  if (hash === location.hash) return false;
   try {
     history.replaceState(null, "", hash);
   } catch {
@@ -169,7 +173,7 @@ function render(messages) {
   }
   root.append(element("footer", "page-footer", [t("footer")]));
   for (const [key, vars] of messages) addNote(t(key, vars));
-  writeLink();
+  writeLink(true);
   schedule();
 }
 

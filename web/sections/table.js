@@ -17,7 +17,8 @@ export const strings = {
     dimension: "dimension j",
     readout:
       "position {p} · dimension {j} ({kind} of pair {i}) · value {value} · ωᵢ = {omega}",
-    extra: "the column without a partner",
+    readoutExtra:
+      "position {p} · dimension {j} (the last column, without a partner) · value {value}",
     downsampled:
       "{rows} × {cols} values shown on {w} × {h} pixels: each pixel is the average of the cells it covers.",
     periodsTitle: "The period 2π/ωᵢ of every pair",
@@ -39,7 +40,7 @@ export const strings = {
     dimension: "维度 j",
     readout:
       "位置 {p} · 维度 {j}（第 {i} 对的 {kind}）· 值 {value} · ωᵢ = {omega}",
-    extra: "没有配对的一列",
+    readoutExtra: "位置 {p} · 维度 {j}（最后一列，没有配对）· 值 {value}",
     downsampled:
       "{rows} × {cols} 个数值显示在 {w} × {h} 个像素上：每个像素是它覆盖的单元格的平均值。",
     periodsTitle: "每一对的周期 2π/ωᵢ",
@@ -99,9 +100,9 @@ export function mount(root, app) {
   const figures = document.createElement("div");
   figures.className = "figure-row";
   const tableBox = document.createElement("figure");
-  tableBox.className = "chart wide";
+  tableBox.className = "chart";
   const periodBox = document.createElement("figure");
-  periodBox.className = "chart narrow";
+  periodBox.className = "chart";
   figures.append(tableBox, periodBox);
   const caption = document.createElement("p");
   caption.className = "caption";
@@ -119,13 +120,15 @@ export function mount(root, app) {
       const p = state.start + r;
       const row = lib.table(optionsAt(state, [p]));
       const { i, kind } = columnPair(c, state.dim, state.layout);
+      const value = Number(row[c].toPrecision(7));
+      if (i >= omega.length) return app.t("readoutExtra", { p, j: c, value });
       return app.t("readout", {
         p,
         j: c,
         i,
-        kind: i < omega.length ? kind : app.t("extra"),
-        value: Number(row[c].toPrecision(7)),
-        omega: i < omega.length ? Number(omega[i].toPrecision(7)) : "—",
+        kind,
+        value,
+        omega: Number(omega[i].toPrecision(7)),
       });
     },
   });
