@@ -21,7 +21,8 @@ const ready = lib.init();
 function addStyleSheet() {
   if (!script?.src) return;
   const href = new URL("style.css", script.src).href;
-  if (document.querySelector(`link[rel=stylesheet][href="${href}"]`)) return;
+  const sheets = document.querySelectorAll("link[rel=stylesheet]");
+  if (Array.from(sheets).some((link) => link.href === href)) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;

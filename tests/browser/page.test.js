@@ -3,11 +3,19 @@
 // come from the package build in Node (dist/index.js) or from formulas
 // written here, never from the page's own code.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as pe from "../../dist/index.js";
-import { launch } from "./launch.js";
+import { launch, siteDir } from "./launch.js";
 
 const SECTIONS = [
   "table",
@@ -461,6 +469,33 @@ test("an embedded panel renders on the example page", async () => {
     if (via === "http") assert.deepEqual(await violations(), []);
     await close();
   }
+});
+
+test("one script tag and one element are all an embedding page needs", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-embed-"));
+  const host = join(folder, "tutorial.html");
+  writeFileSync(
+    host,
+    `<!doctype html><title>t</title>
+     <pe-heatmap dim="16" positions="32" lang="zh"></pe-heatmap>
+     <script src="file://${siteDir}embed.js"></script>`,
+  );
+  const context = await chromium.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`file://${host}`);
+  await page.waitForSelector("pe-heatmap[data-ready=true]");
+  assert.notEqual(await canvasDigest(page, "heatmap"), 0);
+  assert.match(await page.textContent("pe-heatmap h2"), /编码表/);
+  // The style sheet came from beside the script.
+  assert.equal(
+    await page.$eval("link[rel=stylesheet]", (link) => link.href),
+    `file://${siteDir}style.css`,
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+  rmSync(folder, { recursive: true });
 });
 
 test("axe-core finds no serious or critical violation", async () => {
