@@ -103,7 +103,10 @@ export function lineChart(container, spec) {
     context.fillStyle = colours.text;
     context.textAlign = "center";
     context.textBaseline = "top";
-    const xTicks = spec.logX ? logTicks(x0, x1) : linearTicks(x0, x1);
+    // Within one decade a log axis has no power of ten to mark.
+    const ticks = (log, low, high) =>
+      log && high / low >= 10 ? logTicks(low, high) : linearTicks(low, high);
+    const xTicks = ticks(spec.logX, x0, x1);
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
       context.beginPath();
@@ -114,7 +117,7 @@ export function lineChart(container, spec) {
     }
     context.textAlign = "right";
     context.textBaseline = "middle";
-    const yTicks = spec.logY ? logTicks(y0, y1) : linearTicks(y0, y1);
+    const yTicks = ticks(spec.logY, y0, y1);
     for (const t of yTicks) {
       const y = Math.round(sy(t)) + 0.5;
       context.beginPath();
