@@ -173,6 +173,12 @@ function render(messages) {
   }
   root.append(element("footer", "page-footer", [t("footer")]));
   for (const [key, vars] of messages) addNote(t(key, vars));
+  // Section keys are known once the sections have asked for them.
+  for (const key of page.params.keys())
+    if (!page.known.has(key)) {
+      page.params.delete(key);
+      addNote(t("unknownKey", { key: quoted(key) }));
+    }
   writeLink(true);
   schedule();
 }

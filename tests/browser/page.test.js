@@ -298,6 +298,7 @@ test("a hostile hash is inert and falls back with a note", async () => {
     "start=NaN",
     "layout=" + encodeURIComponent("<script>window.pwned=1</script>"),
     "relation.k=Infinity",
+    "relation.zz=1",
     "evil=" + encodeURIComponent('"><script>window.pwned=1</script>'),
     encodeURIComponent("<b>x</b>") + "=1",
     "__proto__=1",
@@ -314,6 +315,7 @@ test("a hostile hash is inert and falls back with a note", async () => {
   assert.equal(await page.inputValue('[data-testid="relation-k"]'), "3");
   const notes = await page.$$eval(".note", (n) => n.map((e) => e.textContent));
   for (const word of [
+    "relation.zz",
     "dim",
     "positions",
     "base",
