@@ -36,7 +36,7 @@ export function savePng(canvas, name) {
 }
 
 /** The table as CSV, one row per position; dimension indices as header. */
-export function saveCsv(lib, values, rows, cols, name) {
+export function saveCsv(lib, values, cols, name) {
   const header = Array.from({ length: cols }, (_, c) => `d${c}`);
   download(
     new Blob([lib.toCsv(values, cols, header)], { type: "text/csv" }),

@@ -78,15 +78,6 @@ export function translate(table, lang, key, vars) {
   );
 }
 
-/** A short, readable rendering of a number for labels and notes. */
-export function formatNumber(value) {
-  if (!Number.isFinite(value)) return String(value);
-  const size = Math.abs(value);
-  if (size !== 0 && (size >= 1e6 || size < 1e-3))
-    return value.toExponential(2).replace(/\.?0+e/, "e");
-  return String(Number(value.toPrecision(5)));
-}
-
 /** Text shown in a note: at most 40 characters of an untrusted value. */
 export function quoted(value) {
   const text = String(value);

@@ -158,7 +158,7 @@ export function mount(root, app) {
     }
     app.note(downloads, "");
     const values = lib.table(state.options);
-    saveCsv(lib, values, state.positions, state.dim, fileName(state, "table"));
+    saveCsv(lib, values, state.dim, fileName(state, "table"));
   });
   const npyButton = button(app.t("npy"), () => {
     const values = lib.table(state.options);
