@@ -27,11 +27,11 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
-.PHONY: all deps deps-build deps-test deps-browser serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
 	test-types test-browser test-format test-properties properties \
 	format bench clean
 
-all: $(DIST) web/vendor/sinusoidal-pe.global.js
+all: $(DIST)
 
 # ---- dependencies -----------------------------------------------------------
 
@@ -106,15 +106,20 @@ dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
 
-web/vendor/sinusoidal-pe.global.js: dist/sinusoidal-pe.global.js
-	@mkdir -p web/vendor
-	cp $< $@
+# The page: web/ (ES modules) bundled into classic scripts, formulas typeset
+# to MathML, written to dist/site/ with relative paths only.
+WEB_SRC := $(shell find web -type f)
+
+dist/site/index.html: build/wasm-base64.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+	node web/build.js dist/site
+
+site: dist/site/index.html
 
 # ---- main job -----------------------------------------------------------------
 
-serve: all
+serve: site
 	@echo "sinusoidal-pe page: http://127.0.0.1:$(PORT)/"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory web
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory dist/site
 
 # ---- tests --------------------------------------------------------------------
 
@@ -159,7 +164,7 @@ properties: all
 test-types: all
 	node_modules/.bin/tsc -p tests/types
 
-test-browser: all deps-browser
+test-browser: all site deps-browser
 	node --test tests/browser/
 
 test-format: node_modules/.package-lock.json | deps-test
@@ -170,9 +175,10 @@ format: node_modules/.package-lock.json
 	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
-bench: all
+bench: all site deps-browser
 	node bench/run.js
 	/usr/bin/python3 bench/float32_gap.py
+	node bench/page.js
 
 clean:
-	rm -rf build dist web/vendor
+	rm -rf build dist
