@@ -17,13 +17,14 @@ NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/nati
 EMCC := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
-	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
+	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free -sMALLOC=emmalloc
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
-ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
+ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js
 
-DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
+DIST := dist/index.js dist/sinusoidal-pe.global.js dist/sinusoidal-pe.wasm \
+	dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
 	test-types test-browser test-format \
@@ -68,24 +69,38 @@ build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build
 	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
 
+# The inline copy is deflated: the package then carries the module's bytes
+# about once in compressed form besides the .wasm file.
 build/wasm-base64.js: build/sinusoidal-pe.wasm
-	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
+	node -e 'const fs = require("fs"); const b = require("zlib").deflateSync(fs.readFileSync(process.argv[1]), { level: 9 }).toString("base64"); fs.writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
+
+dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
+	@mkdir -p dist
+	cp $< $@
+
+dist/cli.js: src/cli.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
+		--charset=utf8 --log-level=warning --external:./index.js \
+		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
+	chmod +x $@
 
 dist/index.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ src/index.js
 
-# A classic-script build for pages opened from file://, where browsers refuse
-# module scripts.
-dist/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
-	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
+# The packaged classic script loads dist/index.js beside it, so the package
+# carries the code and the inline module once.
+dist/sinusoidal-pe.global.js: src/global.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --minify --log-level=warning --outfile=$@ $<
 
 dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
 
-web/vendor/sinusoidal-pe.global.js: dist/sinusoidal-pe.global.js
+# The page's classic script holds the whole library and the module: pages
+# opened from file:// can neither import modules nor fetch files.
+web/vendor/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
 	@mkdir -p web/vendor
-	cp $< $@
+	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
 
 # ---- main job -----------------------------------------------------------------
 
