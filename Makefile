@@ -27,7 +27,7 @@ DIST := dist/index.js dist/sinusoidal-pe.global.js dist/sinusoidal-pe.wasm \
 	dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
-	test-types test-browser test-format \
+	test-types test-browser test-package test-format sizes \
 	format bench clean
 
 all: $(DIST) web/vendor/sinusoidal-pe.global.js
@@ -110,7 +110,8 @@ serve: all
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-node test-types test-browser
+test: test-format test-native test-fuzz test-node test-types test-browser \
+	test-package
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
 	@mkdir -p build/native
@@ -144,6 +145,15 @@ test-types: all
 
 test-browser: all deps-browser
 	node --test tests/browser/
+
+# The packed tarball installed into a scratch project: Node, npx, bundlers
+# in Chromium, package linters, types, the size budget.
+test-package: all deps-browser
+	node --test tests/package/
+
+# Writes the measured sizes table into README.md (checked by test-package).
+sizes: all
+	node tests/package/sizes.js --write
 
 test-format: node_modules/.package-lock.json
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
