@@ -406,11 +406,16 @@ export async function main(argv) {
       error instanceof UsageError ||
       error instanceof TypeError ||
       error instanceof RangeError;
-    if (!known) throw error;
-    process.stderr.write(
-      `${error.message}\nRun "sinusoidal-pe --help" for the options.\n`,
-    );
-    return 2;
+    if (known) {
+      process.stderr.write(
+        `${error.message}\nRun "sinusoidal-pe --help" for the options.\n`,
+      );
+      return 2;
+    }
+    // A file that cannot be written: the system's message is enough.
+    if (error?.syscall === undefined) throw error;
+    process.stderr.write(`sinusoidal-pe: ${error.message}\n`);
+    return 1;
   }
 }
 

@@ -316,6 +316,18 @@ test("a bad option exits non-zero with the library's message and no stack trace"
       /alpha/,
     ],
     [["rotate"], /unknown command "rotate"/],
+    [
+      [
+        "table",
+        "--positions",
+        "4",
+        "--dim",
+        "8",
+        "-o",
+        join(dir, "no/such/dir.npy"),
+      ],
+      /sinusoidal-pe: ENOENT/,
+    ],
   ];
   for (const [args, message] of cases) {
     const result = sinusoidalPe(...args);
