@@ -18,17 +18,18 @@ EMCC := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS := -O3 -msimd128 -Wall -Wextra -Werror -Isrc/core --no-entry \
 	-sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
-	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
+	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free -sMALLOC=emmalloc
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
-ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
+ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
 	--alias:sinusoidal-pe-constants=./build/constants.js
 
-DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
+DIST := dist/index.js dist/sinusoidal-pe.global.js dist/sinusoidal-pe.wasm \
+	dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
-	test-types test-browser test-format test-properties properties \
+	test-types test-browser test-package test-format test-properties properties sizes \
 	format bench clean
 
 all: $(DIST)
@@ -49,6 +50,7 @@ deps: deps-build deps-test deps-browser
 deps-build:
 	@missing=""; \
 	command -v emcc >/dev/null || missing="$$missing emscripten"; \
+	command -v zopfli >/dev/null || missing="$$missing zopfli"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
 	$(INSTALL_MISSING)
@@ -80,8 +82,21 @@ build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps-build
 	@mkdir -p build
 	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
 
-build/wasm-base64.js: build/sinusoidal-pe.wasm
-	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
+# The inline copy is deflated (zlib format, by zopfli: 5% smaller than
+# zlib's best), so the package carries the module about once in compressed
+# form besides the .wasm file.
+build/wasm-base64.js: build/sinusoidal-pe.wasm | deps-build
+	{ printf 'export default "'; zopfli --zlib -c $< | base64 -w0; printf '";\n'; } > $@
+
+dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
+	@mkdir -p dist
+	cp $< $@
+
+dist/cli.js: src/cli.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
+		--charset=utf8 --log-level=warning --external:./index.js \
+		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
+	chmod +x $@
 
 # The constants C and JS share, read from the headers that define them.
 build/constants.js: src/core/constants_to_js.js src/core/status.h \
@@ -92,10 +107,10 @@ build/constants.js: src/core/constants_to_js.js src/core/status.h \
 dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ src/index.js
 
-# A classic-script build for pages opened from file://, where browsers refuse
-# module scripts.
-dist/sinusoidal-pe.global.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
-	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
+# The packaged classic script loads dist/index.js beside it, so the package
+# carries the code and the inline module once.
+dist/sinusoidal-pe.global.js: src/global.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --minify --log-level=warning --outfile=$@ $<
 
 # The internals the tests call directly: the raw C exports and the status
 # check, past the JS validation.
@@ -110,7 +125,7 @@ dist/%.d.ts: src/%.d.ts
 # to MathML, written to dist/site/ with relative paths only.
 WEB_SRC := $(shell find web -type f)
 
-dist/site/index.html: build/wasm-base64.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+dist/site/index.html: build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
 	node web/build.js dist/site
 
 site: dist/site/index.html
@@ -123,7 +138,8 @@ serve: site
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-node test-properties test-types test-browser
+test: test-format test-native test-fuzz test-node test-properties test-types \
+	test-browser test-package
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
@@ -166,6 +182,15 @@ test-types: all
 
 test-browser: all site deps-browser
 	node --test tests/browser/
+
+# The packed tarball installed into a scratch project: Node, npx, bundlers
+# in Chromium, package linters, types, the size budget.
+test-package: all deps-browser
+	node --test tests/package/
+
+# Writes the measured sizes table into README.md (checked by test-package).
+sizes: all
+	node tests/package/sizes.js --write
 
 test-format: node_modules/.package-lock.json | deps-test
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c

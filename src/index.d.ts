@@ -4,8 +4,11 @@ export type WasmSource =
 
 /**
  * Compiles and instantiates the module (inlined in this file) once; later
- * calls resolve at once. Pass `source` on hosts that forbid compiling inline
- * bytes. Every other function is synchronous and throws before `init`.
+ * calls resolve at once. Pass `source` to load the shipped
+ * `sinusoidal-pe/sinusoidal-pe.wasm` instead (a URL or a Response served as
+ * application/wasm compiles while streaming). Under a Content-Security-Policy
+ * the compile needs 'wasm-unsafe-eval'. Every other function is synchronous
+ * and throws before `init`.
  */
 export function init(source?: WasmSource): Promise<void>;
 

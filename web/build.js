@@ -65,6 +65,7 @@ await build({
   alias: {
     "sinusoidal-pe": `${root}src/index.js`,
     "sinusoidal-pe-wasm": `${root}build/wasm-base64.js`,
+    "sinusoidal-pe-constants": `${root}build/constants.js`,
   },
   plugins: [formulasModule],
 });

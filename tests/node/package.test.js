@@ -86,9 +86,9 @@ test("works in a worker thread", async () => {
   );
 });
 
-test("the classic-script build defines the same API on a global", () => {
+test("the page's classic-script build defines the same API on a global", () => {
   const source = readFileSync(
-    join(root, "dist/sinusoidal-pe.global.js"),
+    join(root, "web/vendor/sinusoidal-pe.global.js"),
     "utf8",
   );
   const api = new Function(`${source}; return SinusoidalPE;`)();

@@ -1,0 +1,16 @@
+// The classic-script entry (global `SinusoidalPE`) for pages that load the
+// library with a plain <script> tag. Its init() imports the module build that
+// sits beside this script, so both share one copy of the code and of the
+// inline WebAssembly module; after `await SinusoidalPE.init()` the global
+// holds the whole API.
+(() => {
+  const here = document.currentScript?.src ?? location.href;
+  const api = {
+    async init(source) {
+      const library = await import(new URL("./index.js", here).href);
+      await library.init(source);
+      Object.assign(api, library);
+    },
+  };
+  globalThis.SinusoidalPE = api;
+})();
