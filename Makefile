@@ -18,7 +18,7 @@ EMCC := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS := -O3 -msimd128 -Wall -Wextra -Werror -Isrc/core --no-entry \
 	-sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
-	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free -sMALLOC=emmalloc
+	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
 ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
