@@ -158,10 +158,12 @@ export function mount(root, app) {
     // the heatmap and the module's check see the same rows (a preset's
     // position offsets and padding rows play no part).
     const rows = plainRows(lib.frequencies(state.schedule), state.dim);
-    const positions = Float64Array.from({ length: n }, (_, r) => start + r);
-    const block = lib.table({ ...rows, positions, dtype: "float64" });
-    const dim = block.length / n;
-    const gram = gramMatrix(block, n, dim);
+    // Evenly spaced rows (a count and a start) let the check compare with g
+    // at the 2n − 1 differences only.
+    const block = { ...rows, positions: n, start };
+    const values = lib.table({ ...block, dtype: "float64" });
+    const dim = state.dim;
+    const gram = gramMatrix(values, n, dim);
     const reach = Math.max(...gram.map(Math.abs));
     heatmap.set(gram, n, n, {
       min: -reach,
@@ -178,7 +180,7 @@ export function mount(root, app) {
     const capped = n < GRAM_MAX;
     app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
 
-    const check = lib.toeplitzError({ ...rows, positions });
+    const check = lib.toeplitzError(block);
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
     errorValue.textContent = scientific(check.maxAbsError);

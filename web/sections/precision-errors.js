@@ -9,7 +9,7 @@ export const DECADES = 6;
 export const BANDS_PER_DECADE = 10;
 
 // Rows × pairs per redraw: four sin/cos evaluations per pair in page code.
-const PRECISION_WORK = 2 ** 16;
+const PRECISION_WORK = 2 ** 14;
 const ROWS_PER_BAND = { min: 1, max: 8 };
 
 export function rowsPerBand(pairs) {

@@ -28,9 +28,12 @@ export function paragraph(text, className = "sec-text") {
 }
 
 export function displayFormula(app, tex) {
-  return element("div", { className: "sec-formula" }, [
+  const box = element("div", { className: "sec-formula" }, [
     app.math(tex, { display: true }),
   ]);
+  // Room for the limits of a display-style sum, which the box scrolls.
+  box.style.padding = "0.25rem 0";
+  return box;
 }
 
 export function controlRow(children) {
