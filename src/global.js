@@ -4,7 +4,13 @@
 // inline WebAssembly module; after `await SinusoidalPE.init()` the global
 // holds the whole API.
 (() => {
-  const here = document.currentScript?.src ?? location.href;
+  // Workers that importScripts() this file have no currentScript; there the
+  // script's own URL is the first one in a stack trace taken while it runs.
+  const fromStack = /(?:https?|file):\/\/[^\s)]+?\.js/.exec(
+    new Error().stack ?? "",
+  );
+  const here =
+    globalThis.document?.currentScript?.src ?? fromStack?.[0] ?? location.href;
   const api = {
     async init(source) {
       const library = await import(new URL("./index.js", here).href);
