@@ -7,6 +7,7 @@ import { deliver, outArray, write, zero } from "./out.js";
 import { allocateView, memoryBuffer, withScratch } from "./runtime.js";
 import {
   DTYPES,
+  largestFrequency,
   prepare,
   SCHEDULE_OPTIONS,
   writeFrequencies,
@@ -114,7 +115,7 @@ export function table(options) {
       return result;
     }
     const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-    const block = Math.min(
+    const blockRows = Math.min(
       count,
       RESEED_ROWS *
         Math.max(1, Math.floor(BLOCK_BYTES / (RESEED_ROWS * rowBytes))),
@@ -122,18 +123,18 @@ export function table(options) {
     const result = out ?? new Typed(count * p.dim);
     if (count === 0) return result;
     checkAngles(p, omega, values, start, count);
-    const rows = scratch(block * rowBytes, "the table");
-    for (let first = 0; first < count; first += block) {
-      const n = Math.min(block, count - first);
+    const data = scratch(blockRows * rowBytes, "the table");
+    for (let first = 0; first < count; first += blockRows) {
+      const n = Math.min(blockRows, count - first);
       kernel({
         ...p,
-        out: rows,
+        out: data,
         positions: pointer === 0 ? 0 : pointer + first * 8,
         count: n,
         start: start + first,
         omega,
       });
-      write(result, new Typed(memoryBuffer(), rows, n * p.dim), first * p.dim);
+      write(result, new Typed(memoryBuffer(), data, n * p.dim), first * p.dim);
     }
     for (const row of zeroRows) zero(result, row * p.dim, (row + 1) * p.dim);
     return result;
@@ -145,9 +146,7 @@ export function table(options) {
 // block cannot leave `out` half written. A non-finite frequency is left to
 // the first block, which reports it.
 function checkAngles(p, omega, values, start, count) {
-  let maxFrequency = 0;
-  for (const w of new Float64Array(memoryBuffer(), omega, p.pairs))
-    maxFrequency = Math.max(maxFrequency, Math.abs(p.scale * w));
+  const maxFrequency = largestFrequency(p, omega);
   if (!Number.isFinite(maxFrequency)) return;
   for (const position of values ?? [start, start + (count - 1)])
     if (!Number.isFinite(position * maxFrequency))

@@ -17,7 +17,12 @@ import {
 } from "./options.js";
 import { aliasing, deliver, outArray, write } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
-import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
+import {
+  largestFrequency,
+  prepare,
+  SCHEDULE_OPTIONS,
+  writeFrequencies,
+} from "./schedule.js";
 import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
@@ -120,9 +125,7 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
     const omega = writeFrequencies(prepared, scratch);
-    let maxFrequency = 0;
-    for (const w of new Float64Array(memoryBuffer(), omega, prepared.pairs))
-      maxFrequency = Math.max(maxFrequency, Math.abs(prepared.scale * w));
+    const maxFrequency = largestFrequency(prepared, omega);
     for (const angle of list ?? [angles])
       if (!Number.isFinite(angle * maxFrequency))
         throw rangeError(
