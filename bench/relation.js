@@ -28,6 +28,10 @@ export async function run({ measure, report }) {
       "rope in place, positions 0…4095",
       () => rope(x, even, { dim, inPlace: true }),
     ],
+    [
+      "rope into a reused out, positions 0…4095",
+      () => rope(x, even, { dim, out: target }),
+    ],
     ["rope halves, scattered positions", () => rope(x, scattered, { dim })],
     [
       "rotate halves, offsets 0…4095",

@@ -108,6 +108,31 @@ for (const [count, dim, targets] of [
   });
 }
 
+// Non-view tables: a new array per call (its first-touch page faults are
+// part of the cost) or the caller's reused `out`, beside the view. Target:
+// a reused `out` within 3× the fill of the same bytes.
+console.log("\ntable 8192×4096, float32: a new array, a reused out, a view");
+{
+  const [count, dim] = [8192, 4096];
+  const fill = { ms: fillBaseline(count, dim) };
+  const out = new Float32Array(count * dim);
+  report(
+    "reused out",
+    measure(() => table({ positions: count, dim, out })),
+    { fill: { ...fill, max: 3 } },
+  );
+  report(
+    "new array (default)",
+    measure(() => table({ positions: count, dim }), { runs: 5 }),
+    { fill },
+  );
+  report(
+    "view",
+    measure(() => table({ positions: count, dim, view: true })),
+    { fill },
+  );
+}
+
 // Peak memory: a fresh instance per workload; its memory only ever grows,
 // so its final size is the peak.
 console.log("\npeak module memory (fresh instance, view result)");

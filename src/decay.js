@@ -13,6 +13,7 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
+import { deliver, outArray } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
   DECAY_MIN_ALPHA as MIN_ALPHA,
@@ -76,15 +77,15 @@ function pointsOf(value, limit) {
 }
 
 /**
- * f(x) for each x. `method: "closed-form"` (default) returns a Float64Array;
- * `"quadrature"` returns { values, errors }, an independent estimate with a
- * bound on its error per point.
+ * f(x) for each x. `method: "closed-form"` (default) returns a Float64Array
+ * (or `out`, filled); `"quadrature"` returns { values, errors }, an
+ * independent estimate with a bound on its error per point.
  */
 export function decayIntegral(options) {
   options = snapshot(options);
   rejectUnknown(
     options,
-    ["theta", "base", "alpha", "x", "method"],
+    ["theta", "base", "alpha", "x", "method", "out"],
     "decayIntegral()",
   );
   const { theta, base, alpha } = familyOf(options);
@@ -94,13 +95,18 @@ export function decayIntegral(options) {
     method === 1 ? MAX_QUADRATURE_X : Infinity,
   );
   const n = points.count;
+  if (method === 1 && options.out !== undefined)
+    throw typeError(
+      `option "out" applies to method "closed-form" only (the quadrature returns { values, errors })`,
+    );
+  const out = outArray(options.out, Float64Array, n);
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const values = scratch(n * 8, "the values");
     const family = { theta, base, alpha, x, count: n };
     if (method === 0) {
       kernels.decayIntegral({ ...family, out: values });
-      return new Float64Array(memoryBuffer(), values, n).slice();
+      return deliver(out, new Float64Array(memoryBuffer(), values, n));
     }
     const errors = scratch(n * 8, "the error estimates");
     kernels.decayIntegralQuadrature({ ...family, values, errors });
@@ -111,22 +117,37 @@ export function decayIntegral(options) {
   });
 }
 
+// The options of ci and si: only `out`, for an array x.
+function specialOut(options, scalar, where) {
+  if (options === undefined) return undefined;
+  const given = snapshot(options);
+  rejectUnknown(given, ["out"], `${where}()`);
+  const { out } = given;
+  if (scalar && out !== undefined)
+    throw typeError(
+      `option "out" applies only when x is an array (${where} of a number returns a number)`,
+    );
+  return out;
+}
+
 // values: a Float64Array of the caller's points, read once.
-function special(kernel, values, scalar, where) {
+function special(kernel, values, scalar, given, where) {
   if (values.length > MAX_POINTS)
     throw rangeError(`${where}: at most ${MAX_POINTS} points`);
+  const out = outArray(given, Float64Array, values.length);
   const result = withScratch((scratch) => {
     const x = scratch(values.length * 8, "x");
     new Float64Array(memoryBuffer(), x, values.length).set(values);
     kernel({ x, count: values.length, out: x });
-    return new Float64Array(memoryBuffer(), x, values.length).slice();
+    return deliver(out, new Float64Array(memoryBuffer(), x, values.length));
   });
   return scalar ? result[0] : result;
 }
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, for x > 0. */
-export function ci(x) {
+export function ci(x, options) {
   const scalar = typeof x === "number";
+  const out = specialOut(options, scalar, "ci");
   const values = numberList(x, "x");
   values.forEach((v, i) => {
     if (!(v > 0))
@@ -134,12 +155,14 @@ export function ci(x) {
         `ci: x must be > 0 (Ci is real only for positive x), got ${v}${scalar ? "" : ` at index ${i}`}`,
       );
   });
-  return special(kernels.ci, values, scalar, "ci");
+  return special(kernels.ci, values, scalar, out, "ci");
 }
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
-export function si(x) {
-  return special(kernels.si, numberList(x, "x"), typeof x === "number", "si");
+export function si(x, options) {
+  const scalar = typeof x === "number";
+  const out = specialOut(options, scalar, "si");
+  return special(kernels.si, numberList(x, "x"), scalar, out, "si");
 }
 
 /**

@@ -71,6 +71,13 @@ export interface TableOptions extends ScheduleOptions {
    * is 0 and its methods and iteration throw a TypeError.
    */
   view?: boolean;
+  /**
+   * Write the table into this array (a Float32Array for float32, a
+   * Float64Array for float64; a subarray of a larger buffer works) and
+   * return it. At least positions × dim long: elements past the table are
+   * left as they were. Not a view of the module's memory; not with `view`.
+   */
+  out?: Float32Array | Float64Array;
 }
 
 export interface PresetTableOptions {
@@ -79,22 +86,49 @@ export interface PresetTableOptions {
   dim: number;
   dtype?: DType;
   view?: boolean;
+  out?: Float32Array | Float64Array;
   /** The library's own parameters, in camelCase; see `presets`. */
   [parameter: string]: unknown;
 }
 
+/** The encoding table, row-major [positions, dim], written into `out`. */
+export function table<Out extends Float32Array>(
+  options: (TableOptions | PresetTableOptions) & {
+    dtype?: "float32";
+    view?: false;
+    out: Out;
+  },
+): Out;
+export function table<Out extends Float64Array>(
+  options: (TableOptions | PresetTableOptions) & {
+    dtype: "float64";
+    view?: false;
+    out: Out;
+  },
+): Out;
 /** The encoding table, row-major [positions, dim]. */
 export function table(
-  options: (TableOptions | PresetTableOptions) & { dtype?: "float32" },
+  options: (TableOptions | PresetTableOptions) & {
+    dtype?: "float32";
+    out?: undefined;
+  },
 ): Float32Array;
 export function table(
-  options: (TableOptions | PresetTableOptions) & { dtype: "float64" },
+  options: (TableOptions | PresetTableOptions) & {
+    dtype: "float64";
+    out?: undefined;
+  },
 ): Float64Array;
 export function table(
-  options: TableOptions | PresetTableOptions,
+  options: (TableOptions | PresetTableOptions) & { out?: undefined },
 ): Float32Array | Float64Array;
 
 /** The w_i that `table` uses for these options (scale not applied). */
+export function frequencies<Out extends Float64Array>(
+  options: (ScheduleOptions | TableOptions | PresetTableOptions) & {
+    out: Out;
+  },
+): Out;
 export function frequencies(
   options: ScheduleOptions | TableOptions | PresetTableOptions,
 ): Float64Array;

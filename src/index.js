@@ -3,9 +3,11 @@
 import * as kernels from "./kernels.js";
 import { boolean, positionList, rangeError, typeError } from "./options.js";
 import { paddingRows } from "./presets.js";
+import { deliver, outArray, write, zero } from "./out.js";
 import { allocateView, memoryBuffer, withScratch } from "./runtime.js";
 import {
   DTYPES,
+  largestFrequency,
   prepare,
   SCHEDULE_OPTIONS,
   writeFrequencies,
@@ -35,9 +37,17 @@ const TABLE_OPTIONS = [
   "outputScale",
   "dtype",
   "view",
+  "out",
 ];
 
-const TABLE_WITH_PRESET = ["positions", "dtype", "view"];
+const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
+
+// Tables that are not views are computed in blocks of rows in module memory,
+// each copied out while it is still in cache: no full-size temporary. A block
+// is a multiple of the core's re-seeding interval (PE_RESEED rows), so the
+// rows are the same, bit for bit, as those of one call over the whole table.
+const BLOCK_BYTES = 2 ** 20;
+const RESEED_ROWS = 128;
 
 /**
  * The angular frequencies w_i that `table` uses for these options (the angle
@@ -49,9 +59,10 @@ export function frequencies(options) {
     allowed: TABLE_OPTIONS,
     withPreset: TABLE_WITH_PRESET,
   });
+  const out = outArray(p.options.out, Float64Array, p.pairs);
   return withScratch((scratch) => {
     const pointer = writeFrequencies(p, scratch);
-    return new Float64Array(memoryBuffer(), pointer, p.pairs).slice();
+    return deliver(out, new Float64Array(memoryBuffer(), pointer, p.pairs));
   });
 }
 
@@ -86,6 +97,8 @@ export function table(options) {
       `a table of ${count} × ${p.dim} ${DTYPES[p.dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
 
+  const out = outArray(p.options.out, Typed, count * p.dim, { view });
+  const kernel = p.dtype === 0 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
     const omega = writeFrequencies(p, scratch);
     let pointer = 0;
@@ -93,13 +106,51 @@ export function table(options) {
       pointer = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    const out = view
-      ? allocateView(bytes, "the table")
-      : scratch(bytes, "the table");
-    const kernel = p.dtype === 0 ? kernels.tableF32 : kernels.tableF64;
-    kernel({ ...p, out, positions: pointer, count, start, omega });
-    const result = new Typed(memoryBuffer(), out, count * p.dim);
-    for (const row of zeroRows) result.fill(0, row * p.dim, (row + 1) * p.dim);
-    return view ? result : result.slice();
+    if (view) {
+      const at = allocateView(bytes, "the table");
+      kernel({ ...p, out: at, positions: pointer, count, start, omega });
+      const result = new Typed(memoryBuffer(), at, count * p.dim);
+      for (const row of zeroRows)
+        result.fill(0, row * p.dim, (row + 1) * p.dim);
+      return result;
+    }
+    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+    const blockRows = Math.min(
+      count,
+      RESEED_ROWS *
+        Math.max(1, Math.floor(BLOCK_BYTES / (RESEED_ROWS * rowBytes))),
+    );
+    const result = out ?? new Typed(count * p.dim);
+    if (count === 0) return result;
+    checkAngles(p, omega, values, start, count);
+    const data = scratch(blockRows * rowBytes, "the table");
+    for (let first = 0; first < count; first += blockRows) {
+      const n = Math.min(blockRows, count - first);
+      kernel({
+        ...p,
+        out: data,
+        positions: pointer === 0 ? 0 : pointer + first * 8,
+        count: n,
+        start: start + first,
+        omega,
+      });
+      write(result, new Typed(memoryBuffer(), data, n * p.dim), first * p.dim);
+    }
+    for (const row of zeroRows) zero(result, row * p.dim, (row + 1) * p.dim);
+    return result;
   });
+}
+
+// The core checks every angle of a call before it writes; a table written in
+// blocks checks them all before its first block, so an error in a later
+// block cannot leave `out` half written. A non-finite frequency is left to
+// the first block, which reports it.
+function checkAngles(p, omega, values, start, count) {
+  const maxFrequency = largestFrequency(p, omega);
+  if (!Number.isFinite(maxFrequency)) return;
+  for (const position of values ?? [start, start + (count - 1)])
+    if (!Number.isFinite(position * maxFrequency))
+      throw rangeError(
+        `table: positions must be finite, and position × frequency too: ${position} × ${maxFrequency} is not finite`,
+      );
 }

@@ -27,6 +27,16 @@ export interface PresetRelationOptions {
  * to a Float32Array. With `inPlace`, `vectors` (a Float32Array or
  * Float64Array of the caller's, not a view) is written and returned.
  */
+export function rotate<Out extends Float64Array>(
+  vectors: Float64Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions & { out: Out },
+): Out;
+export function rotate<Out extends Float32Array>(
+  vectors: Float32Array | ArrayLike<number>,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions & { out: Out },
+): Out;
 export function rotate(
   vectors: Float64Array,
   offsets: number | ArrayLike<number>,
@@ -40,6 +50,12 @@ export function rotate(
 
 export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
   inPlace?: boolean;
+  /**
+   * Write the rows here (the type of the result, at least rows × dim long)
+   * and return it. It may be `vectors` itself (the same as inPlace), or not
+   * overlap it at all; not with `inPlace`.
+   */
+  out?: Float32Array | Float64Array;
 };
 
 export interface RopeOptions {
@@ -58,6 +74,8 @@ export interface RopeOptions {
   /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
   scale?: number;
   inPlace?: boolean;
+  /** A Float32Array for the rows, as for `rotate`. */
+  out?: Float32Array;
   /** Not a rope option: columns are paired by `pairing`. */
   layout?: never;
 }
@@ -69,6 +87,7 @@ export interface PresetRopeOptions {
   dim: number;
   pairing?: Pairing;
   inPlace?: boolean;
+  out?: Float32Array;
   /** The library's own parameters; see `presets`. */
   [parameter: string]: unknown;
 }
@@ -80,6 +99,11 @@ export interface PresetRopeOptions {
  * Float64Array is rounded to float32 first. With a preset, its schedule and
  * scale apply.
  */
+export function rope<Out extends Float32Array>(
+  vectors: Float32Array | ArrayLike<number>,
+  positions: number | ArrayLike<number>,
+  options: (RopeOptions | PresetRopeOptions) & { out: Out },
+): Out;
 export function rope(
   vectors: Float32Array | ArrayLike<number>,
   positions: number | ArrayLike<number>,
@@ -87,6 +111,13 @@ export function rope(
 ): Float32Array;
 
 /** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
+export function rotationMatrix<Out extends Float64Array>(
+  k: number,
+  options: (RelationOptions | PresetRelationOptions) & {
+    /** At least dim × dim elements, filled and returned. */
+    out: Out;
+  },
+): Out;
 export function rotationMatrix(
   k: number,
   options: RelationOptions | PresetRelationOptions,
@@ -132,12 +163,20 @@ export interface OffsetRange {
 export interface DotProductOptions extends RelationOptions {
   offsets: ArrayLike<number> | OffsetRange;
   outputScale?: number;
+  /** A Float64Array of at least one element per offset to fill and return. */
+  out?: Float64Array;
 }
 
 /**
  * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
  * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times outputScale².
  */
+export function dotProducts<Out extends Float64Array>(
+  options: (
+    | DotProductOptions
+    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">)
+  ) & { out: Out },
+): Out;
 export function dotProducts(
   options:
     | DotProductOptions

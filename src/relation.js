@@ -15,8 +15,14 @@ import {
   rowValues,
   typeError,
 } from "./options.js";
+import { aliasing, deliver, outArray, write } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
-import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
+import {
+  largestFrequency,
+  prepare,
+  SCHEDULE_OPTIONS,
+  writeFrequencies,
+} from "./schedule.js";
 import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
@@ -33,6 +39,7 @@ const ROPE_OPTIONS = [
   "pairing",
   "scale",
   "inPlace",
+  "out",
 ];
 const ROPE_HINTS = {
   layout:
@@ -104,21 +111,13 @@ function perRow(values, count, name) {
 
 // Rotates `rows` (a Float32Array or Float64Array) in chunks in module memory
 // with kernel({ out, input, count, list, one, omega }): `list` points to
-// per-row angles or is 0, `one` is the angle of every row. Returns a new
-// array of the same type, or `rows` itself when inPlace. Every angle is
-// checked first, so an error leaves `rows` untouched even in place.
-function rotateRows({
-  rows,
-  count,
-  dim,
-  angles,
-  name,
-  inPlace,
-  prepared,
-  kernel,
-}) {
+// per-row angles or is 0, `one` is the angle of every row. Returns `out`
+// (checked by outputOf), `rows` itself when inPlace, or a new array of the
+// same type. Every angle is checked first, so an error leaves `rows` and
+// `out` untouched.
+function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
   const Typed = rows.constructor;
-  const result = inPlace ? rows : new Typed(count * dim);
+  const result = out ?? new Typed(count * dim);
   const chunk = Math.max(
     1,
     Math.floor(CHUNK_BYTES / (Typed.BYTES_PER_ELEMENT * dim)),
@@ -126,9 +125,7 @@ function rotateRows({
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
     const omega = writeFrequencies(prepared, scratch);
-    let maxFrequency = 0;
-    for (const w of new Float64Array(memoryBuffer(), omega, prepared.pairs))
-      maxFrequency = Math.max(maxFrequency, Math.abs(prepared.scale * w));
+    const maxFrequency = largestFrequency(prepared, omega);
     for (const angle of list ?? [angles])
       if (!Number.isFinite(angle * maxFrequency))
         throw rangeError(
@@ -156,10 +153,24 @@ function rotateRows({
         one: list === null ? angles : 0,
         omega,
       });
-      result.set(new Typed(memoryBuffer(), data, size), first * dim);
+      write(result, new Typed(memoryBuffer(), data, size), first * dim);
     }
     return result;
   });
+}
+
+// Where rotated rows go: `rows` itself when inPlace, the caller's `out`
+// (which may be the input itself, the same as inPlace), or null for a new
+// array. Read from the snapshot once; checked after every input was read.
+function outputOf(p, rows, count, inPlace) {
+  if (inPlace && p.options.out !== undefined)
+    throw typeError(
+      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
+    );
+  if (inPlace) return rows;
+  const out = outArray(p.options.out, rows.constructor, count * p.dim);
+  if (out !== null) aliasing(out, rows);
+  return out;
 }
 
 /**
@@ -170,8 +181,8 @@ function rotateRows({
 export function rotate(vectors, offsets, options) {
   const p = prepare(options, {
     where: "rotate()",
-    allowed: [...ROTATE_OPTIONS, "inPlace"],
-    withPreset: ["inPlace"],
+    allowed: [...ROTATE_OPTIONS, "inPlace", "out"],
+    withPreset: ["inPlace", "out"],
   });
   requirePartners(p);
   const { inPlace = false } = p.options;
@@ -189,7 +200,7 @@ export function rotate(vectors, offsets, options) {
     dim: p.dim,
     angles,
     name: "offsets",
-    inPlace,
+    out: outputOf(p, rows, count, inPlace),
     prepared: p,
     kernel: ({ list, one, ...chunk }) =>
       kernel({ ...p, ...chunk, offsets: list, offset: one }),
@@ -205,7 +216,7 @@ export function rope(vectors, positions, options) {
   const p = prepare(options, {
     where: "rope()",
     allowed: ROPE_OPTIONS,
-    withPreset: ["pairing", "inPlace"],
+    withPreset: ["pairing", "inPlace", "out"],
     oddDim: "zero-pad",
     hints: ROPE_HINTS,
   });
@@ -224,7 +235,7 @@ export function rope(vectors, positions, options) {
     dim: p.dim,
     angles,
     name: "positions",
-    inPlace,
+    out: outputOf(p, rows, count, inPlace),
     prepared: p,
     kernel: ({ list, one, ...chunk }) =>
       kernels.ropeF32({
@@ -241,7 +252,7 @@ export function rope(vectors, positions, options) {
 export function rotationMatrix(k, options) {
   const p = prepare(options, {
     where: "rotationMatrix()",
-    allowed: ROTATE_OPTIONS,
+    allowed: [...ROTATE_OPTIONS, "out"],
   });
   if (p.dim > MAX_MATRIX_DIM)
     throw rangeError(
@@ -251,11 +262,12 @@ export function rotationMatrix(k, options) {
   if (typeof k !== "number")
     throw typeError(`k must be a number, got ${typeof k}`);
   if (!Number.isFinite(k)) throw rangeError(`k must be finite, got ${k}`);
+  const out = outArray(p.options.out, Float64Array, p.dim * p.dim);
   return withScratch((scratch) => {
     const omega = writeFrequencies(p, scratch);
-    const out = scratch(p.dim * p.dim * 8, "the matrix");
-    kernels.rotationMatrixF64({ ...p, out, offset: k, omega });
-    return new Float64Array(memoryBuffer(), out, p.dim * p.dim).slice();
+    const matrix = scratch(p.dim * p.dim * 8, "the matrix");
+    kernels.rotationMatrixF64({ ...p, out: matrix, offset: k, omega });
+    return deliver(out, new Float64Array(memoryBuffer(), matrix, p.dim ** 2));
   });
 }
 
@@ -340,11 +352,12 @@ export function linearRelationError(options) {
 export function dotProducts(options) {
   const p = prepare(options, {
     where: "dotProducts()",
-    allowed: [...ROTATE_OPTIONS, "outputScale", "offsets"],
-    withPreset: ["offsets"],
+    allowed: [...ROTATE_OPTIONS, "outputScale", "offsets", "out"],
+    withPreset: ["offsets", "out"],
     dtype: "float64",
   });
   const { count, from, step, values } = grid(p.options.offsets, "offsets");
+  const result = outArray(p.options.out, Float64Array, count);
   return withScratch((scratch) => {
     const omega = writeFrequencies(p, scratch);
     const out = scratch(count * 8, "the dot products");
@@ -354,7 +367,7 @@ export function dotProducts(options) {
       new Float64Array(memoryBuffer(), offsets, count).set(values);
     }
     kernels.dotProducts({ ...p, out, offsets, count, from, step, omega });
-    return new Float64Array(memoryBuffer(), out, count).slice();
+    return deliver(result, new Float64Array(memoryBuffer(), out, count));
   });
 }
 
