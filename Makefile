@@ -28,7 +28,7 @@ ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
 DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser serve test test-native test-fuzz test-node \
-	test-types test-browser test-format \
+	test-types test-browser test-format test-properties properties \
 	format bench clean
 
 all: $(DIST) web/vendor/sinusoidal-pe.global.js
@@ -113,7 +113,7 @@ serve: all
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-node test-types test-browser
+test: test-format test-native test-fuzz test-node test-properties test-types test-browser
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
@@ -141,6 +141,15 @@ test-fuzz: build/fuzz/fuzz_api
 test-node: all | deps-test
 	node --test tests/node/
 
+# Random option sets for every public function: a sample in `make test`,
+# 10^4 per function with `make properties` (PROPERTY_SEED picks the seed).
+PROPERTY_RUNS ?= 1000
+test-properties: all
+	PROPERTY_RUNS=$(PROPERTY_RUNS) node --test tests/property/
+
+properties: all
+	PROPERTY_RUNS=10000 node --test tests/property/
+
 # The declarations as a TypeScript user meets them.
 test-types: all
 	node_modules/.bin/tsc -p tests/types
@@ -158,6 +167,7 @@ format: node_modules/.package-lock.json
 
 bench: all
 	node bench/run.js
+	/usr/bin/python3 bench/float32_gap.py
 
 clean:
 	rm -rf build dist web/vendor
