@@ -29,6 +29,7 @@ DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser serve test test-native test-fuzz test-node \
 	test-types test-browser test-format test-properties properties fuzz \
+	test-differential differential \
 	format bench clean
 
 all: $(DIST) web/vendor/sinusoidal-pe.global.js
@@ -113,7 +114,7 @@ serve: all
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-node test-properties test-types test-browser
+test: test-format test-native test-fuzz test-differential test-node test-properties test-types test-browser
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
@@ -143,6 +144,22 @@ test-fuzz: $(FUZZ_BINARIES)
 fuzz: $(FUZZ_BINARIES)
 	tests/fuzz/run.sh $(FUZZ_SECONDS) 1 $(FUZZ_TARGETS)
 
+# The same seeded random cases through the native build and the shipped
+# .wasm (run by Node): bit for bit where both run the same IEEE operations,
+# within the documented tolerance where they call libm. A sample in
+# `make test`, DIFF_CASES with `make differential` (DIFF_SEED picks the seed).
+DIFF_CASES ?= 100000
+DIFF_SEED ?= 1
+build/differential/native: tests/differential/native.c $(CORE_C) $(CORE_H) | deps-test
+	@mkdir -p build/differential
+	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
+
+test-differential: build/differential/native build/sinusoidal-pe.wasm
+	node tests/differential/run.js $^ 1000 $(DIFF_SEED)
+
+differential: build/differential/native build/sinusoidal-pe.wasm
+	node tests/differential/run.js $^ $(DIFF_CASES) $(DIFF_SEED)
+
 test-node: all | deps-test
 	node --test tests/node/
 
@@ -163,11 +180,13 @@ test-browser: all deps-browser
 	node --test tests/browser/
 
 test-format: node_modules/.package-lock.json | deps-test
-	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch]
+	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \
+		tests/differential/*.c
 	node_modules/.bin/prettier --check --log-level=warn .
 
 format: node_modules/.package-lock.json
-	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch]
+	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \
+		tests/differential/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
 bench: all

@@ -1,11 +1,12 @@
 #!/bin/bash
-# Runs fuzz targets for a set time each and prints, per target, the seconds,
-# the runs executed and the edges covered, from libFuzzer's final stats.
+# Runs fuzz targets for a set time each and prints, per target, the seconds
+# run, the runs executed and the edges covered (libFuzzer's final stats).
 # usage: tests/fuzz/run.sh SECONDS MERGE TARGET...
 # Each target reads its committed corpus tests/fuzz/corpus/<target> and
-# writes new inputs to build/fuzz/corpus/<target>; with MERGE=1 the inputs
-# that add coverage are then merged into the committed corpus. A crashing
-# input is written to build/fuzz/<target>-crash-*.
+# writes new inputs to build/fuzz/corpus/<target>. With MERGE=1 the corpus is
+# then rebuilt from both as the smallest set with the same coverage, plus
+# the regression-* inputs, which are always kept. A crashing input is
+# written to build/fuzz/<target>-crash-*.
 seconds=$1 merge=$2
 shift 2
 status=0
@@ -15,14 +16,15 @@ for target in "$@"; do
   scratch=build/fuzz/corpus/$target
   log=build/fuzz/$target.log
   mkdir -p "$corpus" "$scratch"
+  started=$SECONDS
   "$binary" -seed=1 -max_len=1024 -timeout=25 -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="build/fuzz/$target-" \
     "$scratch" "$corpus" >"$log" 2>&1
   result=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   edges=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
-  printf '%-18s %5s s %10s runs %6s edges' "$target" "$seconds" "${runs:-?}" \
-    "${edges:-?}"
+  printf '%-18s %5s s %10s runs %6s edges' "$target" \
+    "$((SECONDS - started))" "${runs:-?}" "${edges:-?}"
   if [ "$result" -ne 0 ]; then
     status=1
     printf '  FAILED (%s)\n' "$log"
@@ -30,9 +32,17 @@ for target in "$@"; do
     continue
   fi
   if [ "$merge" = 1 ]; then
-    "$binary" -merge=1 -max_len=1024 -timeout=25 "$corpus" "$scratch" \
-      >>"$log" 2>&1 || status=1
-    printf '  corpus %s files' "$(ls "$corpus" | wc -l)"
+    merged=build/fuzz/merged/$target
+    rm -rf "$merged" && mkdir -p "$merged"
+    if "$binary" -merge=1 -max_len=1024 -timeout=25 "$merged" "$corpus" \
+      "$scratch" >>"$log" 2>&1; then
+      cp "$corpus"/regression-* "$merged"/ 2>/dev/null
+      rm -f "$corpus"/* && cp "$merged"/* "$corpus"/
+    else
+      status=1
+    fi
+    printf '  corpus %s files, %s bytes' "$(ls "$corpus" | wc -l)" \
+      "$(cat "$corpus"/* 2>/dev/null | wc -c)"
   fi
   printf '\n'
 done
