@@ -98,6 +98,11 @@ dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.p
 dist/sinusoidal-pe.global.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
 
+# The internals the tests call directly: the raw C exports and the status
+# check, past the JS validation.
+build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ $<
+
 dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
@@ -160,7 +165,7 @@ test-differential: build/differential/native build/sinusoidal-pe.wasm
 differential: build/differential/native build/sinusoidal-pe.wasm
 	node tests/differential/run.js $^ $(DIFF_CASES) $(DIFF_SEED)
 
-test-node: all | deps-test
+test-node: all build/internals.js | deps-test
 	node --test tests/node/
 
 # Random option sets for every public function: a sample in `make test`,

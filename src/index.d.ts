@@ -49,7 +49,7 @@ export interface ScheduleOptions {
 }
 
 export interface TableOptions extends ScheduleOptions {
-  /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed). */
+  /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed); 0 and [] give an empty table. */
   positions: number | ArrayLike<number>;
   /** First position when positions is a count; default 0. */
   start?: number;

@@ -20,16 +20,12 @@ function show(value) {
   return String(value);
 }
 
-export function optionsObject(options, name = "options") {
-  if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw typeError(`${name} must be an object, got ${show(options)}`);
-  return options;
-}
-
 // A plain copy of an options object: each getter (or Proxy trap) runs once,
 // here, and everything after reads the copy.
 export function snapshot(options, name = "options") {
-  return { ...optionsObject(options, name) };
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw typeError(`${name} must be an object, got ${show(options)}`);
+  return { ...options };
 }
 
 // Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.

@@ -67,8 +67,12 @@ export const presets = deepFreeze({
       "Positions are rows of get_embedding's table: a count n gives " +
       "get_embedding(n, d, paddingIdx); explicit positions are what forward() " +
       "indexes (utils.make_positions: paddingIdx + 1, paddingIdx + 2, ... for " +
-      "tokens, paddingIdx for pads). The row at position paddingIdx is all " +
-      "zeros. Models use paddingIdx = 1 (the dictionary's pad index).",
+      "tokens, paddingIdx for pads). With a count n, row paddingIdx is all " +
+      "zeros, negative indices counting from the end, and an index outside " +
+      "the n rows is a RangeError (the source's IndexError). With explicit " +
+      "positions every row at position paddingIdx is zeros and a negative " +
+      "paddingIdx is refused (the table's size is not known). Models use " +
+      "paddingIdx = 1 (the dictionary's pad index).",
   },
   whisper: {
     source: {

@@ -22,14 +22,25 @@ export interface PresetRelationOptions {
  * each row of a row-major [rows, dim] array. `offsets`: one number, or one
  * per row; real, negative and fractional values allowed. An odd dim needs
  * oddDim "zero-pad" (the zero column stays as it is); "extra-sin" is a
- * RangeError. With `inPlace`, `vectors` must be a Float32Array and is
- * returned. Angles are formed in float64, products in float64, rounded once.
+ * RangeError. Angles and products are formed in float64; a Float64Array is
+ * rotated in float64 and gives a Float64Array, anything else is rounded once
+ * to a Float32Array. With `inPlace`, `vectors` (a Float32Array or
+ * Float64Array of the caller's, not a view) is written and returned.
  */
+export function rotate(
+  vectors: Float64Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions,
+): Float64Array;
 export function rotate(
   vectors: Float32Array | ArrayLike<number>,
   offsets: number | ArrayLike<number>,
-  options: (RelationOptions | PresetRelationOptions) & { inPlace?: boolean },
+  options: RotateOptions,
 ): Float32Array;
+
+export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
+  inPlace?: boolean;
+};
 
 export interface RopeOptions {
   /** Even head dimension: the length of each row. */
@@ -47,17 +58,32 @@ export interface RopeOptions {
   /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
   scale?: number;
   inPlace?: boolean;
+  /** Not a rope option: columns are paired by `pairing`. */
+  layout?: never;
+}
+
+/** A preset's schedule and angle scale; its layout and offsets play no part. */
+export interface PresetRopeOptions {
+  preset: PresetName;
+  /** Even head dimension. */
+  dim: number;
+  pairing?: Pairing;
+  inPlace?: boolean;
+  /** The library's own parameters; see `presets`. */
+  [parameter: string]: unknown;
 }
 
 /**
  * Rotary position embedding: each pair (x, y) of a row becomes
  * (x cos a − y sin a, y cos a + x sin a), a = position · scale · w_i.
- * `positions`: one number or one per row.
+ * `positions`: one number or one per row. Computed in float32: a
+ * Float64Array is rounded to float32 first. With a preset, its schedule and
+ * scale apply.
  */
 export function rope(
   vectors: Float32Array | ArrayLike<number>,
   positions: number | ArrayLike<number>,
-  options: RopeOptions,
+  options: RopeOptions | PresetRopeOptions,
 ): Float32Array;
 
 /** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */

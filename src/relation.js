@@ -5,7 +5,6 @@ import * as kernels from "./kernels.js";
 import {
   boolean,
   grid,
-  integer,
   lengthOf,
   numberList,
   numbers,

@@ -56,30 +56,13 @@ export function prepare(
   },
 ) {
   const given = snapshot(options);
-  // A preset refuses whatever is not its parameter itself.
+  // With a preset, the preset itself refuses what is not its parameter.
   const known = given.preset === undefined ? allowed : Object.keys(given);
   rejectUnknown(given, [...known, "preset"], where, hints);
-  let engine = given;
-  let outputScale = 1,
-    presetStart = null,
-    padding = null;
-  if (given.preset !== undefined) {
-    const dim = integer(given.dim, "dim", 1, MAX_DIM);
-    const parameters = {};
-    for (const key of Object.keys(given))
-      if (key !== "preset" && key !== "dim" && !withPreset.includes(key))
-        parameters[key] = given[key];
-    let preset;
-    ({
-      engine: preset,
-      outputScale,
-      start: presetStart,
-      padding,
-    } = resolvePreset(given.preset, parameters, dim));
-    engine = { ...preset, dim };
-    for (const key of withPreset)
-      if (given[key] !== undefined) engine[key] = given[key];
-  }
+  const { engine, outputScale, start, padding } =
+    given.preset === undefined
+      ? { engine: given, outputScale: 1, start: null, padding: null }
+      : expandPreset(given, withPreset);
   const schedule = scheduleOf(engine, oddDim);
   const dtypeIndex = oneOf(engine.dtype ?? dtype, "dtype", DTYPES);
   return {
@@ -88,10 +71,23 @@ export function prepare(
     scale: engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale"),
     amplitude: amplitudeOf(engine.outputScale, outputScale, dtypeIndex),
     dtype: dtypeIndex,
-    presetStart,
+    presetStart: start,
     padding,
     options: engine,
   };
+}
+
+// The preset's engine options, plus the caller's dim and `withPreset` keys;
+// every other key goes to the preset as its parameter.
+function expandPreset(given, withPreset) {
+  const dim = integer(given.dim, "dim", 1, MAX_DIM);
+  const own = { dim };
+  const parameters = {};
+  for (const [key, value] of Object.entries(given))
+    if (withPreset.includes(key)) own[key] = value;
+    else if (key !== "preset" && key !== "dim") parameters[key] = value;
+  const resolved = resolvePreset(given.preset, parameters, dim);
+  return { ...resolved, engine: { ...resolved.engine, ...own } };
 }
 
 // The frequency schedule: explicit frequencies (read once into a Float64Array)

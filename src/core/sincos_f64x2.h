@@ -3,7 +3,7 @@
 
    Reduction: k = nearest(x * 2/pi), r = x - k*pi/2 with pi/2 split in three
    parts (Cody-Waite). The first part has 27 significant bits and the second
-   21, so k * part is exact for |k| < 2^26 and r keeps an absolute error near
+   20, so k * part is exact for |k| < 2^26 and r keeps an absolute error near
    1e-16 for |x| <= PE_SINCOS_FAST_LIMIT. Larger lanes fall back to libm, which
    reduces exactly at any magnitude.
    Evaluation: Taylor series of sin to r^17 and cos to r^16, whose truncation

@@ -53,4 +53,9 @@ enum pe_status {
 #undef PE_STATUS_ENUMERATOR
 };
 
+/* The number of status codes. */
+#define PE_STATUS_ONE(name, code, error, message) +1
+enum { PE_STATUS_COUNT = 0 PE_STATUS_LIST(PE_STATUS_ONE) };
+#undef PE_STATUS_ONE
+
 #endif

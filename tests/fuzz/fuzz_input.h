@@ -92,7 +92,7 @@ static void fail(const char *what, size_t index, double value) {
 }
 
 static void require_status(int32_t status) {
-  if (status < PE_OK || status > PE_ERR_OUTPUT_SCALE)
+  if (status < 0 || status >= PE_STATUS_COUNT)
     fail("unknown status", 0, status);
 }
 

@@ -210,5 +210,5 @@ int main(void) {
   test_large_dims();
   test_gram();
   test_bad_input();
-  return check_report("test_dot_products");
+  return check_report("dot_products");
 }

@@ -61,9 +61,13 @@ static void against_vectors(void) {
    double: equal wherever the result is a normal double, within one ulp of
    the subnormal spacing below. */
 static void against_quad(void) {
+  const double edges[] = {0x1.0000000000001p0, 1.5, 2.718281828459045, 1e300,
+                          DBL_MAX};
   srand(8);
   for (int trial = 0; trial < 200; trial++) {
-    double base = exp(log(DBL_MAX) * pow(rand() / (double)RAND_MAX, 3));
+    double base = trial < 5
+                      ? edges[trial]
+                      : exp(log(DBL_MAX) * pow(rand() / (double)RAND_MAX, 3));
     if (!(base > 1))
       base = nextafter(1, 2);
     uint32_t dim = 1 + (uint32_t)(rand() % (trial < 190 ? 5000 : PE_MAX_DIM));

@@ -358,5 +358,5 @@ int main(void) {
   test_linear_relation();
   test_matrix();
   test_bad_input();
-  return check_report("test_rotation");
+  return check_report("rotation");
 }

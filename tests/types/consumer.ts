@@ -67,6 +67,23 @@ const both = decayComparison({ dim: 768, x: { from: 0, to: 10, count: 11 } });
 const c: number = ci(1);
 const cs: Float64Array = si([1, 2]);
 
+const moved64: Float64Array = rotate(f64, [1, 2], { dim: 8 });
+const movedList: Float32Array = rotate([1, 2, 3, 4], 1, {
+  preset: "whisper",
+  dim: 4,
+  inPlace: false,
+});
+const qPreset: Float32Array = rope(f32, 3, {
+  preset: "diffusers",
+  dim: 8,
+  pairing: "halves",
+  flipSinToCos: true,
+});
+// @ts-expect-error: a Float64Array is rotated into a Float64Array
+const narrowed: Float32Array = rotate(f64, 1, { dim: 8 });
+// @ts-expect-error: rope pairs columns by "pairing", not "layout"
+rope(f32, 1, { dim: 8, layout: "halves" });
+
 // @ts-expect-error: dim is required
 table({ positions: 4 });
 // @ts-expect-error: unknown layout
@@ -94,4 +111,8 @@ export {
   c,
   cs,
   wrong,
+  moved64,
+  movedList,
+  qPreset,
+  narrowed,
 };
