@@ -15,131 +15,219 @@ NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/nati
 
 # Debian's emcc 3.1.6 finds its optimizer's `acorn` only on this path.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
-EMFLAGS := -O3 -msimd128 -Isrc/core --no-entry -sSTANDALONE_WASM \
+EMFLAGS := -O3 -msimd128 -Wall -Wextra -Werror -Isrc/core --no-entry \
+	-sSTANDALONE_WASM \
 	-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=1MB \
 	-sTOTAL_STACK=256KB -sEXPORTED_FUNCTIONS=_malloc,_free
 NATIVE_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Isrc/core
-ESBUILD := node_modules/.bin/esbuild --bundle --log-level=warning \
-	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js
+ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
+	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
+	--alias:sinusoidal-pe-constants=./build/constants.js
 
-DIST := dist/index.js dist/sinusoidal-pe.global.js $(TYPES)
+DIST := dist/index.js dist/sinusoidal-pe.global.js dist/sinusoidal-pe.wasm \
+	dist/cli.js $(TYPES)
 
-.PHONY: all deps deps-browser serve test test-native test-fuzz test-node \
-	test-types test-browser test-format \
+.PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
+	test-types test-browser test-package test-format test-properties properties sizes fuzz \
+	test-differential differential \
 	format bench clean
 
-all: $(DIST) web/vendor/sinusoidal-pe.global.js
+all: $(DIST)
 
 # ---- dependencies -----------------------------------------------------------
 
-deps:
-	@missing=""; \
-	command -v emcc >/dev/null || missing="$$missing emscripten"; \
-	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
-	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
-	command -v gcc >/dev/null || missing="$$missing gcc"; \
-	command -v python3 >/dev/null || missing="$$missing python3"; \
-	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
-	command -v node >/dev/null || missing="$$missing nodejs npm"; \
-	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
-	command -v clang >/dev/null || missing="$$missing clang"; \
-	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
-		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
-	if [ -n "$$missing" ]; then \
+# Each target installs only what is missing, so a machine that has the tools
+# needs neither root nor network. The build needs emcc and node; the tests
+# add compilers, sanitizer and fuzzer runtimes, SIMDe, NumPy and Chromium.
+INSTALL_MISSING := if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-deps-browser:
-	@command -v chromium >/dev/null || { \
-		echo "installing Debian package: chromium"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq chromium >/dev/null; }
+deps: deps-build deps-test deps-browser
 
-node_modules/.package-lock.json: package-lock.json | deps
+deps-build:
+	@missing=""; \
+	command -v emcc >/dev/null || missing="$$missing emscripten"; \
+	command -v zopfli >/dev/null || missing="$$missing zopfli"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	$(INSTALL_MISSING)
+
+deps-test:
+	@missing=""; \
+	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
+	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
+	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
+		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
+	$(INSTALL_MISSING)
+
+deps-browser:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	$(INSTALL_MISSING)
+
+node_modules/.package-lock.json: package-lock.json | deps-build
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 # ---- build ------------------------------------------------------------------
 
-build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps
+build/sinusoidal-pe.wasm: $(CORE_C) $(CORE_H) | deps-build
 	@mkdir -p build
 	$(EMCC) $(EMFLAGS) $(CORE_C) -o $@
 
-build/wasm-base64.js: build/sinusoidal-pe.wasm
-	node -e 'const b = require("fs").readFileSync(process.argv[1]).toString("base64"); require("fs").writeFileSync(process.argv[2], "export default \"" + b + "\";\n")' $< $@
+# The inline copy is deflated (zlib format, by zopfli: 5% smaller than
+# zlib's best), so the package carries the module about once in compressed
+# form besides the .wasm file.
+build/wasm-base64.js: build/sinusoidal-pe.wasm | deps-build
+	{ printf 'export default "'; zopfli --zlib -c $< | base64 -w0; printf '";\n'; } > $@
 
-dist/index.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
+dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
+	@mkdir -p dist
+	cp $< $@
+
+dist/cli.js: src/cli.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
+		--charset=utf8 --log-level=warning --external:./index.js \
+		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
+	chmod +x $@
+
+# The constants C and JS share, read from the headers that define them.
+build/constants.js: src/core/constants_to_js.js src/core/status.h \
+		src/core/enums.h src/core/bounds.h
+	@mkdir -p build
+	node $< $@
+
+dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ src/index.js
 
-# A classic-script build for pages opened from file://, where browsers refuse
-# module scripts.
-dist/sinusoidal-pe.global.js: build/wasm-base64.js $(JS_SRC) node_modules/.package-lock.json
-	$(ESBUILD) --format=iife --global-name=SinusoidalPE --outfile=$@ src/index.js
+# The packaged classic script loads dist/index.js beside it, so the package
+# carries the code and the inline module once.
+dist/sinusoidal-pe.global.js: src/global.js node_modules/.package-lock.json
+	node_modules/.bin/esbuild --minify --log-level=warning --outfile=$@ $<
+
+# The internals the tests call directly: the raw C exports and the status
+# check, past the JS validation.
+build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ $<
 
 dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
 
-web/vendor/sinusoidal-pe.global.js: dist/sinusoidal-pe.global.js
-	@mkdir -p web/vendor
-	cp $< $@
+# The page: web/ (ES modules) bundled into classic scripts, formulas typeset
+# to MathML, written to dist/site/ with relative paths only.
+WEB_SRC := $(shell find web -type f)
+
+dist/site/index.html: build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+	node web/build.js dist/site
+
+site: dist/site/index.html
 
 # ---- main job -----------------------------------------------------------------
 
-serve: all
+serve: site
 	@echo "sinusoidal-pe page: http://127.0.0.1:$(PORT)/"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory web
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory dist/site
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-node test-types test-browser
+test: test-format test-native test-fuzz test-differential test-node test-properties \
+	test-types test-browser test-package
 
-build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps
+build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/native
 	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
 
 test-native: $(NATIVE_TESTS)
 	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
 
-# Arbitrary arguments to every exported function under ASan and UBSan; a
-# bounded run, so the suite's time stays predictable. tests/fuzz/corpus keeps
-# the inputs that once failed.
-FUZZ_SECONDS ?= 30
-build/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_C) $(CORE_H) | deps
+# libFuzzer targets, one per entry point, under ASan and UBSan: arbitrary
+# arguments, and the documented contracts checked on every result. Each has
+# its committed corpus in tests/fuzz/corpus/<target>. `make test` runs a short
+# smoke; `make fuzz` runs FUZZ_SECONDS per target and merges what adds
+# coverage into the committed corpus.
+FUZZ_TARGETS := table rotation dot_products decay special_functions
+FUZZ_BINARIES := $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 6
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(CORE_C) $(CORE_H) | deps-test
 	@mkdir -p build/fuzz
 	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc/core $< $(CORE_C) -lm -o $@
 
-test-fuzz: build/fuzz/fuzz_api
-	@mkdir -p build/fuzz/corpus
-	$< -seed=1 -max_len=512 -max_total_time=$(FUZZ_SECONDS) \
-		-artifact_prefix=build/fuzz/ -print_final_stats=0 build/fuzz/corpus \
-		tests/fuzz/corpus \
-		2>&1 | grep -E "^(Done|==|SUMMARY|artifact)" ; exit $${PIPESTATUS[0]}
+test-fuzz: $(FUZZ_BINARIES)
+	tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) 0 $(FUZZ_TARGETS)
 
-test-node: all
+fuzz: $(FUZZ_BINARIES)
+	tests/fuzz/run.sh $(FUZZ_SECONDS) 1 $(FUZZ_TARGETS)
+
+# The same seeded random cases through the native build and the shipped
+# .wasm (run by Node): bit for bit where both run the same IEEE operations,
+# within the documented tolerance where they call libm. A sample in
+# `make test`, DIFF_CASES with `make differential` (DIFF_SEED picks the seed).
+DIFF_CASES ?= 100000
+DIFF_SEED ?= 1
+build/differential/native: tests/differential/native.c $(CORE_C) $(CORE_H) | deps-test
+	@mkdir -p build/differential
+	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
+
+test-differential: build/differential/native build/sinusoidal-pe.wasm
+	node tests/differential/run.js $^ 1000 $(DIFF_SEED)
+
+differential: build/differential/native build/sinusoidal-pe.wasm
+	node tests/differential/run.js $^ $(DIFF_CASES) $(DIFF_SEED)
+
+test-node: all build/internals.js | deps-test
 	node --test tests/node/
+
+# Random option sets for every public function: a sample in `make test`,
+# 10^4 per function with `make properties` (PROPERTY_SEED picks the seed).
+PROPERTY_RUNS ?= 1000
+test-properties: all
+	PROPERTY_RUNS=$(PROPERTY_RUNS) node --test tests/property/
+
+properties: all
+	PROPERTY_RUNS=10000 node --test tests/property/
 
 # The declarations as a TypeScript user meets them.
 test-types: all
 	node_modules/.bin/tsc -p tests/types
 
-test-browser: all deps-browser
+test-browser: all site deps-browser
 	node --test tests/browser/
 
-test-format: node_modules/.package-lock.json
-	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
+# The packed tarball installed into a scratch project: Node, npx, bundlers
+# in Chromium, package linters, types, the size budget.
+test-package: all deps-browser
+	node --test tests/package/
+
+# Writes the measured sizes table into README.md (checked by test-package).
+sizes: all
+	node tests/package/sizes.js --write
+
+test-format: node_modules/.package-lock.json | deps-test
+	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \
+		tests/differential/*.c
 	node_modules/.bin/prettier --check --log-level=warn .
 
 format: node_modules/.package-lock.json
-	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.c
+	clang-format -i $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \
+		tests/differential/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
-bench: all
+bench: all site deps-browser
 	node bench/run.js
+	/usr/bin/python3 bench/float32_gap.py
+	node bench/page.js
 
 clean:
-	rm -rf build dist web/vendor
+	rm -rf build dist

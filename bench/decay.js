@@ -12,15 +12,15 @@ export async function run({ measure, report }) {
       return sines;
     }),
   };
-  for (const [name, options, target] of [
-    ["exp, base 10000", { theta: "exp", base: 10000 }, "≤ 10×"],
-    ["exp, base 1.0001", { theta: "exp", base: 1.0001 }, "≤ 10×"],
-    ["power, alpha 0.5", { theta: "power", alpha: 0.5 }, "≤ 20×"],
-    ["power, alpha 2", { theta: "power", alpha: 2 }, "≤ 20×"],
+  for (const [name, options, max] of [
+    ["exp, base 10000", { theta: "exp", base: 10000 }, 10],
+    ["exp, base 1.0001", { theta: "exp", base: 1.0001 }, 10],
+    ["power, alpha 0.5", { theta: "power", alpha: 0.5 }, 20],
+    ["power, alpha 2", { theta: "power", alpha: 2 }, 20],
   ])
     report(
       `decayIntegral ${name}, 1e5 points in [0, 37000]`,
       measure(() => decayIntegral({ ...options, x })),
-      { "Math.sin": { ...sin, target } },
+      { "Math.sin": { ...sin, max } },
     );
 }

@@ -29,6 +29,10 @@ export interface DecayIntegralOptions extends FamilyOptions {
   method?: "closed-form" | "quadrature";
 }
 
+/** f(x) = ∫₀¹ cos(x·θ(t)) dt at every x, written into `out` (closed form only). */
+export function decayIntegral<Out extends Float64Array>(
+  options: DecayIntegralOptions & { method?: "closed-form"; out: Out },
+): Out;
 /** f(x) = ∫₀¹ cos(x·θ(t)) dt at every x. */
 export function decayIntegral(
   options: DecayIntegralOptions & { method?: "closed-form" },
@@ -40,11 +44,25 @@ export function decayIntegral(
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, x > 0. */
 export function ci(x: number): number;
-export function ci(x: ArrayLike<number>): Float64Array;
+export function ci<Out extends Float64Array>(
+  x: ArrayLike<number>,
+  options: { out: Out },
+): Out;
+export function ci(
+  x: ArrayLike<number>,
+  options?: Record<string, never>,
+): Float64Array;
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt. */
 export function si(x: number): number;
-export function si(x: ArrayLike<number>): Float64Array;
+export function si<Out extends Float64Array>(
+  x: ArrayLike<number>,
+  options: { out: Out },
+): Out;
+export function si(
+  x: ArrayLike<number>,
+  options?: Record<string, never>,
+): Float64Array;
 
 export interface DecayComparisonOptions extends FamilyOptions {
   /** Even or odd, 2 ≤ dim ≤ 2^20: ⌊dim/2⌋ frequencies θ_i = θ(2i/dim). */

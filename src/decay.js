@@ -1,29 +1,32 @@
 // The decay integral f(x) = ∫₀¹ cos(x·θ(t)) dt of a frequency family θ, which
 // the relative-only dot product approximates: Σ_i cos(x·θ_i) ≈ (d/2)·f(x);
 // and the cosine and sine integrals Ci and Si. All arithmetic runs in C.
+import * as kernels from "./kernels.js";
 import {
   finiteNumber,
   grid,
   integer,
   numberList,
   oneOf,
-  optionsObject,
   rangeError,
   rejectUnknown,
+  snapshot,
   typeError,
 } from "./options.js";
-import { memoryBuffer, wasm, withScratch } from "./runtime.js";
-import { MAX_DIM } from "./schedule.js";
-import { check } from "./status.js";
+import { deliver, outArray } from "./out.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
+import {
+  DECAY_MIN_ALPHA as MIN_ALPHA,
+  DECAY_QUADRATURE_MAX_X as MAX_QUADRATURE_X,
+  MAX_COUNT as MAX_POINTS,
+  MAX_DIM,
+  METHODS,
+  ODD_DIMS,
+  THETAS,
+} from "sinusoidal-pe-constants";
 
-export const THETAS = Object.freeze(["exp", "power", "linear"]);
-const METHODS = ["closed-form", "quadrature"];
-// The C core's PE_DECAY_MIN_ALPHA and PE_DECAY_QUADRATURE_MAX_X, checked here
-// first for messages that name the option.
-const MIN_ALPHA = 1 / 1024;
-const MAX_QUADRATURE_X = 1e6;
-const MAX_POINTS = 2 ** 28;
-const ODD_DIM_ZERO_PAD = 0;
+export { THETAS };
+const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 
 // theta, base (exp only, default 10000) and alpha (power only, required).
 function familyOf(options) {
@@ -74,15 +77,15 @@ function pointsOf(value, limit) {
 }
 
 /**
- * f(x) for each x. `method: "closed-form"` (default) returns a Float64Array;
- * `"quadrature"` returns { values, errors }, an independent estimate with a
- * bound on its error per point.
+ * f(x) for each x. `method: "closed-form"` (default) returns a Float64Array
+ * (or `out`, filled); `"quadrature"` returns { values, errors }, an
+ * independent estimate with a bound on its error per point.
  */
 export function decayIntegral(options) {
-  optionsObject(options);
+  options = snapshot(options);
   rejectUnknown(
     options,
-    ["theta", "base", "alpha", "x", "method"],
+    ["theta", "base", "alpha", "x", "method", "out"],
     "decayIntegral()",
   );
   const { theta, base, alpha } = familyOf(options);
@@ -92,29 +95,21 @@ export function decayIntegral(options) {
     method === 1 ? MAX_QUADRATURE_X : Infinity,
   );
   const n = points.count;
+  if (method === 1 && options.out !== undefined)
+    throw typeError(
+      `option "out" applies to method "closed-form" only (the quadrature returns { values, errors })`,
+    );
+  const out = outArray(options.out, Float64Array, n);
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const values = scratch(n * 8, "the values");
+    const family = { theta, base, alpha, x, count: n };
     if (method === 0) {
-      check(
-        wasm().pe_decay_integral(theta, base, alpha, x, n, values),
-        "decayIntegral",
-      );
-      return new Float64Array(memoryBuffer(), values, n).slice();
+      kernels.decayIntegral({ ...family, out: values });
+      return deliver(out, new Float64Array(memoryBuffer(), values, n));
     }
     const errors = scratch(n * 8, "the error estimates");
-    check(
-      wasm().pe_decay_integral_quadrature(
-        theta,
-        base,
-        alpha,
-        x,
-        n,
-        values,
-        errors,
-      ),
-      "decayIntegral",
-    );
+    kernels.decayIntegralQuadrature({ ...family, values, errors });
     return {
       values: new Float64Array(memoryBuffer(), values, n).slice(),
       errors: new Float64Array(memoryBuffer(), errors, n).slice(),
@@ -122,35 +117,52 @@ export function decayIntegral(options) {
   });
 }
 
-function special(kernel, x, where) {
-  const scalar = typeof x === "number";
-  const values = numberList(x, "x");
+// The options of ci and si: only `out`, for an array x.
+function specialOut(options, scalar, where) {
+  if (options === undefined) return undefined;
+  const given = snapshot(options);
+  rejectUnknown(given, ["out"], `${where}()`);
+  const { out } = given;
+  if (scalar && out !== undefined)
+    throw typeError(
+      `option "out" applies only when x is an array (${where} of a number returns a number)`,
+    );
+  return out;
+}
+
+// values: a Float64Array of the caller's points, read once.
+function special(kernel, values, scalar, given, where) {
   if (values.length > MAX_POINTS)
     throw rangeError(`${where}: at most ${MAX_POINTS} points`);
+  const out = outArray(given, Float64Array, values.length);
   const result = withScratch((scratch) => {
-    const pointer = scratch(values.length * 8, "x");
-    new Float64Array(memoryBuffer(), pointer, values.length).set(values);
-    check(wasm()[kernel](pointer, values.length, pointer), where);
-    return new Float64Array(memoryBuffer(), pointer, values.length).slice();
+    const x = scratch(values.length * 8, "x");
+    new Float64Array(memoryBuffer(), x, values.length).set(values);
+    kernel({ x, count: values.length, out: x });
+    return deliver(out, new Float64Array(memoryBuffer(), x, values.length));
   });
   return scalar ? result[0] : result;
 }
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, for x > 0. */
-export function ci(x) {
-  const values = typeof x === "number" ? [x] : x;
-  if (values?.length !== undefined)
-    for (let i = 0; i < values.length; i++)
-      if (typeof values[i] === "number" && !(values[i] > 0))
-        throw rangeError(
-          `ci: x must be > 0 (Ci is real only for positive x), got ${values[i]}${typeof x === "number" ? "" : ` at index ${i}`}`,
-        );
-  return special("pe_ci", x, "ci");
+export function ci(x, options) {
+  const scalar = typeof x === "number";
+  const out = specialOut(options, scalar, "ci");
+  const values = numberList(x, "x");
+  values.forEach((v, i) => {
+    if (!(v > 0))
+      throw rangeError(
+        `ci: x must be > 0 (Ci is real only for positive x), got ${v}${scalar ? "" : ` at index ${i}`}`,
+      );
+  });
+  return special(kernels.ci, values, scalar, out, "ci");
 }
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
-export function si(x) {
-  return special("pe_si", x, "si");
+export function si(x, options) {
+  const scalar = typeof x === "number";
+  const out = specialOut(options, scalar, "si");
+  return special(kernels.si, numberList(x, "x"), scalar, out, "si");
 }
 
 /**
@@ -160,7 +172,7 @@ export function si(x) {
  * schedule, so sum equals dotProducts({ dim, base, offsets: x }).
  */
 export function decayComparison(options) {
-  optionsObject(options);
+  options = snapshot(options);
   rejectUnknown(
     options,
     ["dim", "theta", "base", "alpha", "x"],
@@ -174,32 +186,22 @@ export function decayComparison(options) {
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const frequencies = scratch(h * 8, "the frequencies");
-    check(
-      wasm().pe_decay_frequencies(theta, base, alpha, dim, frequencies, h),
-      "decayComparison",
-    );
+    const family = { theta, base, alpha };
+    kernels.decayFrequencies({ ...family, dim, out: frequencies, count: h });
     const sum = scratch(n * 8, "the sums");
-    check(
-      wasm().pe_dot_products(
-        sum,
-        x,
-        n,
-        0,
-        0,
-        dim,
-        ODD_DIM_ZERO_PAD,
-        frequencies,
-        h,
-        1,
-        1,
-      ),
-      "decayComparison",
-    );
+    kernels.dotProducts({
+      out: sum,
+      offsets: x,
+      count: n,
+      dim,
+      oddDim: ODD_DIM_ZERO_PAD,
+      omega: frequencies,
+      pairs: h,
+      scale: 1,
+      amplitude: 1,
+    });
     const integral = scratch(n * 8, "the integral");
-    check(
-      wasm().pe_decay_integral(theta, base, alpha, x, n, integral),
-      "decayComparison",
-    );
+    kernels.decayIntegral({ ...family, x, count: n, out: integral });
     const f = new Float64Array(memoryBuffer(), integral, n);
     return {
       x: new Float64Array(memoryBuffer(), x, n).slice(),

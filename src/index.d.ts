@@ -4,8 +4,11 @@ export type WasmSource =
 
 /**
  * Compiles and instantiates the module (inlined in this file) once; later
- * calls resolve at once. Pass `source` on hosts that forbid compiling inline
- * bytes. Every other function is synchronous and throws before `init`.
+ * calls resolve at once. Pass `source` to load the shipped
+ * `sinusoidal-pe/sinusoidal-pe.wasm` instead (a URL or a Response served as
+ * application/wasm compiles while streaming). Under a Content-Security-Policy
+ * the compile needs 'wasm-unsafe-eval'. Every other function is synchronous
+ * and throws before `init`.
  */
 export function init(source?: WasmSource): Promise<void>;
 
@@ -49,7 +52,7 @@ export interface ScheduleOptions {
 }
 
 export interface TableOptions extends ScheduleOptions {
-  /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed). */
+  /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed); 0 and [] give an empty table. */
   positions: number | ArrayLike<number>;
   /** First position when positions is a count; default 0. */
   start?: number;
@@ -68,6 +71,13 @@ export interface TableOptions extends ScheduleOptions {
    * is 0 and its methods and iteration throw a TypeError.
    */
   view?: boolean;
+  /**
+   * Write the table into this array (a Float32Array for float32, a
+   * Float64Array for float64; a subarray of a larger buffer works) and
+   * return it. At least positions × dim long: elements past the table are
+   * left as they were. Not a view of the module's memory; not with `view`.
+   */
+  out?: Float32Array | Float64Array;
 }
 
 export interface PresetTableOptions {
@@ -76,22 +86,49 @@ export interface PresetTableOptions {
   dim: number;
   dtype?: DType;
   view?: boolean;
+  out?: Float32Array | Float64Array;
   /** The library's own parameters, in camelCase; see `presets`. */
   [parameter: string]: unknown;
 }
 
+/** The encoding table, row-major [positions, dim], written into `out`. */
+export function table<Out extends Float32Array>(
+  options: (TableOptions | PresetTableOptions) & {
+    dtype?: "float32";
+    view?: false;
+    out: Out;
+  },
+): Out;
+export function table<Out extends Float64Array>(
+  options: (TableOptions | PresetTableOptions) & {
+    dtype: "float64";
+    view?: false;
+    out: Out;
+  },
+): Out;
 /** The encoding table, row-major [positions, dim]. */
 export function table(
-  options: (TableOptions | PresetTableOptions) & { dtype?: "float32" },
+  options: (TableOptions | PresetTableOptions) & {
+    dtype?: "float32";
+    out?: undefined;
+  },
 ): Float32Array;
 export function table(
-  options: (TableOptions | PresetTableOptions) & { dtype: "float64" },
+  options: (TableOptions | PresetTableOptions) & {
+    dtype: "float64";
+    out?: undefined;
+  },
 ): Float64Array;
 export function table(
-  options: TableOptions | PresetTableOptions,
+  options: (TableOptions | PresetTableOptions) & { out?: undefined },
 ): Float32Array | Float64Array;
 
 /** The w_i that `table` uses for these options (scale not applied). */
+export function frequencies<Out extends Float64Array>(
+  options: (ScheduleOptions | TableOptions | PresetTableOptions) & {
+    out: Out;
+  },
+): Out;
 export function frequencies(
   options: ScheduleOptions | TableOptions | PresetTableOptions,
 ): Float64Array;

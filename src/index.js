@@ -1,28 +1,17 @@
 // Public API of sinusoidal-pe. Call `await init()` once; every other function
 // is synchronous and computes in the WebAssembly module.
+import * as kernels from "./kernels.js";
+import { boolean, positionList, rangeError, typeError } from "./options.js";
+import { paddingRows } from "./presets.js";
+import { deliver, outArray, write, zero } from "./out.js";
+import { allocateView, memoryBuffer, withScratch } from "./runtime.js";
 import {
-  boolean,
-  copyFinite,
-  finiteNumber,
-  integer,
-  isArrayLike,
-  oneOf,
-  rangeError,
-  rejectUnknown,
-  typeError,
-} from "./options.js";
-import { allocateView, memoryBuffer, wasm, withScratch } from "./runtime.js";
-import {
-  amplitudeOf,
   DTYPES,
-  expand,
-  LAYOUTS,
+  largestFrequency,
+  prepare,
   SCHEDULE_OPTIONS,
-  scaleOf,
-  scheduleSpec,
   writeFrequencies,
 } from "./schedule.js";
-import { check } from "./status.js";
 
 export { init } from "./runtime.js";
 export { presets } from "./presets.js";
@@ -55,91 +44,120 @@ const TABLE_OPTIONS = [
   "outputScale",
   "dtype",
   "view",
+  "out",
 ];
+
+const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
+
+// Tables that are not views are computed in blocks of rows in module memory,
+// each copied out while it is still in cache: no full-size temporary. A block
+// is a multiple of the core's re-seeding interval (PE_RESEED rows), so the
+// rows are the same, bit for bit, as those of one call over the whole table.
+const BLOCK_BYTES = 2 ** 20;
+const RESEED_ROWS = 128;
 
 /**
  * The angular frequencies w_i that `table` uses for these options (the angle
  * of pair i at position p is p * scale * w_i).
  */
 export function frequencies(options) {
-  const { options: engine } = expand(options);
-  rejectUnknown(engine, TABLE_OPTIONS, "frequencies()");
-  const spec = scheduleSpec(engine);
+  const p = prepare(options, {
+    where: "frequencies()",
+    allowed: TABLE_OPTIONS,
+    withPreset: TABLE_WITH_PRESET,
+  });
+  const out = outArray(p.options.out, Float64Array, p.pairs);
   return withScratch((scratch) => {
-    const pointer = writeFrequencies(spec, scratch);
-    return new Float64Array(memoryBuffer(), pointer, spec.count).slice();
+    const pointer = writeFrequencies(p, scratch);
+    return deliver(out, new Float64Array(memoryBuffer(), pointer, p.pairs));
   });
 }
 
 /** The encoding table, row-major [positions, dim]. */
 export function table(options) {
-  const { options: engine, outputScale, zeroRows } = expand(options);
-  rejectUnknown(engine, TABLE_OPTIONS, "table()");
-  const spec = scheduleSpec(engine);
-  const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
-  const dtype = oneOf(engine.dtype ?? "float32", "dtype", DTYPES);
-  const view = engine.view === undefined ? false : boolean(engine.view, "view");
-  const scale = scaleOf(engine);
-  const amplitude = amplitudeOf(engine, outputScale, dtype);
-
-  const positions = engine.positions;
-  let count,
-    start = 0;
-  if (typeof positions === "number") {
-    count = integer(positions, "positions", 1, 2 ** 32 - 1);
-    if (engine.start !== undefined) start = finiteNumber(engine.start, "start");
-  } else if (isArrayLike(positions)) {
-    count = positions.length;
-    if (engine.start !== undefined)
+  const p = prepare(options, {
+    where: "table()",
+    allowed: TABLE_OPTIONS,
+    withPreset: TABLE_WITH_PRESET,
+  });
+  const { positions, view = false } = p.options;
+  boolean(view, "view");
+  const rows = positionList(positions, p.options.start, {
+    min: 0,
+    maxCount: 2 ** 32 - 1,
+    maxArray: 2 ** 32 - 1,
+  });
+  let { start } = rows;
+  if (p.presetStart !== null) {
+    if (rows.values !== null && p.presetStart.value !== 0)
       throw typeError(
-        `option "start" applies only when "positions" is a count`,
+        `option "${p.presetStart.key}" applies when "positions" is a count; add it to the explicit positions instead`,
       );
-  } else {
-    throw typeError(
-      `option "positions" must be a count (a positive integer) or an array of numbers, got ${positions === undefined ? "nothing" : typeof positions}`,
-    );
+    start = p.presetStart.value;
   }
-  const Typed = dtype === 0 ? Float32Array : Float64Array;
-  const bytes = count * spec.dim * Typed.BYTES_PER_ELEMENT;
+  const { count, values } = rows;
+  const zeroRows = paddingRows(p.padding, count, values);
+  const Typed = p.dtype === 0 ? Float32Array : Float64Array;
+  const bytes = count * p.dim * Typed.BYTES_PER_ELEMENT;
   if (bytes > 2 ** 32 - 2 ** 20)
     throw rangeError(
-      `a table of ${count} × ${spec.dim} ${DTYPES[dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      `a table of ${count} × ${p.dim} ${DTYPES[p.dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
 
+  const out = outArray(p.options.out, Typed, count * p.dim, { view });
+  const kernel = p.dtype === 0 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
-    let positionsPointer = 0;
-    if (typeof positions !== "number") {
-      positionsPointer = scratch(count * 8, "positions");
-      copyFinite(
-        positions,
-        new Float64Array(memoryBuffer(), positionsPointer, count),
-        "positions",
-      );
+    const omega = writeFrequencies(p, scratch);
+    let pointer = 0;
+    if (values !== null) {
+      pointer = scratch(count * 8, "positions");
+      new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    const out = view
-      ? allocateView(bytes, "the table")
-      : scratch(bytes, "the table");
-    const kernel = dtype === 0 ? wasm().pe_table_f32 : wasm().pe_table_f64;
-    check(
-      kernel(
-        out,
-        positionsPointer,
-        count,
-        start,
-        spec.dim,
-        layout,
-        spec.oddDim,
-        omega,
-        spec.count,
-        scale,
-        amplitude,
-      ),
-      "table",
+    if (view) {
+      const at = allocateView(bytes, "the table");
+      kernel({ ...p, out: at, positions: pointer, count, start, omega });
+      const result = new Typed(memoryBuffer(), at, count * p.dim);
+      for (const row of zeroRows)
+        result.fill(0, row * p.dim, (row + 1) * p.dim);
+      return result;
+    }
+    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+    const blockRows = Math.min(
+      count,
+      RESEED_ROWS *
+        Math.max(1, Math.floor(BLOCK_BYTES / (RESEED_ROWS * rowBytes))),
     );
-    const result = new Typed(memoryBuffer(), out, count * spec.dim);
-    for (const row of zeroRows)
-      result.fill(0, row * spec.dim, (row + 1) * spec.dim);
-    return view ? result : result.slice();
+    const result = out ?? new Typed(count * p.dim);
+    if (count === 0) return result;
+    checkAngles(p, omega, values, start, count);
+    const data = scratch(blockRows * rowBytes, "the table");
+    for (let first = 0; first < count; first += blockRows) {
+      const n = Math.min(blockRows, count - first);
+      kernel({
+        ...p,
+        out: data,
+        positions: pointer === 0 ? 0 : pointer + first * 8,
+        count: n,
+        start: start + first,
+        omega,
+      });
+      write(result, new Typed(memoryBuffer(), data, n * p.dim), first * p.dim);
+    }
+    for (const row of zeroRows) zero(result, row * p.dim, (row + 1) * p.dim);
+    return result;
   });
+}
+
+// The core checks every angle of a call before it writes; a table written in
+// blocks checks them all before its first block, so an error in a later
+// block cannot leave `out` half written. A non-finite frequency is left to
+// the first block, which reports it.
+function checkAngles(p, omega, values, start, count) {
+  const maxFrequency = largestFrequency(p, omega);
+  if (!Number.isFinite(maxFrequency)) return;
+  for (const position of values ?? [start, start + (count - 1)])
+    if (!Number.isFinite(position * maxFrequency))
+      throw rangeError(
+        `table: positions must be finite, and position × frequency too: ${position} × ${maxFrequency} is not finite`,
+      );
 }

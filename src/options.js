@@ -20,19 +20,27 @@ function show(value) {
   return String(value);
 }
 
-export function optionsObject(options, name = "options") {
+// A plain copy of an options object: each getter (or Proxy trap) runs once,
+// here, and everything after reads the copy.
+export function snapshot(options, name = "options") {
   if (options === null || typeof options !== "object" || Array.isArray(options))
     throw typeError(`${name} must be an object, got ${show(options)}`);
-  return options;
+  return { ...options };
 }
 
 // Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.
-export function rejectUnknown(options, allowed, where) {
-  for (const key of Object.keys(options))
+// `hints` maps a key that belongs elsewhere to the message that says where.
+export function rejectUnknown(options, allowed, where, hints = {}) {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(hints, key))
+      throw typeError(
+        `option "${key}" does not apply to ${where}: ${hints[key]}`,
+      );
     if (!allowed.includes(key))
       throw typeError(
         `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
       );
+  }
 }
 
 export function finiteNumber(value, name, { min, max, above } = {}) {
@@ -54,13 +62,20 @@ export function finiteNumber(value, name, { min, max, above } = {}) {
   return value;
 }
 
-export function integer(value, name, min, max) {
+export function integer(value, name, min = -Infinity, max = Infinity) {
   if (typeof value !== "number")
     throw typeError(`option "${name}" must be an integer, got ${show(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range =
+      max !== Infinity
+        ? ` in [${min}, ${max}]`
+        : min !== -Infinity
+          ? ` >= ${min}`
+          : "";
     throw rangeError(
-      `option "${name}" must be an integer in [${min}, ${max}], got ${show(value)}`,
+      `option "${name}" must be an integer${range}, got ${show(value)}`,
     );
+  }
   return value;
 }
 
@@ -78,17 +93,6 @@ export function boolean(value, name) {
       `option "${name}" must be true or false, got ${show(value)}`,
     );
   return value;
-}
-
-export function isArrayLike(value) {
-  return (
-    Array.isArray(value) ||
-    ArrayBuffer.isView(value) ||
-    (value !== null &&
-      typeof value === "object" &&
-      Number.isInteger(value.length) &&
-      value.length >= 0)
-  );
 }
 
 // A view of the module's memory that a later call invalidated is detached:
@@ -110,39 +114,111 @@ export function rejectDetached(value, name) {
     );
 }
 
-// Copies an array-like of finite numbers into `target` (a Float64Array).
-export function copyFinite(values, target, name) {
-  rejectDetached(values, name);
-  if (ArrayBuffer.isView(values) && typeof values[0] === "bigint")
-    throw typeError(`option "${name}" must hold numbers, got a BigInt array`);
-  for (let i = 0; i < target.length; i++) {
+// The length of an array-like, read once; anything else is null. Strings
+// are not arrays of numbers.
+export function lengthOf(value) {
+  if (value === null || typeof value !== "object") return null;
+  if (ArrayBuffer.isView(value)) return value.length;
+  const length = value.length;
+  return Number.isInteger(length) && length >= 0 ? length : null;
+}
+
+// Reads `length` elements of an array-like once each, checked, into `target`.
+// Typed arrays are copied whole: their elements run no code.
+function readInto(values, length, target, name, finite) {
+  if (ArrayBuffer.isView(values)) {
+    if (typeof values[0] === "bigint")
+      throw typeError(`${name} must hold numbers, got a BigInt array`);
+    target.set(values);
+    if (finite)
+      for (let i = 0; i < length; i++)
+        if (!Number.isFinite(target[i]))
+          throw rangeError(`${name}[${i}] must be finite, got ${target[i]}`);
+    return target;
+  }
+  for (let i = 0; i < length; i++) {
     const v = values[i];
     if (typeof v !== "number")
       throw typeError(`${name}[${i}] must be a number, got ${show(v)}`);
-    if (!Number.isFinite(v))
+    if (finite && !Number.isFinite(v))
       throw rangeError(`${name}[${i}] must be finite, got ${show(v)}`);
     target[i] = v;
   }
   return target;
 }
 
-// A number or a non-empty array-like of finite numbers, as a Float64Array.
-export function numberList(value, name) {
+/**
+ * An array-like of finite numbers read once (its length, then each element)
+ * into a new Float64Array that nothing else can reach: later calls into the
+ * module, or user code, cannot change what the kernel reads.
+ */
+export function numbers(
+  value,
+  name,
+  { min = 0, max = Infinity, expected = "an array of numbers" } = {},
+) {
   rejectDetached(value, name);
-  if (typeof value === "number") value = [value];
-  if (!isArrayLike(value) || typeof value === "string")
+  const length = lengthOf(value);
+  if (length === null)
     throw typeError(
-      `option "${name}" must be a number or an array of numbers, got ${value === undefined ? "nothing" : show(value)}`,
+      `option "${name}" must be ${expected}, got ${value === undefined ? "nothing" : show(value)}`,
     );
-  if (value.length < 1)
-    throw rangeError(`option "${name}" must hold at least one number`);
-  return copyFinite(value, new Float64Array(value.length), name);
+  if (length < min)
+    throw rangeError(
+      `option "${name}" must hold at least ${min === 1 ? "one number" : `${min} numbers`}, got ${length}`,
+    );
+  if (length > max)
+    throw rangeError(
+      `option "${name}" must hold ${min} to ${max} numbers, got ${length}`,
+    );
+  return readInto(value, length, new Float64Array(length), name, true);
+}
+
+/**
+ * Rows of numbers (any number, finite or not) read once into a new typed
+ * array of the given type; `length` was read before.
+ */
+export function rowValues(values, length, Typed, name) {
+  return readInto(values, length, new Typed(length), name, false);
+}
+
+// A number or a non-empty array-like of finite numbers, as a Float64Array.
+export function numberList(value, name, max = Infinity) {
+  return numbers(typeof value === "number" ? [value] : value, name, {
+    min: 1,
+    max,
+    expected: "a number or an array of numbers",
+  });
+}
+
+// positions: a count (rows start, start + 1, ...) of at least `min` rows, or
+// explicit positions read once; start applies to a count only.
+export function positionList(positions, start, { min, maxCount, maxArray }) {
+  if (typeof positions === "number") {
+    const count = integer(positions, "positions", min, maxCount);
+    const first = start === undefined ? 0 : finiteNumber(start, "start");
+    return { count, start: first, values: null };
+  }
+  const values = numbers(positions, "positions", {
+    min,
+    max: maxArray,
+    expected: `a count (an integer >= ${min}) or an array of numbers`,
+  });
+  if (start !== undefined)
+    throw typeError(`option "start" applies only when "positions" is a count`);
+  return { count: values.length, start: 0, values };
 }
 
 // Evenly spaced points { from, to, count } or a list of numbers. Returns
 // { count, from, step, values }: values is null for an even grid.
 export function grid(value, name, maxCount = 2 ** 28) {
-  if (value !== null && typeof value === "object" && !isArrayLike(value)) {
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    !ArrayBuffer.isView(value) &&
+    !("length" in value)
+  ) {
+    value = snapshot(value, `option "${name}"`);
     rejectUnknown(value, ["from", "to", "count"], `option "${name}"`);
     const count = integer(value.count, `${name}.count`, 1, maxCount);
     const from = finiteNumber(value.from, `${name}.from`);
@@ -156,10 +232,6 @@ export function grid(value, name, maxCount = 2 ** 28) {
       throw rangeError(`option "${name}": (to - from) must be finite`);
     return { count, from, step, values: null };
   }
-  const values = numberList(value, name);
-  if (values.length > maxCount)
-    throw rangeError(
-      `option "${name}" must hold at most ${maxCount} numbers, got ${values.length}`,
-    );
+  const values = numberList(value, name, maxCount);
   return { count: values.length, from: 0, step: 0, values };
 }

@@ -1,6 +1,13 @@
 // Presets: the sinusoidal embedding of a given library, expressed as table
 // engine options. Frequencies are never computed here; each preset only picks
 // the schedule, its parameters, the layout and the odd-dim rule.
+import {
+  boolean,
+  finiteNumber,
+  integer,
+  rangeError,
+  typeError,
+} from "./options.js";
 
 function deepFreeze(value) {
   if (value !== null && typeof value === "object") {
@@ -60,8 +67,12 @@ export const presets = deepFreeze({
       "Positions are rows of get_embedding's table: a count n gives " +
       "get_embedding(n, d, paddingIdx); explicit positions are what forward() " +
       "indexes (utils.make_positions: paddingIdx + 1, paddingIdx + 2, ... for " +
-      "tokens, paddingIdx for pads). The row at position paddingIdx is all " +
-      "zeros. Models use paddingIdx = 1 (the dictionary's pad index).",
+      "tokens, paddingIdx for pads). With a count n, row paddingIdx is all " +
+      "zeros, negative indices counting from the end, and an index outside " +
+      "the n rows is a RangeError (the source's IndexError). With explicit " +
+      "positions every row at position paddingIdx is zeros and a negative " +
+      "paddingIdx is refused (the table's size is not known). Models use " +
+      "paddingIdx = 1 (the dictionary's pad index).",
   },
   whisper: {
     source: {
@@ -155,142 +166,41 @@ export const presets = deepFreeze({
   },
 });
 
-const GENERIC = new Set(["preset", "positions", "dim", "dtype", "view"]);
 const NAMES = Object.keys(presets);
 
-// Same prefix as the package's other messages.
-const typeError = (message) => new TypeError(`sinusoidal-pe: ${message}`);
-const rangeError = (message) => new RangeError(`sinusoidal-pe: ${message}`);
-
-function describe(value) {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
-}
-
-// `preset "x": key` prefixes every message so the caller sees both names.
-function where(name, key) {
-  return `preset "${name}": ${key}`;
-}
-
-function number(name, key, value, { above, integer = false } = {}) {
-  if (typeof value !== "number") {
-    throw typeError(
-      `${where(name, key)} must be a number, got ${describe(value)}`,
-    );
-  }
-  const kind = integer ? "an integer" : "a finite number";
-  const range = above === undefined ? "" : ` > ${above}`;
-  const ok =
-    Number.isFinite(value) &&
-    (!integer || Number.isInteger(value)) &&
-    (above === undefined || value > above);
-  if (!ok) {
-    throw rangeError(
-      `${where(name, key)} must be ${kind}${range}, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-function nonNegativeInteger(name, key, value) {
-  if (typeof value !== "number") {
-    throw typeError(
-      `${where(name, key)} must be a number, got ${describe(value)}`,
-    );
-  }
-  if (!Number.isInteger(value) || value < 0) {
-    throw rangeError(
-      `${where(name, key)} must be an integer >= 0, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-function boolean(name, key, value) {
-  if (typeof value !== "boolean") {
-    throw typeError(
-      `${where(name, key)} must be true or false, got ${describe(value)}`,
-    );
-  }
-  return value;
-}
-
-// A start offset applies to a count of positions only; with explicit
-// positions a nonzero offset is an error and a zero one is left out.
-function start(name, key, options, value) {
-  if (typeof options.positions === "number") return value;
-  if (value !== 0) {
-    throw typeError(
-      `${where(name, key)} applies when positions is a count; ` +
-        `add it to the explicit positions instead`,
-    );
-  }
-  return undefined;
-}
-
-// The dim-dependent checks run only on a valid dim; the engine rejects others.
-function knownDim(options) {
-  const { dim } = options;
-  return Number.isInteger(dim) && dim >= 1 ? dim : undefined;
-}
-
 function refuse(name, dim, why) {
-  throw rangeError(`${where(name, "dim")} ${dim} is refused: ${why}`);
-}
-
-function zeroRowsAt(positions, value) {
-  if (typeof positions === "number") {
-    return Number.isInteger(positions) && value < positions ? [value] : [];
-  }
-  const rows = [];
-  const length = positions?.length;
-  if (!Number.isInteger(length)) return rows;
-  for (let k = 0; k < length; k++) if (positions[k] === value) rows.push(k);
-  return rows;
+  throw rangeError(`preset "${name}" refuses option "dim" = ${dim}: ${why}`);
 }
 
 const resolvers = {
-  paper(p, options) {
+  paper(p) {
     const engine = {
       schedule: "paper",
-      base: number("paper", "maxWavelength", p.maxWavelength, { above: 1 }),
-      start: start(
-        "paper",
-        "startIndex",
-        options,
-        number("paper", "startIndex", p.startIndex),
-      ),
+      base: finiteNumber(p.maxWavelength, "maxWavelength", { above: 1 }),
       layout: "interleaved",
       oddDim: "extra-sin",
     };
-    return { engine };
+    const start = finiteNumber(p.startIndex, "startIndex");
+    return { engine, start: { key: "startIndex", value: start } };
   },
 
-  tensor2tensor(p, options) {
-    const name = "tensor2tensor";
+  tensor2tensor(p) {
     const engine = {
       schedule: "timescale",
-      minTimescale: number(name, "minTimescale", p.minTimescale, { above: 0 }),
-      maxTimescale: number(name, "maxTimescale", p.maxTimescale, { above: 0 }),
-      start: start(
-        name,
-        "startIndex",
-        options,
-        number(name, "startIndex", p.startIndex, { integer: true }),
-      ),
+      minTimescale: finiteNumber(p.minTimescale, "minTimescale", { above: 0 }),
+      maxTimescale: finiteNumber(p.maxTimescale, "maxTimescale", { above: 0 }),
       layout: "halves",
       oddDim: "zero-pad",
     };
-    return { engine };
+    const start = integer(p.startIndex, "startIndex");
+    return { engine, start: { key: "startIndex", value: start } };
   },
 
-  fairseq(p, options) {
-    const { paddingIdx } = p;
-    if (paddingIdx !== null)
-      nonNegativeInteger("fairseq", "paddingIdx", paddingIdx);
-    const dim = knownDim(options);
-    if (dim !== undefined && Math.floor(dim / 2) === 1) {
+  fairseq(p, dim) {
+    const padding =
+      p.paddingIdx === null ? null : integer(p.paddingIdx, "paddingIdx");
+    if (Math.floor(dim / 2) === 1)
       refuse("fairseq", dim, "get_embedding divides by floor(dim/2) - 1 = 0");
-    }
     const engine = {
       schedule: "timescale",
       minTimescale: 1,
@@ -298,22 +208,17 @@ const resolvers = {
       layout: "halves",
       oddDim: "zero-pad",
     };
-    const zeroRows =
-      paddingIdx === null ? [] : zeroRowsAt(options.positions, paddingIdx);
-    return { engine, zeroRows };
+    return { engine, padding };
   },
 
-  whisper(p, options) {
-    const maxTimescale = number("whisper", "maxTimescale", p.maxTimescale, {
+  whisper(p, dim) {
+    const maxTimescale = finiteNumber(p.maxTimescale, "maxTimescale", {
       above: 0,
     });
-    const dim = knownDim(options);
-    if (dim !== undefined && dim % 2 === 1) {
+    if (dim % 2 === 1)
       refuse("whisper", dim, "sinusoids asserts channels % 2 == 0");
-    }
-    if (dim === 2) {
+    if (dim === 2)
       refuse("whisper", dim, "sinusoids divides by dim/2 - 1 = 0 (NaN)");
-    }
     const engine = {
       schedule: "timescale",
       minTimescale: 1,
@@ -324,40 +229,35 @@ const resolvers = {
     return { engine };
   },
 
-  diffusers(p, options) {
-    const name = "diffusers";
-    const flip = boolean(name, "flipSinToCos", p.flipSinToCos);
-    const shift = number(name, "downscaleFreqShift", p.downscaleFreqShift);
-    const dim = knownDim(options);
-    const h = dim === undefined ? 0 : Math.floor(dim / 2);
-    if (h > 0 && !(h - shift > 0)) {
+  diffusers(p, dim) {
+    const flip = boolean(p.flipSinToCos, "flipSinToCos");
+    const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift");
+    const h = Math.floor(dim / 2);
+    if (h > 0 && !(h - shift > 0))
       throw rangeError(
-        `${where(name, "downscaleFreqShift")} must be < floor(dim/2) = ${h}, ` +
-          `got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
+        `option "downscaleFreqShift" must be < floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
       );
-    }
     const engine = {
       schedule: "shifted",
-      base: number(name, "maxPeriod", p.maxPeriod, { above: 1 }),
+      base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
       shift,
-      scale: number(name, "scale", p.scale),
+      scale: finiteNumber(p.scale, "scale"),
       layout: flip ? "halves-cos-first" : "halves",
       oddDim: "zero-pad",
     };
     return { engine };
   },
 
-  "guided-diffusion"(p, options) {
-    if (options.dim === 1) {
+  "guided-diffusion"(p, dim) {
+    if (dim === 1)
       refuse(
         "guided-diffusion",
         1,
         "the source pads with zeros_like(embedding[:, :1]), which has no column when dim is 1",
       );
-    }
     const engine = {
       schedule: "shifted",
-      base: number("guided-diffusion", "maxPeriod", p.maxPeriod, { above: 1 }),
+      base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
       shift: 0,
       layout: "halves-cos-first",
       oddDim: "zero-pad",
@@ -365,46 +265,36 @@ const resolvers = {
     return { engine };
   },
 
-  marian(p, options) {
-    const offset = nonNegativeInteger(
-      "marian",
-      "pastKeyValuesLength",
-      p.pastKeyValuesLength,
-    );
+  marian(p) {
+    const start = integer(p.pastKeyValuesLength, "pastKeyValuesLength", 0);
     const engine = {
       schedule: "paper",
       base: 10000,
-      start: start("marian", "pastKeyValuesLength", options, offset),
       layout: "halves",
       oddDim: "extra-sin",
     };
-    return { engine };
+    return { engine, start: { key: "pastKeyValuesLength", value: start } };
   },
 
-  mlx(p, options) {
-    const name = "mlx";
-    const minFreq = number(name, "minFreq", p.minFreq, { above: 0 });
-    const maxFreq = number(name, "maxFreq", p.maxFreq, { above: 0 });
+  mlx(p, dim) {
+    const minFreq = finiteNumber(p.minFreq, "minFreq", { above: 0 });
+    const maxFreq = finiteNumber(p.maxFreq, "maxFreq", { above: 0 });
     const ratio = maxFreq / minFreq;
-    if (!Number.isFinite(ratio)) {
+    if (!Number.isFinite(ratio))
       throw rangeError(
-        `${where(name, "maxFreq")} / minFreq must be finite, got ${ratio}`,
+        `option "maxFreq" / "minFreq" must be finite, got ${ratio}`,
       );
-    }
-    if (p.scale !== null) number(name, "scale", p.scale);
-    const cosFirst = boolean(name, "cosFirst", p.cosFirst);
-    const fullTurns = boolean(name, "fullTurns", p.fullTurns);
-    const dim = knownDim(options);
-    if (dim !== undefined && dim % 2 === 1) {
+    if (p.scale !== null) finiteNumber(p.scale, "scale");
+    const cosFirst = boolean(p.cosFirst, "cosFirst");
+    const fullTurns = boolean(p.fullTurns, "fullTurns");
+    if (dim % 2 === 1)
       refuse(
-        name,
+        "mlx",
         dim,
         `the source returns 2 * floor(dim/2) = ${dim - 1} columns; ask for dim ${dim - 1}`,
       );
-    }
-    if (dim === 2) {
-      refuse(name, dim, "the source divides by dim/2 - 1 = 0 (NaN)");
-    }
+    if (dim === 2)
+      refuse("mlx", dim, "the source divides by dim/2 - 1 = 0 (NaN)");
     // omega_i = maxFreq * exp(-i ln(maxFreq/minFreq) / (h - 1)): the timescale
     // schedule with minTimescale 1, its angle scaled by maxFreq (and 2 pi).
     const engine = {
@@ -415,54 +305,67 @@ const resolvers = {
       layout: cosFirst ? "halves-cos-first" : "halves",
       oddDim: "error",
     };
-    const outputScale = p.scale || (dim === undefined ? 1 : Math.sqrt(2 / dim));
+    const outputScale = p.scale || Math.sqrt(2 / dim);
     return { engine, outputScale };
   },
 };
 
-// Maps { preset, <the library's parameters>, positions, dim, dtype, view } to
-// { options, outputScale, zeroRows }: table engine options, a factor for every
-// output value, and the rows that must be all zeros.
-export function resolvePreset(options) {
-  if (options === null || typeof options !== "object") {
-    throw typeError(`options must be an object, got ${describe(options)}`);
-  }
-  const name = options.preset;
-  if (typeof name !== "string") {
+/**
+ * Maps a preset's name, its parameters (`given`: a plain object holding only
+ * the preset's parameters) and a valid dim to { engine, outputScale, start, padding }:
+ * schedule options for the engine; a factor for every output value; the
+ * first position when positions are a count ({ key, value }), and fairseq's
+ * padding index (see paddingRows). Unknown parameters are refused.
+ */
+export function resolvePreset(name, given, dim) {
+  if (typeof name !== "string")
     throw typeError(
-      `preset must be a string (one of ${NAMES.join(", ")}), got ${describe(name)}`,
+      `option "preset" must be one of ${NAMES.join(", ")}, got ${name === null ? "null" : typeof name}`,
     );
-  }
-  if (!Object.hasOwn(presets, name)) {
+  if (!Object.hasOwn(presets, name))
     throw rangeError(
-      `preset must be one of ${NAMES.join(", ")}, got ${describe(name)}`,
+      `option "preset" must be one of ${NAMES.join(", ")}, got ${JSON.stringify(name)}`,
     );
-  }
   const { parameters } = presets[name];
-  for (const key of Object.keys(options)) {
-    if (!GENERIC.has(key) && !Object.hasOwn(parameters, key)) {
-      const known = Object.keys(parameters).join(", ");
+  for (const key of Object.keys(given))
+    if (!Object.hasOwn(parameters, key))
       throw typeError(
-        `${key} is not a parameter of preset "${name}" (its parameters: ${known})`,
+        `option "${key}" is not a parameter of preset "${name}" (its parameters: ${Object.keys(parameters).join(", ")})`,
       );
-    }
-  }
   const values = { ...parameters };
-  for (const key of Object.keys(parameters)) {
-    if (options[key] !== undefined) values[key] = options[key];
-  }
-
+  for (const key of Object.keys(given))
+    if (given[key] !== undefined) values[key] = given[key];
   const {
     engine,
     outputScale = 1,
-    zeroRows = [],
-  } = resolvers[name](values, options);
-  const result = {};
-  for (const key of ["positions", "dim", "dtype", "view"]) {
-    if (options[key] !== undefined) result[key] = options[key];
+    start = null,
+    padding = null,
+  } = resolvers[name](values, dim);
+  return { engine, outputScale, start, padding };
+}
+
+/**
+ * The rows that fairseq's padding index zeroes. A count n of positions is
+ * get_embedding(n, dim, paddingIdx): row paddingIdx, counted from the end
+ * when negative, and an index outside the n rows is an error, as the
+ * source's IndexError. Explicit positions are indices into that table, of
+ * unknown size: rows at position paddingIdx are zeroed, and a negative index
+ * is refused.
+ */
+export function paddingRows(padding, count, positions) {
+  if (padding === null) return [];
+  if (positions === null) {
+    if (padding < -count || padding >= count)
+      throw rangeError(
+        `option "paddingIdx" must be in [${-count}, ${count - 1}] for a table of ${count} positions (get_embedding raises IndexError), got ${padding}`,
+      );
+    return [padding < 0 ? count + padding : padding];
   }
-  for (const [key, value] of Object.entries(engine)) {
-    if (value !== undefined) result[key] = value;
-  }
-  return { options: result, outputScale, zeroRows };
+  if (padding < 0)
+    throw rangeError(
+      `option "paddingIdx" must be >= 0 with explicit positions (a negative index counts from the end of a table, which explicit positions do not have), got ${padding}`,
+    );
+  const rows = [];
+  for (let r = 0; r < count; r++) if (positions[r] === padding) rows.push(r);
+  return rows;
 }

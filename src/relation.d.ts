@@ -22,14 +22,41 @@ export interface PresetRelationOptions {
  * each row of a row-major [rows, dim] array. `offsets`: one number, or one
  * per row; real, negative and fractional values allowed. An odd dim needs
  * oddDim "zero-pad" (the zero column stays as it is); "extra-sin" is a
- * RangeError. With `inPlace`, `vectors` must be a Float32Array and is
- * returned. Angles are formed in float64, products in float64, rounded once.
+ * RangeError. Angles and products are formed in float64; a Float64Array is
+ * rotated in float64 and gives a Float64Array, anything else is rounded once
+ * to a Float32Array. With `inPlace`, `vectors` (a Float32Array or
+ * Float64Array of the caller's, not a view) is written and returned.
  */
+export function rotate<Out extends Float64Array>(
+  vectors: Float64Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions & { out: Out },
+): Out;
+export function rotate<Out extends Float32Array>(
+  vectors: Float32Array | ArrayLike<number>,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions & { out: Out },
+): Out;
+export function rotate(
+  vectors: Float64Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions,
+): Float64Array;
 export function rotate(
   vectors: Float32Array | ArrayLike<number>,
   offsets: number | ArrayLike<number>,
-  options: (RelationOptions | PresetRelationOptions) & { inPlace?: boolean },
+  options: RotateOptions,
 ): Float32Array;
+
+export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
+  inPlace?: boolean;
+  /**
+   * Write the rows here (the type of the result, at least rows × dim long)
+   * and return it. It may be `vectors` itself (the same as inPlace), or not
+   * overlap it at all; not with `inPlace`.
+   */
+  out?: Float32Array | Float64Array;
+};
 
 export interface RopeOptions {
   /** Even head dimension: the length of each row. */
@@ -47,20 +74,50 @@ export interface RopeOptions {
   /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
   scale?: number;
   inPlace?: boolean;
+  /** A Float32Array for the rows, as for `rotate`. */
+  out?: Float32Array;
+  /** Not a rope option: columns are paired by `pairing`. */
+  layout?: never;
+}
+
+/** A preset's schedule and angle scale; its layout and offsets play no part. */
+export interface PresetRopeOptions {
+  preset: PresetName;
+  /** Even head dimension. */
+  dim: number;
+  pairing?: Pairing;
+  inPlace?: boolean;
+  out?: Float32Array;
+  /** The library's own parameters; see `presets`. */
+  [parameter: string]: unknown;
 }
 
 /**
  * Rotary position embedding: each pair (x, y) of a row becomes
  * (x cos a − y sin a, y cos a + x sin a), a = position · scale · w_i.
- * `positions`: one number or one per row.
+ * `positions`: one number or one per row. Computed in float32: a
+ * Float64Array is rounded to float32 first. With a preset, its schedule and
+ * scale apply.
  */
+export function rope<Out extends Float32Array>(
+  vectors: Float32Array | ArrayLike<number>,
+  positions: number | ArrayLike<number>,
+  options: (RopeOptions | PresetRopeOptions) & { out: Out },
+): Out;
 export function rope(
   vectors: Float32Array | ArrayLike<number>,
   positions: number | ArrayLike<number>,
-  options: RopeOptions,
+  options: RopeOptions | PresetRopeOptions,
 ): Float32Array;
 
 /** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
+export function rotationMatrix<Out extends Float64Array>(
+  k: number,
+  options: (RelationOptions | PresetRelationOptions) & {
+    /** At least dim × dim elements, filled and returned. */
+    out: Out;
+  },
+): Out;
 export function rotationMatrix(
   k: number,
   options: RelationOptions | PresetRelationOptions,
@@ -106,12 +163,20 @@ export interface OffsetRange {
 export interface DotProductOptions extends RelationOptions {
   offsets: ArrayLike<number> | OffsetRange;
   outputScale?: number;
+  /** A Float64Array of at least one element per offset to fill and return. */
+  out?: Float64Array;
 }
 
 /**
  * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
  * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times outputScale².
  */
+export function dotProducts<Out extends Float64Array>(
+  options: (
+    | DotProductOptions
+    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">)
+  ) & { out: Out },
+): Out;
 export function dotProducts(
   options:
     | DotProductOptions

@@ -1,36 +1,30 @@
 // The linear relation PE(p + k) = R(k) PE(p), rotary position embedding
 // (RoPE) and the relative-only dot product <PE(m), PE(n)> = g(m - n). All
 // arithmetic runs in the C core; this file validates, copies and checks.
+import * as kernels from "./kernels.js";
 import {
   boolean,
-  copyFinite,
-  finiteNumber,
   grid,
-  integer,
-  isArrayLike,
+  lengthOf,
   numberList,
+  numbers,
   oneOf,
-  optionsObject,
+  positionList,
   rangeError,
   rejectDetached,
-  rejectUnknown,
+  rowValues,
   typeError,
 } from "./options.js";
-import { memoryBuffer, wasm, withScratch } from "./runtime.js";
+import { aliasing, deliver, outArray, write } from "./out.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
 import {
-  amplitudeOf,
-  DTYPES,
-  expand,
-  LAYOUTS,
+  largestFrequency,
+  prepare,
   SCHEDULE_OPTIONS,
-  scaleOf,
-  scheduleSpec,
   writeFrequencies,
 } from "./schedule.js";
-import { check } from "./status.js";
+import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
-const PAIRINGS = Object.freeze(["interleaved", "halves"]);
-const MAX_MATRIX_DIM = 1024;
 const MAX_GRAM_COUNT = 4096;
 const MAX_GRAM_ARRAY = 1024;
 // Rows are rotated in chunks of about 1 MiB so each chunk is copied in,
@@ -39,297 +33,242 @@ const CHUNK_BYTES = 2 ** 20;
 const RELATION_ROWS = 1024;
 
 const ROTATE_OPTIONS = [...SCHEDULE_OPTIONS, "layout", "scale"];
-// rope takes no odd-dim rule: its dim must be even.
+// rope takes no odd-dim rule (its dim must be even) and no layout: pairing.
 const ROPE_OPTIONS = [
   ...SCHEDULE_OPTIONS.filter((key) => key !== "oddDim"),
   "pairing",
   "scale",
   "inPlace",
+  "out",
 ];
-
-// Resolves a preset (if any) into engine options. Keys in `own` belong to
-// the calling function and bypass the preset's parameter check. A preset's
-// position offset (startIndex, pastKeyValuesLength, paddingIdx) plays no
-// part: every result here depends on the positions the caller gives.
-function resolve(options, allowed, own, where) {
-  optionsObject(options);
-  if (options.preset === undefined) {
-    rejectUnknown(options, [...allowed, ...own], where);
-    return { engine: options, outputScale: 1 };
-  }
-  const presetOptions = { positions: 1 };
-  for (const key of Object.keys(options))
-    if (!own.includes(key)) presetOptions[key] = options[key];
-  const { options: resolved, outputScale } = expand(presetOptions);
-  const engine = {};
-  for (const [key, value] of Object.entries(resolved))
-    if (!["positions", "start", "dtype", "view"].includes(key))
-      engine[key] = value;
-  for (const key of own)
-    if (options[key] !== undefined) engine[key] = options[key];
-  return { engine, outputScale };
-}
+const ROPE_HINTS = {
+  layout:
+    'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
+};
 
 // The schedule of R(k): every column needs a partner, so an odd dim is
 // allowed only with a zero column (which R leaves at zero).
-function relationSpec(engine) {
-  const spec = scheduleSpec(engine);
-  if (spec.dim % 2 === 1 && spec.oddDim !== 0)
+function requirePartners(p) {
+  if (p.dim % 2 === 1 && p.oddDim !== 0)
     throw rangeError(
-      `option "dim" is odd (${spec.dim}) and oddDim is "extra-sin": its last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k); use an even dim or oddDim "zero-pad"`,
+      `option "dim" is odd (${p.dim}) and oddDim is "extra-sin": its last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k); use an even dim or oddDim "zero-pad"`,
     );
-  return spec;
 }
 
-// Float32 rows in `vectors`: count = length / dim.
-function rowsOf(vectors, dim, inPlace) {
+// The rows of a row-major [rows, dim] array, read once. A Float32Array or
+// Float64Array of the caller's is used as it is (its elements run no code),
+// unless it views the module's memory, which this call may move; any other
+// array-like is copied into a new Float32Array. `types` are the typed arrays
+// the kernels take, the first one the default.
+function rowsOf(vectors, dim, inPlace, types) {
   rejectDetached(vectors, "vectors");
-  if (inPlace && !(vectors instanceof Float32Array))
+  const names = types.map((Type) => Type.name).join(" or ");
+  const native = types.some((Type) => vectors instanceof Type);
+  if (inPlace && !native)
     throw typeError(
-      `vectors must be a Float32Array when "inPlace" is true, got ${vectors?.constructor?.name ?? typeof vectors}`,
+      `vectors must be a ${names} when "inPlace" is true, got ${vectors?.constructor?.name ?? typeof vectors}`,
     );
-  if (!isArrayLike(vectors) || typeof vectors === "string")
+  const length = lengthOf(vectors);
+  if (length === null)
     throw typeError(
-      "vectors must be a Float32Array (or an array of numbers) of rows × dim values",
+      `vectors must be a ${names} (or an array of numbers) of rows × dim values`,
     );
-  if (ArrayBuffer.isView(vectors) && typeof vectors[0] === "bigint")
-    throw typeError("vectors must hold numbers, got a BigInt array");
-  if (vectors.length % dim !== 0)
+  if (length % dim !== 0)
     throw rangeError(
-      `vectors has ${vectors.length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
+      `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
     );
-  if (!ArrayBuffer.isView(vectors))
-    for (let i = 0; i < vectors.length; i++)
-      if (typeof vectors[i] !== "number")
-        throw typeError(
-          `vectors[${i}] must be a number, got ${typeof vectors[i]}`,
-        );
-  return vectors.length / dim;
+  const inModule = native && vectors.buffer === memoryBuffer();
+  if (inPlace && inModule)
+    throw typeError(
+      `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
+    );
+  const rows = !native
+    ? rowValues(vectors, length, types[0], "vectors")
+    : inModule
+      ? vectors.slice()
+      : vectors;
+  return { rows, count: length / dim };
 }
 
-// One finite number for every row, or an array of one per row.
+// One finite number for every row, or an array of one per row (read once).
 function perRow(values, count, name) {
   if (typeof values === "number") {
     if (!Number.isFinite(values))
       throw rangeError(`${name} must be finite, got ${values}`);
     return values;
   }
-  if (!isArrayLike(values) || typeof values === "string")
+  if (values === null || typeof values !== "object")
     throw typeError(
       `${name} must be a finite number or an array of ${count} numbers (one per row), got ${values === null ? "null" : typeof values}`,
     );
-  if (values.length !== count)
+  const list = numbers(values, name);
+  if (list.length !== count)
     throw rangeError(
-      `${name} must have one entry per row: ${count} rows, got ${values.length}`,
+      `${name} must have one entry per row: ${count} rows, got ${list.length}`,
     );
-  return values;
+  return list;
 }
 
-// Runs kernel(pointer, rows, anglesPointer, angle) over chunks of the rows,
-// in place in module memory, and returns the result as a new Float32Array
-// or written back into `vectors`. Every angle is checked first, so an error
-// leaves `vectors` untouched even in place.
-function rotateRows(
-  vectors,
-  dim,
-  count,
-  angles,
-  name,
-  inPlace,
-  frequencies,
-  kernel,
-) {
-  const all =
-    typeof angles === "number"
-      ? null
-      : copyFinite(angles, new Float64Array(count), name);
-  const { pointer, count: n, scale } = frequencies;
-  let maxFrequency = 0;
-  for (const w of new Float64Array(memoryBuffer(), pointer, n))
-    maxFrequency = Math.max(maxFrequency, Math.abs(scale * w));
-  for (const angle of all ?? [angles])
-    if (!Number.isFinite(angle * maxFrequency))
-      throw rangeError(
-        `${name}: ${angle} × the largest frequency ${maxFrequency} is not a finite angle`,
-      );
-  const result = inPlace ? vectors : new Float32Array(count * dim);
-  if (count === 0) return result;
-  const chunk = Math.max(1, Math.floor(CHUNK_BYTES / (4 * dim)));
+// Rotates `rows` (a Float32Array or Float64Array) in chunks in module memory
+// with kernel({ out, input, count, list, one, omega }): `list` points to
+// per-row angles or is 0, `one` is the angle of every row. Returns `out`
+// (checked by outputOf), `rows` itself when inPlace, or a new array of the
+// same type. Every angle is checked first, so an error leaves `rows` and
+// `out` untouched.
+function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
+  const Typed = rows.constructor;
+  const result = out ?? new Typed(count * dim);
+  const chunk = Math.max(
+    1,
+    Math.floor(CHUNK_BYTES / (Typed.BYTES_PER_ELEMENT * dim)),
+  );
+  const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
-    const rows = Math.min(chunk, count);
-    const data = scratch(rows * dim * 4, "the rows");
-    const anglesPointer = all === null ? 0 : scratch(rows * 8, name);
-    for (let start = 0; start < count; start += chunk) {
-      const n = Math.min(chunk, count - start);
-      const view = new Float32Array(memoryBuffer(), data, n * dim);
-      const source = ArrayBuffer.isView(vectors)
-        ? vectors.subarray(start * dim, (start + n) * dim)
-        : Array.prototype.slice.call(vectors, start * dim, (start + n) * dim);
-      view.set(source);
-      if (all !== null)
-        new Float64Array(memoryBuffer(), anglesPointer, n).set(
-          all.subarray(start, start + n),
+    const omega = writeFrequencies(prepared, scratch);
+    const maxFrequency = largestFrequency(prepared, omega);
+    for (const angle of list ?? [angles])
+      if (!Number.isFinite(angle * maxFrequency))
+        throw rangeError(
+          `${name}: ${angle} × the largest frequency ${maxFrequency} is not a finite angle`,
         );
-      kernel(data, n, anglesPointer, all === null ? angles : 0);
-      result.set(new Float32Array(memoryBuffer(), data, n * dim), start * dim);
+    if (count === 0) return result;
+    const n = Math.min(chunk, count);
+    const data = scratch(n * dim * Typed.BYTES_PER_ELEMENT, "the rows");
+    const anglesPointer = list === null ? 0 : scratch(n * 8, name);
+    for (let first = 0; first < count; first += chunk) {
+      const rowCount = Math.min(chunk, count - first);
+      const size = rowCount * dim;
+      new Typed(memoryBuffer(), data, size).set(
+        rows.subarray(first * dim, first * dim + size),
+      );
+      if (list !== null)
+        new Float64Array(memoryBuffer(), anglesPointer, rowCount).set(
+          list.subarray(first, first + rowCount),
+        );
+      kernel({
+        out: data,
+        input: data,
+        count: rowCount,
+        list: anglesPointer,
+        one: list === null ? angles : 0,
+        omega,
+      });
+      write(result, new Typed(memoryBuffer(), data, size), first * dim);
     }
     return result;
   });
 }
 
+// Where rotated rows go: `rows` itself when inPlace, the caller's `out`
+// (which may be the input itself, the same as inPlace), or null for a new
+// array. Read from the snapshot once; checked after every input was read.
+function outputOf(p, rows, count, inPlace) {
+  if (inPlace && p.options.out !== undefined)
+    throw typeError(
+      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
+    );
+  if (inPlace) return rows;
+  const out = outArray(p.options.out, rows.constructor, count * p.dim);
+  if (out !== null) aliasing(out, rows);
+  return out;
+}
+
 /**
  * Applies R(k), the map with R(k) PE(p) = PE(p + k) in the chosen layout and
- * schedule, to every row of a row-major [rows, dim] Float32Array.
+ * schedule, to every row of a row-major [rows, dim] array: a Float64Array
+ * in float64 (a Float64Array result), anything else in float32.
  */
 export function rotate(vectors, offsets, options) {
-  const { engine } = resolve(options, ROTATE_OPTIONS, ["inPlace"], "rotate()");
-  const spec = relationSpec(engine);
-  const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
-  const scale = scaleOf(engine);
-  const inPlace =
-    engine.inPlace === undefined ? false : boolean(engine.inPlace, "inPlace");
-  const count = rowsOf(vectors, spec.dim, inPlace);
-  const k = perRow(offsets, count, "offsets");
-  return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
-    return rotateRows(
-      vectors,
-      spec.dim,
-      count,
-      k,
-      "offsets",
-      inPlace,
-      { pointer: omega, count: spec.count, scale },
-      (d, n, p, x) =>
-        check(
-          wasm().pe_rotate_f32(
-            d,
-            d,
-            n,
-            spec.dim,
-            p,
-            x,
-            layout,
-            spec.oddDim,
-            omega,
-            spec.count,
-            scale,
-          ),
-          "rotate",
-        ),
-    );
+  const p = prepare(options, {
+    where: "rotate()",
+    allowed: [...ROTATE_OPTIONS, "inPlace", "out"],
+    withPreset: ["inPlace", "out"],
+  });
+  requirePartners(p);
+  const { inPlace = false } = p.options;
+  boolean(inPlace, "inPlace");
+  const { rows, count } = rowsOf(vectors, p.dim, inPlace, [
+    Float32Array,
+    Float64Array,
+  ]);
+  const angles = perRow(offsets, count, "offsets");
+  const kernel =
+    rows instanceof Float64Array ? kernels.rotateF64 : kernels.rotateF32;
+  return rotateRows({
+    rows,
+    count,
+    dim: p.dim,
+    angles,
+    name: "offsets",
+    out: outputOf(p, rows, count, inPlace),
+    prepared: p,
+    kernel: ({ list, one, ...chunk }) =>
+      kernel({ ...p, ...chunk, offsets: list, offset: one }),
   });
 }
 
 /**
  * Rotary position embedding: each pair of a row is rotated by
  * +position · scale · w_i, as HF Llama (pairing "halves") or GPT-J
- * (pairing "interleaved") compute it.
+ * (pairing "interleaved") compute it. A preset gives its schedule and scale.
  */
 export function rope(vectors, positions, options) {
-  optionsObject(options);
-  rejectUnknown(options, ROPE_OPTIONS, "rope()");
-  const dim = integer(options.dim, "dim", 1, 2 ** 20);
-  if (dim % 2 === 1)
+  const p = prepare(options, {
+    where: "rope()",
+    allowed: ROPE_OPTIONS,
+    withPreset: ["pairing", "inPlace", "out"],
+    oddDim: "zero-pad",
+    hints: ROPE_HINTS,
+  });
+  if (p.dim % 2 === 1)
     throw rangeError(
-      `option "dim" must be even for rope (pairs of columns are rotated), got ${dim}`,
+      `option "dim" must be even for rope (pairs of columns are rotated), got ${p.dim}`,
     );
-  const spec = scheduleSpec({ ...options, oddDim: "zero-pad" });
-  const pairing = oneOf(options.pairing ?? "halves", "pairing", PAIRINGS);
-  const scale = scaleOf(options);
-  const inPlace =
-    options.inPlace === undefined ? false : boolean(options.inPlace, "inPlace");
-  const count = rowsOf(vectors, dim, inPlace);
-  const p = perRow(positions, count, "positions");
-  return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
-    return rotateRows(
-      vectors,
-      dim,
-      count,
-      p,
-      "positions",
-      inPlace,
-      { pointer: omega, count: spec.count, scale },
-      (d, n, a, x) =>
-        check(
-          wasm().pe_rope_f32(
-            d,
-            d,
-            n,
-            dim,
-            a,
-            x,
-            pairing,
-            omega,
-            spec.count,
-            scale,
-          ),
-          "rope",
-        ),
-    );
+  const pairing = oneOf(p.options.pairing ?? "halves", "pairing", PAIRINGS);
+  const { inPlace = false } = p.options;
+  boolean(inPlace, "inPlace");
+  const { rows, count } = rowsOf(vectors, p.dim, inPlace, [Float32Array]);
+  const angles = perRow(positions, count, "positions");
+  return rotateRows({
+    rows,
+    count,
+    dim: p.dim,
+    angles,
+    name: "positions",
+    out: outputOf(p, rows, count, inPlace),
+    prepared: p,
+    kernel: ({ list, one, ...chunk }) =>
+      kernels.ropeF32({
+        ...p,
+        ...chunk,
+        positions: list,
+        position: one,
+        pairing,
+      }),
   });
 }
 
 /** The dense dim × dim matrix R(k), row-major, for dim ≤ 1024. */
 export function rotationMatrix(k, options) {
-  const { engine } = resolve(options, ROTATE_OPTIONS, [], "rotationMatrix()");
-  const dim = integer(engine.dim, "dim", 1, 2 ** 20);
-  if (dim > MAX_MATRIX_DIM)
+  const p = prepare(options, {
+    where: "rotationMatrix()",
+    allowed: [...ROTATE_OPTIONS, "out"],
+  });
+  if (p.dim > MAX_MATRIX_DIM)
     throw rangeError(
-      `option "dim" must be at most ${MAX_MATRIX_DIM} for a dense rotation matrix (use rotate for larger dims), got ${dim}`,
+      `option "dim" must be at most ${MAX_MATRIX_DIM} for a dense rotation matrix (use rotate for larger dims), got ${p.dim}`,
     );
-  const spec = relationSpec(engine);
-  const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
-  const scale = scaleOf(engine);
+  requirePartners(p);
   if (typeof k !== "number")
     throw typeError(`k must be a number, got ${typeof k}`);
   if (!Number.isFinite(k)) throw rangeError(`k must be finite, got ${k}`);
+  const out = outArray(p.options.out, Float64Array, p.dim * p.dim);
   return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
-    const out = scratch(dim * dim * 8, "the matrix");
-    check(
-      wasm().pe_rotation_matrix_f64(
-        out,
-        k,
-        dim,
-        layout,
-        spec.oddDim,
-        omega,
-        spec.count,
-        scale,
-      ),
-      "rotationMatrix",
-    );
-    return new Float64Array(memoryBuffer(), out, dim * dim).slice();
+    const omega = writeFrequencies(p, scratch);
+    const matrix = scratch(p.dim * p.dim * 8, "the matrix");
+    kernels.rotationMatrixF64({ ...p, out: matrix, offset: k, omega });
+    return deliver(out, new Float64Array(memoryBuffer(), matrix, p.dim ** 2));
   });
-}
-
-// positions: a count (rows start, start + 1, ...) or an array.
-function positionList(engine, maxCount, maxArray) {
-  const { positions } = engine;
-  if (typeof positions === "number") {
-    const count = integer(positions, "positions", 1, maxCount);
-    const start =
-      engine.start === undefined ? 0 : finiteNumber(engine.start, "start");
-    return { count, start, values: null };
-  }
-  if (!isArrayLike(positions) || typeof positions === "string")
-    throw typeError(
-      `option "positions" must be a count (a positive integer) or an array of numbers, got ${positions === undefined ? "nothing" : typeof positions}`,
-    );
-  if (engine.start !== undefined)
-    throw typeError(`option "start" applies only when "positions" is a count`);
-  if (positions.length < 1 || positions.length > maxArray)
-    throw rangeError(
-      `option "positions" must hold 1 to ${maxArray} numbers, got ${positions.length}`,
-    );
-  const values = copyFinite(
-    positions,
-    new Float64Array(positions.length),
-    "positions",
-  );
-  return { count: values.length, start: 0, values };
 }
 
 /**
@@ -337,73 +276,65 @@ function positionList(engine, maxCount, maxArray) {
  * both sides computed by the library in the chosen dtype.
  */
 export function linearRelationError(options) {
-  const { engine, outputScale } = resolve(
-    options,
-    [...ROTATE_OPTIONS, "outputScale"],
-    ["positions", "start", "offsets", "dtype"],
-    "linearRelationError()",
+  const own = ["positions", "start", "offsets", "dtype"];
+  const p = prepare(options, {
+    where: "linearRelationError()",
+    allowed: [...ROTATE_OPTIONS, "outputScale", ...own],
+    withPreset: own,
+  });
+  requirePartners(p);
+  const { count, start, values } = positionList(
+    p.options.positions,
+    p.options.start,
+    { min: 1, maxCount: 2 ** 24, maxArray: 2 ** 24 },
   );
-  const spec = relationSpec(engine);
-  const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
-  const scale = scaleOf(engine);
-  const dtype = oneOf(engine.dtype ?? "float32", "dtype", DTYPES);
-  const amplitude = amplitudeOf(engine, outputScale, dtype);
-  const { count, start, values } = positionList(engine, 2 ** 24, 2 ** 24);
-  const offsets = numberList(engine.offsets, "offsets");
-  const Typed = dtype === 0 ? Float32Array : Float64Array;
-  const [table, rotation] =
-    dtype === 0
-      ? [wasm().pe_table_f32, wasm().pe_rotate_f32]
-      : [wasm().pe_table_f64, wasm().pe_rotate_f64];
-  const dim = spec.dim;
+  const offsets = numberList(p.options.offsets, "offsets");
+  const [Typed, table, rotation] =
+    p.dtype === 0
+      ? [Float32Array, kernels.tableF32, kernels.rotateF32]
+      : [Float64Array, kernels.tableF64, kernels.rotateF64];
+  const dim = p.dim;
   const rowsPerChunk = Math.min(
     count,
     RELATION_ROWS,
     Math.max(1, Math.floor(CHUNK_BYTES / (Typed.BYTES_PER_ELEMENT * dim))),
   );
   const worst = { maxAbsError: 0, position: 0, offset: offsets[0], index: 0 };
+  const here = new Float64Array(rowsPerChunk);
+  const there = new Float64Array(rowsPerChunk);
   withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
+    const omega = writeFrequencies(p, scratch);
     const bytes = rowsPerChunk * dim * Typed.BYTES_PER_ELEMENT;
     const rotated = scratch(bytes, "rotated rows");
     const shifted = scratch(bytes, "shifted rows");
-    const here = scratch(rowsPerChunk * 8, "positions");
-    const there = scratch(rowsPerChunk * 8, "positions");
+    const positions = scratch(rowsPerChunk * 8, "positions");
     for (let first = 0; first < count; first += rowsPerChunk) {
       const n = Math.min(rowsPerChunk, count - first);
-      const p = new Float64Array(memoryBuffer(), here, n);
       for (let j = 0; j < n; j++)
-        p[j] = values === null ? start + (first + j) : values[first + j];
+        here[j] = values === null ? start + (first + j) : values[first + j];
       for (const k of offsets) {
-        const shiftedPositions = new Float64Array(memoryBuffer(), there, n);
-        for (let j = 0; j < n; j++) shiftedPositions[j] = p[j] + k;
-        const args = [dim, layout, spec.oddDim, omega, spec.count, scale];
-        check(table(rotated, here, n, 0, ...args, amplitude), "table");
-        check(
-          rotation(
-            rotated,
-            rotated,
-            n,
-            dim,
-            0,
-            k,
-            layout,
-            spec.oddDim,
-            omega,
-            spec.count,
-            scale,
-          ),
-          "rotate",
-        );
-        check(table(shifted, there, n, 0, ...args, amplitude), "table");
+        for (let j = 0; j < n; j++) there[j] = here[j] + k;
+        const rowsAt = (out, at) => {
+          new Float64Array(memoryBuffer(), positions, n).set(at.subarray(0, n));
+          table({ ...p, out, positions, count: n, omega });
+        };
+        rowsAt(rotated, here);
+        rotation({
+          ...p,
+          out: rotated,
+          input: rotated,
+          count: n,
+          offset: k,
+          omega,
+        });
+        rowsAt(shifted, there);
         const a = new Typed(memoryBuffer(), rotated, n * dim);
         const b = new Typed(memoryBuffer(), shifted, n * dim);
-        const positions = new Float64Array(memoryBuffer(), here, n);
         for (let e = 0; e < n * dim; e++) {
           const error = Math.abs(a[e] - b[e]);
           if (!(error <= worst.maxAbsError)) {
             worst.maxAbsError = Number.isNaN(error) ? Infinity : error;
-            worst.position = positions[Math.floor(e / dim)];
+            worst.position = here[Math.floor(e / dim)];
             worst.offset = k;
             worst.index = e % dim;
           }
@@ -419,42 +350,24 @@ export function linearRelationError(options) {
  * each offset: an array, or { from, to, count } evenly spaced.
  */
 export function dotProducts(options) {
-  const { engine, outputScale } = resolve(
-    options,
-    [...SCHEDULE_OPTIONS, "layout", "scale", "outputScale"],
-    ["offsets"],
-    "dotProducts()",
-  );
-  const spec = scheduleSpec(engine);
-  if (engine.layout !== undefined) oneOf(engine.layout, "layout", LAYOUTS);
-  const scale = scaleOf(engine);
-  const amplitude = amplitudeOf(engine, outputScale);
-  const { count, from, step, values } = grid(engine.offsets, "offsets");
+  const p = prepare(options, {
+    where: "dotProducts()",
+    allowed: [...ROTATE_OPTIONS, "outputScale", "offsets", "out"],
+    withPreset: ["offsets", "out"],
+    dtype: "float64",
+  });
+  const { count, from, step, values } = grid(p.options.offsets, "offsets");
+  const result = outArray(p.options.out, Float64Array, count);
   return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
+    const omega = writeFrequencies(p, scratch);
     const out = scratch(count * 8, "the dot products");
-    let pointer = 0;
+    let offsets = 0;
     if (values !== null) {
-      pointer = scratch(count * 8, "offsets");
-      new Float64Array(memoryBuffer(), pointer, count).set(values);
+      offsets = scratch(count * 8, "offsets");
+      new Float64Array(memoryBuffer(), offsets, count).set(values);
     }
-    check(
-      wasm().pe_dot_products(
-        out,
-        pointer,
-        count,
-        from,
-        step,
-        spec.dim,
-        spec.oddDim,
-        omega,
-        spec.count,
-        scale,
-        amplitude,
-      ),
-      "dotProducts",
-    );
-    return new Float64Array(memoryBuffer(), out, count).slice();
+    kernels.dotProducts({ ...p, out, offsets, count, from, step, omega });
+    return deliver(result, new Float64Array(memoryBuffer(), out, count));
   });
 }
 
@@ -464,51 +377,35 @@ export function dotProducts(options) {
  * product.
  */
 export function toeplitzError(options) {
-  const { engine, outputScale } = resolve(
-    options,
-    [...SCHEDULE_OPTIONS, "layout", "scale", "outputScale"],
-    ["positions", "start", "dtype"],
-    "toeplitzError()",
-  );
-  const spec = scheduleSpec(engine);
-  const layout = oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS);
-  const scale = scaleOf(engine);
-  const dtype = oneOf(engine.dtype ?? "float64", "dtype", DTYPES);
-  const amplitude = amplitudeOf(engine, outputScale, dtype);
+  const own = ["positions", "start", "dtype"];
+  const p = prepare(options, {
+    where: "toeplitzError()",
+    allowed: [...ROTATE_OPTIONS, "outputScale", ...own],
+    withPreset: own,
+    dtype: "float64",
+  });
   const { count, start, values } = positionList(
-    engine,
-    MAX_GRAM_COUNT,
-    MAX_GRAM_ARRAY,
+    p.options.positions,
+    p.options.start,
+    { min: 1, maxCount: MAX_GRAM_COUNT, maxArray: MAX_GRAM_ARRAY },
   );
-  const dim = spec.dim;
-  const size = dtype === 0 ? 4 : 8;
+  const dim = p.dim;
+  const [size, tableKernel, gramKernel] =
+    p.dtype === 0
+      ? [4, kernels.tableF32, kernels.gramDeviationF32]
+      : [8, kernels.tableF64, kernels.gramDeviationF64];
+  // Evenly spaced rows need g at the 2 count - 1 differences only.
+  const toeplitz = values === null;
+  const gCount = toeplitz ? 2 * count - 1 : count * count;
   return withScratch((scratch) => {
-    const omega = writeFrequencies(spec, scratch);
+    const omega = writeFrequencies(p, scratch);
     const table = scratch(count * dim * size, "the table");
     let positions = 0;
     if (values !== null) {
       positions = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), positions, count).set(values);
     }
-    check(
-      (dtype === 0 ? wasm().pe_table_f32 : wasm().pe_table_f64)(
-        table,
-        positions,
-        count,
-        start,
-        dim,
-        layout,
-        spec.oddDim,
-        omega,
-        spec.count,
-        scale,
-        amplitude,
-      ),
-      "table",
-    );
-    // Evenly spaced rows need g at the 2 count - 1 differences only.
-    const toeplitz = values === null ? 1 : 0;
-    const gCount = toeplitz ? 2 * count - 1 : count * count;
+    tableKernel({ ...p, out: table, positions, count, start, omega });
     const g = scratch(gCount * 8, "dot products");
     let differences = 0;
     if (!toeplitz) {
@@ -518,29 +415,17 @@ export function toeplitzError(options) {
         for (let b = 0; b < count; b++)
           d[a * count + b] = values[a] - values[b];
     }
-    check(
-      wasm().pe_dot_products(
-        g,
-        differences,
-        gCount,
-        -(count - 1),
-        1,
-        dim,
-        spec.oddDim,
-        omega,
-        spec.count,
-        scale,
-        amplitude,
-      ),
-      "dot products",
-    );
+    kernels.dotProducts({
+      ...p,
+      out: g,
+      offsets: differences,
+      count: gCount,
+      from: -(count - 1),
+      step: 1,
+      omega,
+    });
     const result = scratch(24, "the result");
-    check(
-      (dtype === 0
-        ? wasm().pe_gram_deviation_f32
-        : wasm().pe_gram_deviation_f64)(result, table, count, dim, g, toeplitz),
-      "toeplitzError",
-    );
+    gramKernel({ result, table, count, dim, g, toeplitz });
     const [maxAbsError, a, b] = new Float64Array(memoryBuffer(), result, 3);
     const at = (row) => (values === null ? start + row : values[row]);
     return { maxAbsError, m: at(a), n: at(b) };

@@ -3,33 +3,29 @@
 // layouts inference runtimes consume. Every input is read once into
 // JS-owned values before any module memory is touched; the C core computes.
 import {
+  CACHE_DTYPES,
+  CACHE_LAYOUTS,
+  ROPE_TYPES,
+} from "sinusoidal-pe-constants";
+import * as kernels from "./kernels.js";
+import {
   boolean,
   finiteNumber,
   integer,
+  numbers,
   oneOf,
-  optionsObject,
   rangeError,
-  rejectDetached,
   rejectUnknown,
+  snapshot,
   typeError,
 } from "./options.js";
-import { memoryBuffer, wasm, withScratch } from "./runtime.js";
-import { check } from "./status.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
 
-export const ROPE_TYPES = Object.freeze([
-  "default",
-  "linear",
-  "dynamic",
-  "yarn",
-  "longrope",
-  "llama3",
-]);
-export const ROPE_LAYOUTS = Object.freeze([
-  "half",
-  "duplicated",
-  "interleaved",
-]);
-export const ROPE_DTYPES = Object.freeze(["float32", "float64", "float16"]);
+export {
+  ROPE_TYPES,
+  CACHE_LAYOUTS as ROPE_LAYOUTS,
+  CACHE_DTYPES as ROPE_DTYPES,
+};
 
 // Slots of the C core's parameter array (enum pe_rope_parameter).
 const SLOTS = [
@@ -97,36 +93,21 @@ const MAX_LENGTH = Number.MAX_SAFE_INTEGER;
 
 // Reads each own enumerable key once into a plain object; undefined values
 // count as absent.
-function snapshot(object, allowed, where) {
-  const copy = {};
-  for (const key of Object.keys(object)) {
-    const value = object[key];
-    if (value !== undefined) copy[key] = value;
-  }
+function readOptions(object, allowed, where, name) {
+  const copy = Object.fromEntries(
+    Object.entries(snapshot(object, name)).filter(([, v]) => v !== undefined),
+  );
   rejectUnknown(copy, allowed, where);
   return copy;
 }
 
-// An array-like of finite numbers, each element read once.
-function numbers(value, name, { above } = {}) {
-  rejectDetached(value, name);
-  if (value === null || typeof value !== "object")
-    throw typeError(`option "${name}" must be an array of numbers`);
-  const length = value.length;
-  if (!Number.isInteger(length) || length < 0)
-    throw typeError(`option "${name}" must be an array of numbers`);
-  const out = new Float64Array(length);
-  for (let i = 0; i < length; i++) {
-    const v = value[i];
-    if (typeof v !== "number")
-      throw typeError(`${name}[${i}] must be a number, got ${typeof v}`);
-    if (!Number.isFinite(v) || (above !== undefined && !(v > above)))
-      throw rangeError(
-        `${name}[${i}] must be finite${above !== undefined ? ` and > ${above}` : ""}, got ${v}`,
-      );
-    out[i] = v;
-  }
-  return out;
+// An array-like of finite numbers > 0, each element read once.
+function positiveNumbers(value, name) {
+  const list = numbers(value, name);
+  list.forEach((v, i) => {
+    if (!(v > 0)) throw rangeError(`${name}[${i}] must be > 0, got ${v}`);
+  });
+  return list;
 }
 
 // dim, base and scaling as JS-owned values: the parameter array of the C
@@ -142,9 +123,10 @@ function ropeSpec(raw) {
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
-      : snapshot(
-          optionsObject(raw.scaling, 'option "scaling"'),
+      : readOptions(
+          raw.scaling,
           ["type", ...new Set(Object.values(PARAMETERS).flat())],
+          'option "scaling"',
           'option "scaling"',
         );
   const typeName = scaling.type ?? "default";
@@ -208,8 +190,8 @@ function ropeSpec(raw) {
       `option "scaling.highFreqFactor" (${p.highFreqFactor}) must be greater than "scaling.lowFreqFactor" (${p.lowFreqFactor})`,
     );
   if (typeName === "longrope") {
-    const short = numbers(s.shortFactor, name("shortFactor"), { above: 0 });
-    const long = numbers(s.longFactor, name("longFactor"), { above: 0 });
+    const short = positiveNumbers(s.shortFactor, name("shortFactor"));
+    const long = positiveNumbers(s.longFactor, name("longFactor"));
     for (const [key, list] of [
       ["shortFactor", short],
       ["longFactor", long],
@@ -259,21 +241,18 @@ function writeRopeFrequencies(spec, scratch) {
   }
   const out = scratch(n * 8, "inverse frequencies");
   const attention = scratch(8, "attention factor");
-  check(
-    wasm().pe_rope_frequencies(
-      spec.type,
-      spec.dim,
-      spec.base,
-      params,
-      SLOTS.length,
-      factors,
-      spec.factors.length,
-      out,
-      n,
-      attention,
-    ),
-    "ropeFrequencies",
-  );
+  kernels.ropeFrequencies({
+    type: spec.type,
+    dim: spec.dim,
+    base: spec.base,
+    params,
+    paramCount: SLOTS.length,
+    factors,
+    factorCount: spec.factors.length,
+    out,
+    count: n,
+    attention,
+  });
   return {
     pointer: out,
     attentionFactor: new Float64Array(memoryBuffer(), attention, 1)[0],
@@ -285,8 +264,8 @@ function writeRopeFrequencies(spec, scratch) {
  * type, computed in float64.
  */
 export function ropeFrequencies(options) {
-  const raw = snapshot(
-    optionsObject(options),
+  const raw = readOptions(
+    options,
     ["dim", "base", "scaling"],
     "ropeFrequencies()",
   );
@@ -312,14 +291,14 @@ const ARRAYS = [Float32Array, Float64Array, Uint16Array];
  * attention factor; float16 is a Uint16Array of IEEE half bits.
  */
 export function ropeCache(options) {
-  const raw = snapshot(
-    optionsObject(options),
+  const raw = readOptions(
+    options,
     ["positions", "start", "dim", "base", "scaling", "layout", "dtype"],
     "ropeCache()",
   );
   const spec = ropeSpec(raw);
-  const layout = oneOf(raw.layout ?? "half", "layout", ROPE_LAYOUTS);
-  const dtype = oneOf(raw.dtype ?? "float32", "dtype", ROPE_DTYPES);
+  const layout = oneOf(raw.layout ?? "half", "layout", CACHE_LAYOUTS);
+  const dtype = oneOf(raw.dtype ?? "float32", "dtype", CACHE_DTYPES);
   let count,
     start = 0,
     positions = null;
@@ -343,7 +322,7 @@ export function ropeCache(options) {
   const bytes = count * width * Typed.BYTES_PER_ELEMENT;
   if (2 * bytes > 2 ** 32 - 2 ** 20)
     throw rangeError(
-      `a cos/sin cache of ${count} × ${width} ${ROPE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
 
   return withScratch((scratch) => {
@@ -359,21 +338,18 @@ export function ropeCache(options) {
     }
     const cos = scratch(bytes, "the cos cache");
     const sin = scratch(bytes, "the sin cache");
-    check(
-      wasm().pe_rope_cache(
-        cos,
-        sin,
-        dtype,
-        layout,
-        positionsPointer,
-        count,
-        start,
-        pointer,
-        spec.dim / 2,
-        attentionFactor,
-      ),
-      "ropeCache",
-    );
+    kernels.ropeCache({
+      cos,
+      sin,
+      dtype,
+      layout,
+      positions: positionsPointer,
+      count,
+      start,
+      inverseFrequencies: pointer,
+      pairs: spec.dim / 2,
+      attention: attentionFactor,
+    });
     const buffer = memoryBuffer();
     return {
       cos: new Typed(buffer, cos, count * width).slice(),

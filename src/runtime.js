@@ -2,22 +2,43 @@
 // allocations freed after each call, and the single buffer behind `view`
 // results.
 import wasmBase64 from "sinusoidal-pe-wasm";
+import { MEMORY_BYTES as MAX_BYTES } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 
 let instance = null;
 let loading = null;
 let viewPointer = 0;
 
-function decodeBase64(text) {
+// The inline module is deflated, then base64-encoded.
+function inlineModule(text) {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  const inflated = new Response(bytes).body.pipeThrough(
+    new DecompressionStream("deflate"),
+  );
+  return new Response(inflated).arrayBuffer();
+}
+
+// Responses served as application/wasm compile while they download.
+function compileResponse(response) {
+  const type = response.headers.get("content-type") ?? "";
+  if (
+    typeof WebAssembly.compileStreaming === "function" &&
+    type.split(";")[0].trim() === "application/wasm"
+  )
+    return WebAssembly.compileStreaming(response);
+  return response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
 }
 
 async function compile(source) {
-  if (source === undefined)
-    return WebAssembly.compile(decodeBase64(wasmBase64));
+  if (source === undefined) {
+    if (!wasmBase64)
+      throw typeError(
+        "this build carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
+      );
+    return WebAssembly.compile(await inlineModule(wasmBase64));
+  }
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
     return WebAssembly.compile(source);
@@ -27,24 +48,44 @@ async function compile(source) {
       throw new Error(
         `sinusoidal-pe: fetching ${source} failed with status ${response.status}`,
       );
-    return WebAssembly.compile(await response.arrayBuffer());
+    return compileResponse(response);
   }
   if (typeof Response !== "undefined" && source instanceof Response)
-    return WebAssembly.compile(await source.arrayBuffer());
+    return compileResponse(source);
   throw typeError(
     "init(source) takes a WebAssembly.Module, bytes (ArrayBuffer or typed array), a URL or a Response",
   );
 }
 
+// A Content-Security-Policy without 'wasm-unsafe-eval' refuses every compile
+// and instantiation; say which directive is missing.
+function explainRefusal(error) {
+  if (
+    !(error instanceof WebAssembly.CompileError) &&
+    !(error instanceof EvalError)
+  )
+    return error;
+  if (!/Content Security Policy|unsafe-eval|Refused/i.test(error.message))
+    return error;
+  return new Error(
+    `sinusoidal-pe: the Content-Security-Policy refused to compile the WebAssembly module; allow it with 'wasm-unsafe-eval' in script-src (${error.message})`,
+    { cause: error },
+  );
+}
+
 async function load(source) {
-  const module = await compile(source);
-  const result = await WebAssembly.instantiate(module, {
-    // Growth detaches old buffers; views are always re-made from
-    // memory.buffer, so nothing needs to happen here.
-    env: { emscripten_notify_memory_growth() {} },
-  });
-  result.exports._initialize();
-  return result.exports;
+  try {
+    const module = await compile(source);
+    const result = await WebAssembly.instantiate(module, {
+      // Growth detaches old buffers; views are always re-made from
+      // memory.buffer, so nothing needs to happen here.
+      env: { emscripten_notify_memory_growth() {} },
+    });
+    result.exports._initialize();
+    return result.exports;
+  } catch (error) {
+    throw explainRefusal(error);
+  }
 }
 
 /** Compiles and instantiates the module; later calls return at once. */
@@ -69,8 +110,6 @@ export function wasm() {
     );
   return instance;
 }
-
-const MAX_BYTES = 2 ** 32;
 
 function allocate(bytes, what) {
   const exports = wasm();

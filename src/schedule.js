@@ -1,29 +1,27 @@
 // The frequency schedule options shared by every function: validated here,
 // then written into module memory by the C core (the one definition of w_i).
+import * as kernels from "./kernels.js";
 import {
-  copyFinite,
   finiteNumber,
   integer,
-  isArrayLike,
+  numbers,
   oneOf,
-  optionsObject,
   rangeError,
+  rejectUnknown,
+  snapshot,
   typeError,
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
-import { memoryBuffer, wasm } from "./runtime.js";
-import { check } from "./status.js";
+import { memoryBuffer } from "./runtime.js";
+import {
+  DTYPES,
+  LAYOUTS,
+  MAX_DIM,
+  ODD_DIMS,
+  SCHEDULES,
+} from "sinusoidal-pe-constants";
 
-export const MAX_DIM = 2 ** 20;
-export const LAYOUTS = Object.freeze([
-  "interleaved",
-  "interleaved-cos-first",
-  "halves",
-  "halves-cos-first",
-]);
-export const SCHEDULES = Object.freeze(["paper", "timescale", "shifted"]);
-export const ODD_DIMS = Object.freeze(["zero-pad", "extra-sin", "error"]);
-export const DTYPES = Object.freeze(["float32", "float64"]);
+export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES };
 
 export const SCHEDULE_OPTIONS = [
   "dim",
@@ -36,33 +34,84 @@ export const SCHEDULE_OPTIONS = [
   "oddDim",
 ];
 
-// A preset is expanded into engine options first; its own parameters are
-// checked by resolvePreset.
-export function expand(options) {
-  optionsObject(options);
-  if (options.preset === undefined)
-    return { options, outputScale: 1, zeroRows: [] };
-  return resolvePreset(options);
+// Reads a public function's options once (a snapshot, so each getter runs
+// once) and resolves, in this order, what every function shares: preset →
+// schedule → layout → scale → amplitude. Nothing here touches module memory.
+// `allowed`: the function's options; `withPreset`: those of them that combine
+// with a preset besides dim (the rest come from the preset); `hints`: keys
+// that belong to another option, with the message that says which. Returns
+// the schedule (fields named as the kernels' parameters: dim, oddDim, pairs,
+// schedule, base, ..., explicit frequencies or null), layout, scale,
+// amplitude and dtype (indices as the C enums), the preset's first position
+// and padding row for tables, and `options`: the snapshot, preset expanded.
+export function prepare(
+  options,
+  {
+    where,
+    allowed,
+    withPreset = [],
+    dtype = "float32",
+    oddDim = "extra-sin",
+    hints = {},
+  },
+) {
+  const given = snapshot(options);
+  // With a preset, the preset itself refuses what is not its parameter.
+  const known = given.preset === undefined ? allowed : Object.keys(given);
+  rejectUnknown(given, [...known, "preset"], where, hints);
+  const { engine, outputScale, start, padding } =
+    given.preset === undefined
+      ? { engine: given, outputScale: 1, start: null, padding: null }
+      : expandPreset(given, withPreset);
+  const schedule = scheduleOf(engine, oddDim);
+  const dtypeIndex = oneOf(engine.dtype ?? dtype, "dtype", DTYPES);
+  return {
+    ...schedule,
+    layout: oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS),
+    scale: engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale"),
+    amplitude: amplitudeOf(engine.outputScale, outputScale, dtypeIndex),
+    dtype: dtypeIndex,
+    presetStart: start,
+    padding,
+    options: engine,
+  };
 }
 
-export function scheduleSpec(options) {
+// The preset's engine options, plus the caller's dim and `withPreset` keys;
+// every other key goes to the preset as its parameter.
+function expandPreset(given, withPreset) {
+  const dim = integer(given.dim, "dim", 1, MAX_DIM);
+  const own = { dim };
+  const parameters = {};
+  for (const [key, value] of Object.entries(given))
+    if (withPreset.includes(key)) own[key] = value;
+    else if (key !== "preset" && key !== "dim") parameters[key] = value;
+  const resolved = resolvePreset(given.preset, parameters, dim);
+  return { ...resolved, engine: { ...resolved.engine, ...own } };
+}
+
+// The frequency schedule: explicit frequencies (read once into a Float64Array)
+// or a schedule and its parameters.
+function scheduleOf(options, defaultOddDim) {
   const dim = integer(options.dim, "dim", 1, MAX_DIM);
-  const oddDim = oneOf(options.oddDim ?? "extra-sin", "oddDim", ODD_DIMS);
+  const oddDim = oneOf(options.oddDim ?? defaultOddDim, "oddDim", ODD_DIMS);
   if (dim % 2 === 1 && ODD_DIMS[oddDim] === "error")
     throw rangeError(
       `option "dim" must be even when oddDim is "error", got ${dim}`,
     );
-  const count = Math.floor(dim / 2) + (dim % 2 === 1 && oddDim === 1 ? 1 : 0);
+  const pairs =
+    Math.floor(dim / 2) +
+    (dim % 2 === 1 && ODD_DIMS[oddDim] === "extra-sin" ? 1 : 0);
   const spec = {
     dim,
     oddDim,
-    count,
+    pairs,
     schedule: 0,
     base: 10000,
     minTimescale: 1,
     maxTimescale: 10000,
     shift: 1,
-    frequencies: null,
+    explicit: null,
   };
   if (options.frequencies !== undefined) {
     for (const key of [
@@ -76,13 +125,12 @@ export function scheduleSpec(options) {
         throw typeError(
           `option "${key}" cannot be combined with explicit "frequencies"`,
         );
-    if (!isArrayLike(options.frequencies))
-      throw typeError(`option "frequencies" must be an array of numbers`);
-    if (options.frequencies.length !== count)
+    const explicit = numbers(options.frequencies, "frequencies");
+    if (explicit.length !== pairs)
       throw rangeError(
-        `option "frequencies" must have ${count} entries for dim ${dim}, got ${options.frequencies.length}`,
+        `option "frequencies" must have ${pairs} entries for dim ${dim}, got ${explicit.length}`,
       );
-    spec.frequencies = options.frequencies;
+    spec.explicit = explicit;
     return spec;
   }
   spec.schedule = oneOf(options.schedule ?? "paper", "schedule", SCHEDULES);
@@ -110,56 +158,42 @@ export function scheduleSpec(options) {
   if (options.shift !== undefined)
     spec.shift = finiteNumber(options.shift, "shift");
   const h = Math.floor(dim / 2);
-  if (name === "shifted" && count > 0 && !(h - spec.shift > 0))
+  if (name === "shifted" && pairs > 0 && !(h - spec.shift > 0))
     throw rangeError(
       `option "shift" must be below dim / 2 = ${h} for the shifted schedule, got ${spec.shift}`,
     );
   return spec;
 }
 
-// Writes the frequencies of spec into module memory; returns the pointer.
-export function writeFrequencies(spec, scratch) {
-  const pointer = scratch(spec.count * 8, "frequencies");
-  if (spec.frequencies !== null) {
-    copyFinite(
-      spec.frequencies,
-      new Float64Array(memoryBuffer(), pointer, spec.count),
-      "frequencies",
+// Writes the frequencies of a prepared schedule into module memory; returns
+// the pointer.
+export function writeFrequencies(prepared, scratch) {
+  const out = scratch(prepared.pairs * 8, "frequencies");
+  if (prepared.explicit !== null)
+    new Float64Array(memoryBuffer(), out, prepared.pairs).set(
+      prepared.explicit,
     );
-  } else {
-    check(
-      wasm().pe_frequencies(
-        spec.schedule,
-        spec.dim,
-        spec.oddDim,
-        spec.base,
-        spec.minTimescale,
-        spec.maxTimescale,
-        spec.shift,
-        pointer,
-        spec.count,
-      ),
-      "frequencies",
-    );
-  }
-  return pointer;
+  else kernels.frequencies({ ...prepared, out, count: prepared.pairs });
+  return out;
 }
 
-// The angle scale (default 1).
-export function scaleOf(engine) {
-  return engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale");
+// The largest |scale · w_i| of frequencies written by writeFrequencies: the
+// angle of a position p is at most |p| times it.
+export function largestFrequency(prepared, omega) {
+  let largest = 0;
+  for (const w of new Float64Array(memoryBuffer(), omega, prepared.pairs))
+    largest = Math.max(largest, Math.abs(prepared.scale * w));
+  return largest;
 }
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-// The output scale: a preset's (outputScale) times the caller's option;
-// values up to its size must fit the output dtype (index into DTYPES).
-export function amplitudeOf(engine, outputScale, dtype = 1) {
+// The output scale: the caller's option times a preset's; values up to its
+// size must fit the output dtype (index into DTYPES).
+function amplitudeOf(option, outputScale, dtype) {
   const amplitude =
     outputScale *
-    (engine.outputScale === undefined
-      ? 1
-      : finiteNumber(engine.outputScale, "outputScale"));
+    (option === undefined ? 1 : finiteNumber(option, "outputScale"));
   if (DTYPES[dtype] === "float32" && !(Math.abs(amplitude) <= FLOAT32_MAX))
     throw rangeError(
       `option "outputScale" must stay within ±${FLOAT32_MAX} for float32 output, got ${amplitude}`,

@@ -1,53 +1,267 @@
-// Wires the controls to the library and redraws once per animation frame.
-"use strict";
+// The page: header, shared controls and every section, the state kept in the
+// URL hash, and one redraw per animation frame after any change.
+import * as lib from "sinusoidal-pe";
+import { createApp, note } from "./app.js";
+import { element } from "./charts/canvas.js";
+import { mountControls } from "./controls.js";
+import { browserLanguage, quoted, strings, translate } from "./i18n.js";
+import { sections } from "./sections/index.js";
+import {
+  CONTROLS,
+  hashOf,
+  parseHash,
+  readControl,
+  stateFromEntries,
+  withOptions,
+} from "./state.js";
 
-(function () {
-  const { init, table } = window.SinusoidalPE;
-  const form = document.getElementById("controls");
-  const canvas = document.getElementById("heatmap");
-  const status = document.getElementById("status");
-  let pending = false;
+const page = {
+  lang: "en",
+  values: {},
+  params: new Map(),
+  known: new Set(),
+  mounted: [],
+  dirty: new Set(),
+  frame: null,
+  state: null,
+  controls: null,
+  notes: null,
+};
 
-  function readOptions() {
-    const field = (name) => form.elements.namedItem(name).value;
-    return {
-      positions: Number(field("positions")),
-      start: Number(field("start")),
-      dim: Number(field("dim")),
-      base: Number(field("base")),
-      layout: field("layout"),
-    };
+const t = (key, vars) => translate(strings, page.lang, key, vars);
+
+function readLink() {
+  const { entries, odd, tooLong } = parseHash(location.hash);
+  const { values, lang, problems } = stateFromEntries(
+    entries,
+    browserLanguage(),
+  );
+  page.values = values;
+  page.lang = lang;
+  page.params = new Map(
+    Array.from(entries).filter(
+      ([key]) =>
+        key.includes(".") && sections.some((s) => key.startsWith(`${s.id}.`)),
+    ),
+  );
+  const messages = [];
+  if (tooLong) messages.push(["longHash", {}]);
+  for (const { key, value, used } of problems)
+    messages.push(["badHash", { name: key, value: quoted(value), used }]);
+  const unknown = [...odd];
+  for (const key of entries.keys())
+    if (key !== "lang" && !(key in CONTROLS) && !page.params.has(key))
+      unknown.push(key);
+  for (const key of unknown)
+    messages.push(["unknownKey", { key: quoted(key) }]);
+  return messages;
+}
+
+// Browsers ignore history updates beyond a rate (Chromium: 200 in 10 s), and
+// a slider drag makes dozens a second: the link is updated at most once a
+// frame and 50 times in 10 s, and catches up when the window allows.
+const LINK_WINDOW = 10000;
+const LINK_WRITES = 50;
+const link = { frame: null, timer: null, writes: [], own: "" };
+
+function updateLink() {
+  if (link.frame === null) link.frame = requestAnimationFrame(flushLink);
+}
+
+function flushLink() {
+  link.frame = null;
+  clearTimeout(link.timer);
+  const now = performance.now();
+  while (link.writes.length && link.writes[0] < now - LINK_WINDOW)
+    link.writes.shift();
+  if (link.writes.length >= LINK_WRITES) {
+    link.timer = setTimeout(flushLink, link.writes[0] + LINK_WINDOW - now);
+    return;
   }
+  if (writeLink()) link.writes.push(now);
+}
 
-  function redraw() {
-    pending = false;
-    const options = readOptions();
+/**
+ * Puts the state into the hash; false if it was there already, or if a link
+ * the reader followed is waiting for its hashchange (it wins), unless forced.
+ */
+function writeLink(force = false) {
+  if (!force && location.hash !== link.own) return false;
+  const params = Array.from(page.params).filter(([key]) => page.known.has(key));
+  const hash = hashOf(page.values, page.lang, params);
+  link.own = hash;
+  if (hash === location.hash) return false;
+  try {
+    history.replaceState(null, "", hash);
+  } catch {
+    // Where history updates are refused, the hash can still be replaced.
+    location.replace(hash);
+  }
+  return true;
+}
+
+function render(messages) {
+  const root = document.getElementById("page");
+  root.replaceChildren();
+  document.documentElement.lang = page.lang === "zh" ? "zh-Hans" : "en";
+  document.title = t("title");
+  page.known = new Set();
+  page.mounted = [];
+
+  const toggle = element("button", "lang-toggle", [t("langToggle")]);
+  toggle.type = "button";
+  toggle.dataset.testid = "lang-toggle";
+  toggle.lang = page.lang === "zh" ? "en" : "zh-Hans";
+  toggle.title = t("langToggleLabel");
+  toggle.addEventListener("click", () => {
+    page.lang = page.lang === "zh" ? "en" : "zh";
+    render([]);
+  });
+  const header = element("header", "page-header", [
+    element("div", "title-row", [element("h1", "", [t("title")]), toggle]),
+    element("p", "lead", [t("lead")]),
+  ]);
+
+  const controlsBox = element("div", "controls-box");
+  page.notes = element("div", "notes");
+  page.notes.dataset.testid = "notes";
+  page.controls = mountControls(controlsBox, t, page.values, onControl);
+  controlsBox.append(page.notes);
+  const bar = element("div", "controls-bar", [controlsBox]);
+
+  const nav = element("nav", "toc");
+  nav.setAttribute("aria-label", t("toc"));
+  const list = element("ol");
+  nav.append(list);
+  const main = element("main", "sections");
+  root.append(header, bar, nav, main);
+
+  page.state = withOptions(page.values, page.lang);
+  for (const section of sections) {
+    const sectionRoot = element("section", "pe-section");
+    sectionRoot.id = section.id;
+    main.append(sectionRoot);
+    const app = createApp({
+      lib,
+      lang: page.lang,
+      section,
+      root: sectionRoot,
+      params: page.params,
+      known: page.known,
+      setParam(key, value) {
+        page.params.set(key, value);
+        updateLink();
+      },
+      state: () => page.state,
+    });
     try {
-      const values = table({ ...options, view: true });
-      window.Heatmap.drawHeatmap(
-        canvas,
-        values,
-        options.positions,
-        options.dim,
-      );
-      status.textContent = `${options.positions} × ${options.dim} table, ${options.layout}, base ${options.base}`;
-      status.classList.remove("error");
+      const view = section.mount(sectionRoot, app);
+      page.mounted.push({ section, root: sectionRoot, view });
     } catch (error) {
-      status.textContent = error.message;
-      status.classList.add("error");
+      note(sectionRoot, t("failed", { message: error.message }), "failed");
+    }
+    const title = sectionRoot.querySelector("h2");
+    if (title) {
+      const link = element("a", "", [title.textContent]);
+      link.href = `#${section.id}`;
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        sectionRoot.scrollIntoView();
+      });
+      list.append(element("li", "", [link]));
     }
   }
+  root.append(element("footer", "page-footer", [t("footer")]));
+  for (const [key, vars] of messages) addNote(t(key, vars));
+  // Section keys are known once the sections have asked for them.
+  for (const key of page.params.keys())
+    if (!page.known.has(key)) {
+      page.params.delete(key);
+      addNote(t("unknownKey", { key: quoted(key) }));
+    }
+  writeLink(true);
+  schedule();
+}
 
-  function schedule() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(redraw);
+function addNote(message) {
+  page.notes.append(element("p", "note", [message]));
+  page.notes.setAttribute("role", "status");
+}
+
+function onControl(key, text, committed) {
+  const read = readControl(key, text);
+  page.notes.replaceChildren();
+  if (read.problem) {
+    const control = CONTROLS[key];
+    addNote(
+      read.problem === "clamped"
+        ? t("clamped", {
+            name: t(key),
+            value: quoted(text),
+            min: control.min,
+            max: control.max,
+            used: read.value,
+          })
+        : t("notNumber", {
+            name: t(key),
+            value: quoted(text),
+            used: read.value,
+          }),
+    );
   }
+  if (committed) page.controls.commit(key, read.value);
+  if (page.values[key] === read.value) return;
+  page.values = { ...page.values, [key]: read.value };
+  page.controls.show(page.values);
+  page.state = withOptions(page.values, page.lang);
+  updateLink();
+  schedule();
+}
 
-  init().then(() => {
-    form.addEventListener("input", schedule);
-    window.addEventListener("resize", schedule);
-    redraw();
-    document.body.dataset.ready = "true";
-  });
-})();
+/** Marks every section for a redraw at the next animation frame. */
+function schedule() {
+  for (const mounted of page.mounted) page.dirty.add(mounted);
+  if (page.frame === null) page.frame = requestAnimationFrame(redraw);
+}
+
+function redraw() {
+  page.frame = null;
+  performance.mark("pe-update-start");
+  for (const mounted of page.dirty) {
+    const start = performance.now();
+    try {
+      mounted.view?.update(page.state);
+      performance.measure(`pe-update:${mounted.section.id}`, { start });
+      note(mounted.root, "", "failed");
+    } catch (error) {
+      note(mounted.root, t("failed", { message: error.message }), "failed");
+    }
+  }
+  page.dirty.clear();
+  performance.measure("pe-update", "pe-update-start");
+  document.body.dataset.ready = "true";
+}
+
+lib.init().then(
+  () => {
+    render(readLink());
+    // A link edited or followed by the reader, not one this page wrote.
+    window.addEventListener("hashchange", () => {
+      if (location.hash === link.own) return;
+      // Leaving a field commits it; the new link then overrides it.
+      document.activeElement?.blur();
+      render(readLink());
+    });
+    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
+      render([]),
+    );
+  },
+  // Without the module nothing can be shown; say why (a CSP without
+  // 'wasm-unsafe-eval', for one).
+  (error) => {
+    document
+      .getElementById("page")
+      .append(element("p", "note", [error.message]));
+    throw error;
+  },
+);

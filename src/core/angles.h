@@ -8,6 +8,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "sincos_f64x2.h"
 
 /* Pairs per block: the block's five arrays of doubles (10 KiB) stay in L1
@@ -17,10 +18,6 @@
    exact sin/cos every PE_RESEED rows; the float64 recurrence drifts by about
    1e-16 per step, far below float32 rounding. */
 #define PE_RESEED 128
-
-static inline int pe_is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
-}
 
 /* Whether x[j] = x[0] + j * step for every j in real arithmetic, step =
    x[1] - x[0]: the recurrence then forms exactly the angles of x. Rounded

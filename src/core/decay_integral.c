@@ -25,14 +25,14 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "special_functions.h"
 #include "status.h"
 
-#define MAX_COUNT (1u << 28)
-#define PI 3.14159265358979323846
+#define PE_PI 3.14159265358979323846
 
 /* Output of src/core/fit/fit_sici.py (quad). */
 /* 15-point Kronrod rule and its 7-point Gauss rule on [-1, 1] (nodes >= 0; the
@@ -130,15 +130,15 @@ static double exp_family(double b, double L, double x) {
 
 /* ---- power family ------------------------------------------------------ */
 
-#define SERIES_MAX_X 7.0
-#define SERIES_TERMS 26
+#define PE_SERIES_MAX_X 7.0
+#define PE_SERIES_TERMS 26
 
 struct power {
   double alpha, s, a; /* a = s - m in (0, 1] */
   int m;
-  double c0;                      /* Gamma(s+1) cos(pi s / 2) */
-  double inv[SERIES_TERMS + 1];   /* 1 / (1 + 2k alpha) */
-  double ratio[SERIES_TERMS + 1]; /* 1 / ((2k-1) 2k) */
+  double c0;                         /* Gamma(s+1) cos(pi s / 2) */
+  double inv[PE_SERIES_TERMS + 1];   /* 1 / (1 + 2k alpha) */
+  double ratio[PE_SERIES_TERMS + 1]; /* 1 / ((2k-1) 2k) */
 };
 
 static void power_init(struct power *p, double alpha) {
@@ -146,8 +146,8 @@ static void power_init(struct power *p, double alpha) {
   p->s = 1.0 / alpha;
   p->m = (int)ceil(p->s) - 1;
   p->a = p->s - p->m;
-  p->c0 = p->s <= 170.0 ? tgamma(p->s + 1.0) * cos(0.5 * PI * p->s) : 0.0;
-  for (int k = 1; k <= SERIES_TERMS; k++) {
+  p->c0 = p->s <= 170.0 ? tgamma(p->s + 1.0) * cos(0.5 * PE_PI * p->s) : 0.0;
+  for (int k = 1; k <= PE_SERIES_TERMS; k++) {
     p->inv[k] = 1.0 / (1.0 + 2.0 * k * alpha);
     p->ratio[k] = 1.0 / ((2.0 * k - 1.0) * (2.0 * k));
   }
@@ -156,7 +156,7 @@ static void power_init(struct power *p, double alpha) {
 /* Terms peak near 2k = x at e^x / sqrt(2 pi x): the loss stays ~1e-13. */
 static double power_series(const struct power *p, double x) {
   double y = x * x, t = 1.0, sum = 1.0;
-  for (int k = 1; k <= SERIES_TERMS; k++) {
+  for (int k = 1; k <= PE_SERIES_TERMS; k++) {
     t *= -y * p->ratio[k];
     sum += t * p->inv[k];
     if (fabs(t) < 1e-18)
@@ -194,7 +194,7 @@ static int power_large_ok(const struct power *p, double x) {
 /* ---- adaptive Gauss-Kronrod quadrature ---------------------------------- */
 
 struct family {
-  int theta;
+  int32_t theta;
   double x, L, alpha, s; /* L for exp; alpha, s = 1/alpha for power */
 };
 
@@ -255,17 +255,17 @@ static void gk15(const struct family *f, double lo, double hi, double *k,
   *round = h * sr * DBL_EPSILON;
 }
 
-#define MAX_DEPTH 48
-#define MAX_EVALS 256   /* Gauss-Kronrod evaluations per initial panel */
-#define PANEL_TOL 1e-13 /* accepted |G - K| per unit length of t */
+#define PE_MAX_DEPTH 48
+#define PE_MAX_EVALS 256   /* Gauss-Kronrod evaluations per initial panel */
+#define PE_PANEL_TOL 1e-13 /* accepted |G - K| per unit length of t */
 
 /* Bisects until |G - K| is below the tolerance or within twice the rounding
    bound (splitting cannot reduce rounding), or the budget is spent; the
    bound stays honest either way since every accepted |G - K| is added. */
 static void integrate_panel(const struct family *f, double lo, double hi,
                             struct accum *acc) {
-  double slo[MAX_DEPTH + 2], shi[MAX_DEPTH + 2];
-  int sdepth[MAX_DEPTH + 2], top = 1, evals = 0;
+  double slo[PE_MAX_DEPTH + 2], shi[PE_MAX_DEPTH + 2];
+  int sdepth[PE_MAX_DEPTH + 2], top = 1, evals = 0;
   slo[0] = lo;
   shi[0] = hi;
   sdepth[0] = 0;
@@ -277,13 +277,13 @@ static void integrate_panel(const struct family *f, double lo, double hi,
     gk15(f, a, b, &k, &g, &r);
     evals++;
     double e = fabs(k - g), mid = 0.5 * (a + b);
-    if (e <= PANEL_TOL * (b - a) + 2.0 * r || d >= MAX_DEPTH ||
-        evals >= MAX_EVALS || !(mid > a && mid < b)) {
+    if (e <= PE_PANEL_TOL * (b - a) + 2.0 * r || d >= PE_MAX_DEPTH ||
+        evals >= PE_MAX_EVALS || !(mid > a && mid < b)) {
       accum_add(acc, k);
       acc->err += e + r;
       continue;
     }
-    /* Depth-first: the stack never holds more than MAX_DEPTH + 1 panels. */
+    /* Depth-first: the stack never holds more than PE_MAX_DEPTH + 1 panels. */
     slo[top] = mid;
     shi[top] = b;
     sdepth[top] = d + 1;
@@ -294,12 +294,12 @@ static void integrate_panel(const struct family *f, double lo, double hi,
   }
 }
 
-#define PHASE_STEP (0.5 * PI)
+#define PE_PHASE_STEP (0.5 * PE_PI)
 
 /* Where the phase has moved by j steps from its value at t = 0 (1 past the
    end). */
 static double phase_break(const struct family *f, double j) {
-  double moved = j * PHASE_STEP;
+  double moved = j * PE_PHASE_STEP;
   switch (f->theta) {
   case PE_THETA_EXP:
     if (moved >= -f->x * expm1(-f->L))
@@ -343,29 +343,26 @@ static double quadrature_point(struct family *f, double x, double *err) {
 
 /* ---- validation and entry points -------------------------------------- */
 
-static int misaligned(const void *p) {
-  return ((uintptr_t)p % _Alignof(double)) != 0;
-}
-
-static int check_args(int theta, double base, double alpha, const double *x,
-                      uint32_t n, const double *out, const double *out2,
-                      int need_out2, double max_x) {
-  if (n > MAX_COUNT)
+static int32_t check_args(int32_t theta, double base, double alpha,
+                          const double *x, uint32_t n, const double *out,
+                          const double *out2, int need_out2, double max_x) {
+  if (n > PE_MAX_COUNT)
     return PE_ERR_COUNT;
   if (theta == PE_THETA_EXP) {
     if (!isfinite(base) || !(base > 1.0))
       return PE_ERR_BASE;
   } else if (theta == PE_THETA_POWER) {
     if (!isfinite(alpha) || !(alpha >= PE_DECAY_MIN_ALPHA))
-      return PE_ERR_ARGUMENT;
+      return PE_ERR_ALPHA;
   } else if (theta != PE_THETA_LINEAR) {
-    return PE_ERR_ARGUMENT;
+    return PE_ERR_THETA;
   }
   if (n == 0)
     return PE_OK;
-  if (!x || !out || misaligned(x) || misaligned(out))
+  if (!x || !out || !pe_is_aligned(x, alignof(double)) ||
+      !pe_is_aligned(out, alignof(double)))
     return PE_ERR_NULL;
-  if (need_out2 && (!out2 || misaligned(out2)))
+  if (need_out2 && (!out2 || !pe_is_aligned(out2, alignof(double))))
     return PE_ERR_NULL;
   for (uint32_t i = 0; i < n; i++) {
     if (!isfinite(x[i]))
@@ -376,7 +373,7 @@ static int check_args(int theta, double base, double alpha, const double *x,
   return PE_OK;
 }
 
-static void family_init(struct family *f, int theta, double base,
+static void family_init(struct family *f, int32_t theta, double base,
                         double alpha) {
   f->theta = theta;
   f->x = 0.0;
@@ -385,9 +382,9 @@ static void family_init(struct family *f, int theta, double base,
   f->s = 1.0 / f->alpha;
 }
 
-int pe_decay_integral(int theta, double base, double alpha, const double *x,
-                      uint32_t n, double *out) {
-  int st = check_args(theta, base, alpha, x, n, out, NULL, 0, INFINITY);
+int32_t pe_decay_integral(int32_t theta, double base, double alpha,
+                          const double *x, uint32_t n, double *out) {
+  int32_t st = check_args(theta, base, alpha, x, n, out, NULL, 0, INFINITY);
   if (st != PE_OK)
     return st;
   if (theta == PE_THETA_EXP) {
@@ -401,7 +398,7 @@ int pe_decay_integral(int theta, double base, double alpha, const double *x,
     family_init(&f, theta, base, alpha);
     for (uint32_t i = 0; i < n; i++) {
       double ax = fabs(x[i]), err;
-      if (ax <= SERIES_MAX_X)
+      if (ax <= PE_SERIES_MAX_X)
         out[i] = power_series(&p, ax);
       else if (power_large_ok(&p, ax))
         out[i] = power_large(&p, ax);
@@ -415,11 +412,11 @@ int pe_decay_integral(int theta, double base, double alpha, const double *x,
   return PE_OK;
 }
 
-int pe_decay_integral_quadrature(int theta, double base, double alpha,
-                                 const double *x, uint32_t n, double *values,
-                                 double *errors) {
-  int st = check_args(theta, base, alpha, x, n, values, errors, 1,
-                      PE_DECAY_QUADRATURE_MAX_X);
+int32_t pe_decay_integral_quadrature(int32_t theta, double base, double alpha,
+                                     const double *x, uint32_t n,
+                                     double *values, double *errors) {
+  int32_t st = check_args(theta, base, alpha, x, n, values, errors, 1,
+                          PE_DECAY_QUADRATURE_MAX_X);
   if (st != PE_OK)
     return st;
   struct family f;
@@ -432,9 +429,9 @@ int pe_decay_integral_quadrature(int theta, double base, double alpha,
   return PE_OK;
 }
 
-int pe_decay_frequencies(int theta, double base, double alpha, uint32_t dim,
-                         double *out, uint32_t n) {
-  int st = check_args(theta, base, alpha, NULL, 0, NULL, NULL, 0, INFINITY);
+int32_t pe_decay_frequencies(int32_t theta, double base, double alpha,
+                             uint32_t dim, double *out, uint32_t n) {
+  int32_t st = check_args(theta, base, alpha, NULL, 0, NULL, NULL, 0, INFINITY);
   if (st != PE_OK)
     return st;
   if (dim < 1 || dim > PE_MAX_DIM)
@@ -445,7 +442,7 @@ int pe_decay_frequencies(int theta, double base, double alpha, uint32_t dim,
   if (theta == PE_THETA_EXP)
     return pe_frequencies(PE_SCHEDULE_PAPER, dim, PE_ODD_ZERO_PAD, base, 1, 1,
                           0, out, n);
-  if (n > 0 && (!out || misaligned(out)))
+  if (n > 0 && (!out || !pe_is_aligned(out, alignof(double))))
     return PE_ERR_NULL;
   struct family f;
   family_init(&f, theta, base, alpha);

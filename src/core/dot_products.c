@@ -14,10 +14,11 @@
    y <- sigma y + lambda c, c <- y + sigma c, with sigma = sign(cos v),
    lambda = 2 cos v - 2 sigma and y = c_t - sigma c_(t-1). For sigma = +1
    that is one multiply and two adds per pair and offset, against four
-   multiplies and two adds for the rotation of (sin, cos). Each CHUNK of
+   multiplies and two adds for the rotation of (sin, cos). Each PE_CHUNK of
    offsets restarts from exact values. Eight pairs at a time stay in
-   registers while a chunk's partial sums (CHUNK vectors, 4 KiB) stay in L1. */
-#define CHUNK 256
+   registers while a chunk's partial sums (PE_CHUNK vectors, 4 KiB) stay in L1.
+ */
+#define PE_CHUNK 256
 
 /* Frequencies i, i + 1 times scale, and a mask that zeroes lanes >= h. */
 static inline v128_t pair_w(const double *omega, uint32_t i, uint32_t h,
@@ -31,7 +32,7 @@ static inline v128_t pair_w(const double *omega, uint32_t i, uint32_t h,
 /* Offsets from + j * step, j < m: out[j] = sum_i cos((from + j step) w_i). */
 static void sums_even(double *out, uint32_t m, double from, double step,
                       const double *omega, uint32_t h, double scale) {
-  v128_t acc[CHUNK];
+  v128_t acc[PE_CHUNK];
   for (uint32_t t = 0; t < m; t++)
     acc[t] = wasm_f64x2_splat(0);
   const v128_t sign_bit = wasm_f64x2_splat(-0.0);
@@ -117,8 +118,8 @@ int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
   double amplitude2 = amplitude * amplitude;
   /* |g| <= dim / 2, so the scaled sums stay finite. */
   if (!isfinite(amplitude2 * (double)(dim / 2 + 1)))
-    return PE_ERR_ARGUMENT;
-  if ((uint64_t)count * sizeof(double) > UINT32_MAX)
+    return PE_ERR_OUTPUT_SCALE;
+  if ((uint64_t)count * sizeof(double) >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   if (count > 0 && (out == NULL || !pe_is_aligned(out, alignof(double))))
     return PE_ERR_NULL;
@@ -139,8 +140,8 @@ int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
     offsets = NULL;
   }
   if (offsets == NULL) {
-    for (uint32_t j0 = 0; j0 < count; j0 += CHUNK) {
-      uint32_t m = count - j0 < CHUNK ? count - j0 : CHUNK;
+    for (uint32_t j0 = 0; j0 < count; j0 += PE_CHUNK) {
+      uint32_t m = count - j0 < PE_CHUNK ? count - j0 : PE_CHUNK;
       sums_even(out + j0, m, from + (double)j0 * step, step, omega, h, scale);
     }
   } else {
@@ -197,8 +198,8 @@ static int32_t check_gram(const double *result, const void *table, size_t elem,
     return PE_ERR_COUNT;
   uint64_t expected =
       toeplitz ? 2 * (uint64_t)count - 1 : (uint64_t)count * count;
-  if ((uint64_t)count * dim * elem > UINT32_MAX ||
-      expected * sizeof(double) > UINT32_MAX)
+  if ((uint64_t)count * dim * elem >= PE_MEMORY_BYTES ||
+      expected * sizeof(double) >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   if (result == NULL || table == NULL || g == NULL ||
       !pe_is_aligned(result, alignof(double)) || !pe_is_aligned(table, elem) ||

@@ -5,31 +5,54 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
+#include "double_double.h"
 #include "status.h"
 
-int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim) {
+int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim, uint32_t *count) {
   if (dim < 1 || dim > PE_MAX_DIM)
-    return -PE_ERR_DIM;
-  if (odd_dim < PE_ODD_ZERO_PAD || odd_dim > PE_ODD_ERROR)
-    return -PE_ERR_ODD_DIM;
+    return PE_ERR_DIM;
+  if (!PE_IN_ENUM(odd_dim, PE_ODD_DIM_COUNT))
+    return PE_ERR_ODD_DIM;
   if (dim % 2 == 1 && odd_dim == PE_ODD_ERROR)
-    return -PE_ERR_ODD_DIM;
-  return (int32_t)(dim / 2 + (dim % 2 == 1 && odd_dim == PE_ODD_EXTRA_SIN));
+    return PE_ERR_ODD_DIM;
+  *count = dim / 2 + (dim % 2 == 1 && odd_dim == PE_ODD_EXTRA_SIN);
+  return PE_OK;
 }
 
-static int is_aligned(const void *p, uintptr_t alignment) {
-  return ((uintptr_t)p & (alignment - 1)) == 0;
+/* Frequencies per block of the paper schedule. */
+#define PE_PAPER_BLOCK 32
+
+/* w_i = base^(-2i/d) = exp(-i c) with c = 2 ln(base) / d in double-double.
+   With i = a + b, a a multiple of PE_PAPER_BLOCK and b below it,
+   w_i = exp(-a c) exp(-b c): one exp per block and per b, and one product
+   per frequency. Each factor is within about 2^-100, and so is w_i. */
+static void paper_frequencies(double base, uint32_t dim, double *out,
+                              uint32_t n) {
+  pe_dd c = pe_dd_div(pe_dd_mul_d(pe_dd_log(base), 2), (pe_dd){dim, 0});
+  pe_dd_scaled within[PE_PAPER_BLOCK];
+  for (uint32_t b = 0; b < PE_PAPER_BLOCK && b < n; b++)
+    within[b] = pe_dd_exp(pe_dd_mul_d(c, -(double)b));
+  for (uint32_t a = 0; a < n; a += PE_PAPER_BLOCK) {
+    pe_dd_scaled block = pe_dd_exp(pe_dd_mul_d(c, -(double)a));
+    for (uint32_t b = 0; b < PE_PAPER_BLOCK && a + b < n; b++) {
+      pe_dd m = pe_dd_mul(block.m, within[b].m);
+      /* m.hi is m rounded; scaling by 2^k is exact above 2^-1022. */
+      out[a + b] = ldexp(m.hi, block.k + within[b].k);
+    }
+  }
 }
 
 int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
                        double base, double min_timescale, double max_timescale,
                        double shift, double *out, uint32_t n) {
-  int32_t count = pe_frequency_count(dim, odd_dim);
-  if (count < 0)
-    return -count;
-  if ((uint32_t)count != n)
+  uint32_t count;
+  int32_t status = pe_frequency_count(dim, odd_dim, &count);
+  if (status != PE_OK)
+    return status;
+  if (count != n)
     return PE_ERR_ARGUMENT;
-  if (n > 0 && (out == NULL || !is_aligned(out, alignof(double))))
+  if (n > 0 && (out == NULL || !pe_is_aligned(out, alignof(double))))
     return PE_ERR_NULL;
   double h = (double)(dim / 2);
 
@@ -37,8 +60,7 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
   case PE_SCHEDULE_PAPER:
     if (!isfinite(base) || !(base > 1))
       return PE_ERR_BASE;
-    for (uint32_t i = 0; i < n; i++)
-      out[i] = pow(base, -(double)(2 * (uint64_t)i) / (double)dim);
+    paper_frequencies(base, dim, out, n);
     return PE_OK;
   case PE_SCHEDULE_TIMESCALE: {
     if (!isfinite(min_timescale) || !(min_timescale > 0) ||
@@ -70,12 +92,13 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
 
 int32_t pe_check_frequencies(const double *omega, uint32_t n, uint32_t dim,
                              int32_t odd_dim) {
-  int32_t count = pe_frequency_count(dim, odd_dim);
-  if (count < 0)
-    return -count;
-  if ((uint32_t)count != n)
+  uint32_t count;
+  int32_t status = pe_frequency_count(dim, odd_dim, &count);
+  if (status != PE_OK)
+    return status;
+  if (count != n)
     return PE_ERR_FREQUENCIES;
-  if (n > 0 && (omega == NULL || !is_aligned(omega, alignof(double))))
+  if (n > 0 && (omega == NULL || !pe_is_aligned(omega, alignof(double))))
     return PE_ERR_NULL;
   for (uint32_t i = 0; i < n; i++)
     if (!isfinite(omega[i]))

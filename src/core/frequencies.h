@@ -5,35 +5,25 @@
 
 #include <stdint.h>
 
+#include "bounds.h"
+#include "enums.h"
 #include "status.h"
 
-#define PE_MAX_DIM (1u << 20)
+/* *count = the number of frequencies a table of this shape uses: floor(d/2),
+   or ceil(d/2) for odd d with PE_ODD_EXTRA_SIN. */
+int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim, uint32_t *count);
 
-enum pe_schedule {
-  PE_SCHEDULE_PAPER = 0,     /* w_i = base^(-2i/d) */
-  PE_SCHEDULE_TIMESCALE = 1, /* w_i = min * exp(-i ln(max/min) / max(h-1, 1)) */
-  PE_SCHEDULE_SHIFTED = 2,   /* w_i = exp(-ln(base) i / (h - shift)) */
-};
-
-enum pe_odd_dim {
-  PE_ODD_ZERO_PAD = 0,  /* a zero last column */
-  PE_ODD_EXTRA_SIN = 1, /* ceil(d/2) sin columns, the last one of w_h */
-  PE_ODD_ERROR = 2,     /* odd d is refused */
-};
-
-/* Number of frequencies a table of this shape uses: floor(d/2), or ceil(d/2)
-   for odd d with PE_ODD_EXTRA_SIN. Returns a negative pe_status on error. */
-PE_EXPORT int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim);
-
-/* Writes the n frequencies of the schedule; n must equal
-   pe_frequency_count(dim, odd_dim). */
+/* Writes the n frequencies of the schedule; n must be their count. The paper
+   schedule's base^(-2i/d) is correctly rounded (computed to about 2^-100,
+   so only a value that close to a rounding boundary could round the other
+   way), except below 2^-1022 where doubles lose precision. */
 PE_EXPORT int32_t pe_frequencies(int32_t schedule, uint32_t dim,
                                  int32_t odd_dim, double base,
                                  double min_timescale, double max_timescale,
                                  double shift, double *out, uint32_t n);
 
 /* Checks an explicit frequency array: n entries, all finite. */
-PE_EXPORT int32_t pe_check_frequencies(const double *omega, uint32_t n,
-                                       uint32_t dim, int32_t odd_dim);
+int32_t pe_check_frequencies(const double *omega, uint32_t n, uint32_t dim,
+                             int32_t odd_dim);
 
 #endif

@@ -7,42 +7,43 @@
 #include <stdint.h>
 
 #include "angles.h"
+#include "bounds.h"
 #include "frequencies.h"
 #include "half.h"
 #include "status.h"
 
 static const size_t element_size[] = {
-    [PE_DTYPE_FLOAT32] = sizeof(float),
-    [PE_DTYPE_FLOAT64] = sizeof(double),
-    [PE_DTYPE_FLOAT16] = sizeof(uint16_t),
+    [PE_CACHE_FLOAT32] = sizeof(float),
+    [PE_CACHE_FLOAT64] = sizeof(double),
+    [PE_CACHE_FLOAT16] = sizeof(uint16_t),
 };
 
 /* Largest attention factor whose products with cos and sin fit the dtype. */
 static const double max_attention[] = {
-    [PE_DTYPE_FLOAT32] = FLT_MAX,
-    [PE_DTYPE_FLOAT64] = DBL_MAX,
-    [PE_DTYPE_FLOAT16] = 65504.0,
+    [PE_CACHE_FLOAT32] = FLT_MAX,
+    [PE_CACHE_FLOAT64] = DBL_MAX,
+    [PE_CACHE_FLOAT16] = 65504.0,
 };
 
 /* Column of the first copy of value i, and of the second (if any). */
 static uint32_t first_column(int32_t layout, uint32_t i) {
-  return layout == PE_ROPE_INTERLEAVED ? 2 * i : i;
+  return layout == PE_CACHE_INTERLEAVED ? 2 * i : i;
 }
 
 static uint32_t second_column(int32_t layout, uint32_t n, uint32_t i) {
-  return layout == PE_ROPE_INTERLEAVED ? 2 * i + 1 : n + i;
+  return layout == PE_CACHE_INTERLEAVED ? 2 * i + 1 : n + i;
 }
 
 /* One value in any dtype and layout: the tails of the vector loops. */
 static void put(void *row, int32_t dtype, int32_t layout, uint32_t n,
                 uint32_t i, double v) {
   uint32_t a = first_column(layout, i), b = second_column(layout, n, i);
-  int twice = layout != PE_ROPE_HALF;
-  if (dtype == PE_DTYPE_FLOAT32) {
+  int twice = layout != PE_CACHE_HALF;
+  if (dtype == PE_CACHE_FLOAT32) {
     ((float *)row)[a] = (float)v;
     if (twice)
       ((float *)row)[b] = (float)v;
-  } else if (dtype == PE_DTYPE_FLOAT64) {
+  } else if (dtype == PE_CACHE_FLOAT64) {
     ((double *)row)[a] = v;
     if (twice)
       ((double *)row)[b] = v;
@@ -57,24 +58,24 @@ static void put(void *row, int32_t dtype, int32_t layout, uint32_t n,
 /* Four float32 values i ... i + 3 of a row, in a constant layout. */
 static inline __attribute__((always_inline)) void
 put4_f32(float *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
-  if (layout == PE_ROPE_INTERLEAVED) {
+  if (layout == PE_CACHE_INTERLEAVED) {
     wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(v, v, 0, 0, 1, 1));
     wasm_v128_store(row + 2 * i + 4, wasm_i32x4_shuffle(v, v, 2, 2, 3, 3));
   } else {
     wasm_v128_store(row + i, v);
-    if (layout == PE_ROPE_DUPLICATED)
+    if (layout == PE_CACHE_DUPLICATED)
       wasm_v128_store(row + n + i, v);
   }
 }
 
 static inline __attribute__((always_inline)) void
 put2_f64(double *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
-  if (layout == PE_ROPE_INTERLEAVED) {
+  if (layout == PE_CACHE_INTERLEAVED) {
     wasm_v128_store(row + 2 * i, wasm_i64x2_shuffle(v, v, 0, 0));
     wasm_v128_store(row + 2 * i + 2, wasm_i64x2_shuffle(v, v, 1, 1));
   } else {
     wasm_v128_store(row + i, v);
-    if (layout == PE_ROPE_DUPLICATED)
+    if (layout == PE_CACHE_DUPLICATED)
       wasm_v128_store(row + n + i, v);
   }
 }
@@ -116,20 +117,20 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
   }
   if (emit)
     for (uint32_t i = nb & ~3u; i < nb; i++) {
-      put(cos_row, PE_DTYPE_FLOAT32, layout, n, i0 + i, b->cos[i]);
-      put(sin_row, PE_DTYPE_FLOAT32, layout, n, i0 + i, b->sin[i]);
+      put(cos_row, PE_CACHE_FLOAT32, layout, n, i0 + i, b->cos[i]);
+      put(sin_row, PE_CACHE_FLOAT32, layout, n, i0 + i, b->sin[i]);
     }
 }
 
 static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
                              float *sin_row, int32_t layout, uint32_t n,
                              uint32_t i0, uint32_t nb) {
-  if (layout == PE_ROPE_HALF)
-    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_HALF, n, i0, nb, 1);
-  else if (layout == PE_ROPE_DUPLICATED)
-    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_DUPLICATED, n, i0, nb, 1);
+  if (layout == PE_CACHE_HALF)
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_HALF, n, i0, nb, 1);
+  else if (layout == PE_CACHE_DUPLICATED)
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_DUPLICATED, n, i0, nb, 1);
   else
-    advance_f32(b, n_pad, cos_row, sin_row, PE_ROPE_INTERLEAVED, n, i0, nb, 1);
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_INTERLEAVED, n, i0, nb, 1);
 }
 
 /* float16 values of a constant layout: one rounding per value, stored once
@@ -149,7 +150,7 @@ emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
       uint32_t first = first_column(layout, i0 + i + k);
       cos_row[first] = cv[k];
       sin_row[first] = sv[k];
-      if (layout != PE_ROPE_HALF) {
+      if (layout != PE_CACHE_HALF) {
         uint32_t second = second_column(layout, n, i0 + i + k);
         cos_row[second] = cv[k];
         sin_row[second] = sv[k];
@@ -161,12 +162,12 @@ emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
 static void emit_f16(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
                      uint32_t n, const pe_angle_block *b, uint32_t i0,
                      uint32_t nb) {
-  if (layout == PE_ROPE_HALF)
-    emit_f16_layout(cos_row, sin_row, PE_ROPE_HALF, n, b, i0, nb);
-  else if (layout == PE_ROPE_DUPLICATED)
-    emit_f16_layout(cos_row, sin_row, PE_ROPE_DUPLICATED, n, b, i0, nb);
+  if (layout == PE_CACHE_HALF)
+    emit_f16_layout(cos_row, sin_row, PE_CACHE_HALF, n, b, i0, nb);
+  else if (layout == PE_CACHE_DUPLICATED)
+    emit_f16_layout(cos_row, sin_row, PE_CACHE_DUPLICATED, n, b, i0, nb);
   else
-    emit_f16_layout(cos_row, sin_row, PE_ROPE_INTERLEAVED, n, b, i0, nb);
+    emit_f16_layout(cos_row, sin_row, PE_CACHE_INTERLEAVED, n, b, i0, nb);
 }
 
 /* Writes pairs [i0, i0 + nb) of a row from the block state. */
@@ -174,16 +175,16 @@ static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
                  uint32_t n, const pe_angle_block *b, uint32_t i0,
                  uint32_t nb) {
   uint32_t i = 0;
-  if (dtype == PE_DTYPE_FLOAT16) {
+  if (dtype == PE_CACHE_FLOAT16) {
     emit_f16(cos_row, sin_row, layout, n, b, i0, nb);
     return;
   }
-  if (dtype == PE_DTYPE_FLOAT32)
+  if (dtype == PE_CACHE_FLOAT32)
     for (; i + 4 <= nb; i += 4) {
       put4_f32(cos_row, layout, n, i0 + i, demote4(b->cos + i));
       put4_f32(sin_row, layout, n, i0 + i, demote4(b->sin + i));
     }
-  else if (dtype == PE_DTYPE_FLOAT64)
+  else if (dtype == PE_CACHE_FLOAT64)
     for (; i + 2 <= nb; i += 2) {
       put2_f64(cos_row, layout, n, i0 + i, wasm_v128_load(b->cos + i));
       put2_f64(sin_row, layout, n, i0 + i, wasm_v128_load(b->sin + i));
@@ -198,9 +199,9 @@ static int32_t validate(const void *cos_out, const void *sin_out, int32_t dtype,
                         int32_t layout, const double *positions, uint32_t count,
                         double start, const double *inv_freq, uint32_t n,
                         double attention) {
-  if (dtype < PE_DTYPE_FLOAT32 || dtype > PE_DTYPE_FLOAT16)
+  if (!PE_IN_ENUM(dtype, PE_CACHE_DTYPE_COUNT))
     return PE_ERR_DTYPE;
-  if (layout < PE_ROPE_HALF || layout > PE_ROPE_INTERLEAVED)
+  if (!PE_IN_ENUM(layout, PE_CACHE_LAYOUT_COUNT))
     return PE_ERR_LAYOUT;
   if (n < 1 || n > PE_MAX_DIM / 2)
     return PE_ERR_DIM;
@@ -213,7 +214,7 @@ static int32_t validate(const void *cos_out, const void *sin_out, int32_t dtype,
       attention > max_attention[dtype])
     return PE_ERR_ROPE_ATTENTION;
   size_t elem = element_size[dtype];
-  uint64_t width = layout == PE_ROPE_HALF ? n : 2 * (uint64_t)n;
+  uint64_t width = layout == PE_CACHE_HALF ? n : 2 * (uint64_t)n;
   if ((uint64_t)count * width * elem > UINT32_MAX)
     return PE_ERR_SIZE;
   if (count > 0 &&
@@ -235,7 +236,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
   if (status != PE_OK)
     return status;
   size_t elem = element_size[dtype];
-  size_t row_bytes = (layout == PE_ROPE_HALF ? n : 2 * (size_t)n) * elem;
+  size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
   /* Evenly spaced explicit positions take the recurrence too (the test is
      exact). Float64 output is seeded at every row: the recurrence's drift
      would show at that precision. */
@@ -245,7 +246,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
     step = positions[1] - positions[0];
     positions = NULL;
   }
-  int recurrence = positions == NULL && dtype != PE_DTYPE_FLOAT64;
+  int recurrence = positions == NULL && dtype != PE_CACHE_FLOAT64;
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
@@ -254,7 +255,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
       char *cos_row = (char *)cos_out + j * row_bytes;
       char *sin_row = (char *)sin_out + j * row_bytes;
       if (recurrence && j % PE_RESEED != 0) {
-        if (dtype == PE_DTYPE_FLOAT32) {
+        if (dtype == PE_CACHE_FLOAT32) {
           advance_emit_f32(&b, n_pad, (float *)cos_row, (float *)sin_row,
                            layout, n, i0, nb);
           continue;
@@ -264,7 +265,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
         double x = positions != NULL ? positions[j] : start + (double)j * step;
         /* float16 keeps the full-precision seed: its rounding must see
            the double value, not a float32-grade one. */
-        if (dtype == PE_DTYPE_FLOAT32)
+        if (dtype == PE_CACHE_FLOAT32)
           pe_angle_block_seed(&b, n_pad, x, attention, 1);
         else
           pe_angle_block_seed(&b, n_pad, x, attention, 0);

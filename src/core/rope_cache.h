@@ -6,19 +6,8 @@
 
 #include <stdint.h>
 
+#include "enums.h"
 #include "status.h"
-
-enum pe_rope_layout {
-  PE_ROPE_HALF = 0,        /* [n, dim/2]: onnxruntime's cos_cache/sin_cache */
-  PE_ROPE_DUPLICATED = 1,  /* [n, dim]: cat(freqs, freqs), as HF returns */
-  PE_ROPE_INTERLEAVED = 2, /* [n, dim]: each value twice (GPT-J, RoFormer) */
-};
-
-enum pe_dtype {
-  PE_DTYPE_FLOAT32 = 0,
-  PE_DTYPE_FLOAT64 = 1,
-  PE_DTYPE_FLOAT16 = 2, /* IEEE half bits in uint16 */
-};
 
 /* Writes cos and sin of position * inv_freq[i], times attention, for rows at
    positions[row], or at start + row when positions is null. n = dim/2

@@ -5,37 +5,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "frequencies.h"
 #include "status.h"
 
-#define BIT(p) (1u << (p))
+#define PE_BIT(p) (1u << (p))
 
 static const double pi = 3.141592653589793;
-
-static int aligned_double(const void *p) {
-  return ((uintptr_t)p & (alignof(double) - 1)) == 0;
-}
 
 /* The parameters each type takes; any other present one is refused. */
 static const uint32_t accepted[] = {
     [PE_ROPE_DEFAULT] = 0,
-    [PE_ROPE_LINEAR] = BIT(PE_ROPE_FACTOR),
-    [PE_ROPE_DYNAMIC] = BIT(PE_ROPE_FACTOR) |
-                        BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-                        BIT(PE_ROPE_SEQ_LEN),
-    [PE_ROPE_YARN] = BIT(PE_ROPE_FACTOR) |
-                     BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-                     BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-                     BIT(PE_ROPE_BETA_FAST) | BIT(PE_ROPE_BETA_SLOW) |
-                     BIT(PE_ROPE_ATTENTION_FACTOR) | BIT(PE_ROPE_MSCALE) |
-                     BIT(PE_ROPE_MSCALE_ALL_DIM) | BIT(PE_ROPE_TRUNCATE),
-    [PE_ROPE_LONGROPE] = BIT(PE_ROPE_FACTOR) |
-                         BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-                         BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-                         BIT(PE_ROPE_ATTENTION_FACTOR) | BIT(PE_ROPE_SEQ_LEN),
-    [PE_ROPE_LLAMA3] =
-        BIT(PE_ROPE_FACTOR) | BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-        BIT(PE_ROPE_LOW_FREQ_FACTOR) | BIT(PE_ROPE_HIGH_FREQ_FACTOR),
+    [PE_ROPE_LINEAR] = PE_BIT(PE_ROPE_FACTOR),
+    [PE_ROPE_DYNAMIC] = PE_BIT(PE_ROPE_FACTOR) |
+                        PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+                        PE_BIT(PE_ROPE_SEQ_LEN),
+    [PE_ROPE_YARN] = PE_BIT(PE_ROPE_FACTOR) |
+                     PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+                     PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+                     PE_BIT(PE_ROPE_BETA_FAST) | PE_BIT(PE_ROPE_BETA_SLOW) |
+                     PE_BIT(PE_ROPE_ATTENTION_FACTOR) | PE_BIT(PE_ROPE_MSCALE) |
+                     PE_BIT(PE_ROPE_MSCALE_ALL_DIM) | PE_BIT(PE_ROPE_TRUNCATE),
+    [PE_ROPE_LONGROPE] =
+        PE_BIT(PE_ROPE_FACTOR) | PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
+        PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+        PE_BIT(PE_ROPE_ATTENTION_FACTOR) | PE_BIT(PE_ROPE_SEQ_LEN),
+    [PE_ROPE_LLAMA3] = PE_BIT(PE_ROPE_FACTOR) |
+                       PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
+                       PE_BIT(PE_ROPE_LOW_FREQ_FACTOR) |
+                       PE_BIT(PE_ROPE_HIGH_FREQ_FACTOR),
 };
 
 static int present(double v) { return !isnan(v); }
@@ -126,7 +124,8 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
 static int32_t longrope(const double *p, const double *factors,
                         uint32_t n_factors, double *out, uint32_t n,
                         double *attention) {
-  if (factors == NULL || n_factors != 2 * n || !aligned_double(factors))
+  if (factors == NULL || n_factors != 2 * n ||
+      !pe_is_aligned(factors, alignof(double)))
     return factors == NULL || n_factors != 2 * n ? PE_ERR_ROPE_SHORT_FACTOR
                                                  : PE_ERR_NULL;
   for (uint32_t i = 0; i < 2 * n; i++)
@@ -197,7 +196,7 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
                             const double *params, uint32_t n_params,
                             const double *factors, uint32_t n_factors,
                             double *out, uint32_t n, double *attention) {
-  if (type < PE_ROPE_DEFAULT || type > PE_ROPE_LLAMA3)
+  if (!PE_IN_ENUM(type, PE_ROPE_TYPE_COUNT))
     return PE_ERR_ROPE_TYPE;
   if (dim < 2 || dim > PE_MAX_DIM)
     return PE_ERR_DIM;
@@ -206,11 +205,12 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
   if (n != dim / 2)
     return PE_ERR_ARGUMENT;
   if (params == NULL || n_params != PE_ROPE_PARAMETERS || out == NULL ||
-      attention == NULL || !aligned_double(params) || !aligned_double(out) ||
-      !aligned_double(attention))
+      attention == NULL || !pe_is_aligned(params, alignof(double)) ||
+      !pe_is_aligned(out, alignof(double)) ||
+      !pe_is_aligned(attention, alignof(double)))
     return PE_ERR_NULL;
   for (uint32_t k = 0; k < PE_ROPE_PARAMETERS; k++)
-    if (present(params[k]) && !(accepted[type] & BIT(k)))
+    if (present(params[k]) && !(accepted[type] & PE_BIT(k)))
       return PE_ERR_ROPE_PARAMETER;
   if (type != PE_ROPE_LONGROPE && n_factors != 0)
     return PE_ERR_ROPE_PARAMETER;

@@ -6,16 +6,8 @@
 
 #include <stdint.h>
 
+#include "enums.h"
 #include "status.h"
-
-enum pe_rope_type {
-  PE_ROPE_DEFAULT = 0,  /* w_i = base^(-2i/dim) */
-  PE_ROPE_LINEAR = 1,   /* w_i / factor */
-  PE_ROPE_DYNAMIC = 2,  /* NTK-aware: base grows with the sequence length */
-  PE_ROPE_YARN = 3,     /* interpolation ramped by rotations, attention */
-  PE_ROPE_LONGROPE = 4, /* per-pair short or long factors, attention */
-  PE_ROPE_LLAMA3 = 5,   /* low frequencies / factor, smooth in between */
-};
 
 /* Indices into the parameter array; NaN marks a parameter as absent. */
 enum pe_rope_parameter {

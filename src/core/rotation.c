@@ -28,7 +28,7 @@ static int32_t check_rows(const void *out, const void *in, size_t elem,
                           double angle, const double *omega, uint32_t n_omega,
                           double scale, int32_t bad_angle) {
   uint64_t bytes = (uint64_t)count * dim * elem;
-  if (bytes > UINT32_MAX)
+  if (bytes >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   if (count > 0 && (out == NULL || in == NULL || !pe_is_aligned(out, elem) ||
                     !pe_is_aligned(in, elem)))
@@ -228,7 +228,7 @@ static void rotate_rows_f64(double *out, const double *in, uint32_t count,
 static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
                            const double *omega, uint32_t n_omega,
                            int32_t *pairing, double *sign) {
-  if (layout < PE_LAYOUT_INTERLEAVED || layout > PE_LAYOUT_HALVES_COS_FIRST)
+  if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
     return PE_ERR_LAYOUT;
   int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
   if (status != PE_OK)
@@ -285,7 +285,7 @@ int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
 int32_t pe_rope_f32(float *out, const float *in, uint32_t count, uint32_t dim,
                     const double *positions, double position, int32_t pairing,
                     const double *omega, uint32_t n_omega, double scale) {
-  if (pairing != PE_PAIRING_INTERLEAVED && pairing != PE_PAIRING_HALVES)
+  if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))
     return PE_ERR_PAIRING;
   if (dim < 1 || dim > PE_MAX_DIM)
     return PE_ERR_DIM;

@@ -5,15 +5,9 @@
 
 #include <stdint.h>
 
+#include "bounds.h"
+#include "enums.h"
 #include "status.h"
-
-enum pe_pairing {
-  PE_PAIRING_INTERLEAVED = 0, /* (2i, 2i+1): GPT-J rotate_every_two */
-  PE_PAIRING_HALVES = 1,      /* (i, i + d/2): HF Llama rotate_half */
-};
-
-/* Largest dim pe_rotation_matrix_f64 writes (a 1024 x 1024 matrix is 8 MiB). */
-#define PE_MAX_MATRIX_DIM 1024u
 
 /* out[row] = R(k_row) in[row] for count rows of dim values, k_row =
    offsets[row], or `offset` for every row when offsets is null. R(k) maps

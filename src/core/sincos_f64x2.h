@@ -3,7 +3,7 @@
 
    Reduction: k = nearest(x * 2/pi), r = x - k*pi/2 with pi/2 split in three
    parts (Cody-Waite). The first part has 27 significant bits and the second
-   21, so k * part is exact for |k| < 2^26 and r keeps an absolute error near
+   20, so k * part is exact for |k| < 2^26 and r keeps an absolute error near
    1e-16 for |x| <= PE_SINCOS_FAST_LIMIT. Larger lanes fall back to libm, which
    reduces exactly at any magnitude.
    Evaluation: Taylor series of sin to r^17 and cos to r^16, whose truncation
@@ -121,20 +121,39 @@ static inline void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c) {
 }
 
 /* a * b = hi + lo exactly (Dekker's product with Veltkamp's split; wasm has
-   no FMA). lo is 0 where the split overflows, for |a| or |b| near 1e300. */
+   no FMA), for any finite product. The split of a factor above 2^995, or
+   the partial products of a product above 2^1000, would overflow: that
+   factor (or a) is scaled by 2^-28 first and both parts by 2^28 after,
+   exactly (such a product is at least 2^-79, far from underflow). lo is 0
+   where an argument is not finite. */
 static inline void pe_two_product_f64x2(v128_t a, v128_t b, v128_t *hi,
                                         v128_t *lo) {
   const v128_t splitter = wasm_f64x2_splat(134217729.0); /* 2^27 + 1 */
+  const v128_t limit = wasm_f64x2_splat(0x1p995), one = wasm_f64x2_splat(1);
+  v128_t big_a =
+      wasm_v128_or(wasm_f64x2_gt(wasm_f64x2_abs(a), limit),
+                   wasm_f64x2_gt(wasm_f64x2_abs(wasm_f64x2_mul(a, b)),
+                                 wasm_f64x2_splat(0x1p1000)));
+  v128_t big_b = wasm_f64x2_gt(wasm_f64x2_abs(b), limit);
+  a = wasm_f64x2_mul(
+      a, wasm_v128_bitselect(wasm_f64x2_splat(0x1p-28), one, big_a));
+  b = wasm_f64x2_mul(
+      b, wasm_v128_bitselect(wasm_f64x2_splat(0x1p-28), one, big_b));
   v128_t ca = wasm_f64x2_mul(a, splitter), cb = wasm_f64x2_mul(b, splitter);
   v128_t a_hi = wasm_f64x2_sub(ca, wasm_f64x2_sub(ca, a));
   v128_t b_hi = wasm_f64x2_sub(cb, wasm_f64x2_sub(cb, b));
   v128_t a_lo = wasm_f64x2_sub(a, a_hi), b_lo = wasm_f64x2_sub(b, b_hi);
-  *hi = wasm_f64x2_mul(a, b);
-  v128_t e = wasm_f64x2_sub(wasm_f64x2_mul(a_hi, b_hi), *hi);
+  v128_t h = wasm_f64x2_mul(a, b);
+  v128_t e = wasm_f64x2_sub(wasm_f64x2_mul(a_hi, b_hi), h);
   e = wasm_f64x2_add(e, wasm_f64x2_mul(a_hi, b_lo));
   e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_hi));
   e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_lo));
-  *lo = wasm_v128_and(e, wasm_f64x2_eq(e, e)); /* NaN -> 0 */
+  e = wasm_v128_and(e, wasm_f64x2_eq(e, e)); /* NaN -> 0 */
+  v128_t undo =
+      wasm_f64x2_mul(wasm_v128_bitselect(wasm_f64x2_splat(0x1p28), one, big_a),
+                     wasm_v128_bitselect(wasm_f64x2_splat(0x1p28), one, big_b));
+  *hi = wasm_f64x2_mul(h, undo);
+  *lo = wasm_f64x2_mul(e, undo);
 }
 
 /* sin and cos of the exact product a * b, not of its rounding: the angle of

@@ -6,14 +6,15 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
 #include "status.h"
 
-#define EULER_GAMMA 0.57721566490153286061
-#define HALF_PI 1.57079632679489661923
-#define MAX_COUNT (1u << 28)
+#define PE_EULER_GAMMA 0.57721566490153286061
+#define PE_HALF_PI 1.57079632679489661923
 
 /* Output of fit_sici.py (taylor, aux). */
 /* Taylor coefficients of Cin(x)/x^2 and Si(x)/x in x^2. */
@@ -195,7 +196,7 @@ static double poly(const double *c, int n, double v) {
   return r;
 }
 
-#define POLY(c, v) poly(c, (int)(sizeof(c) / sizeof(c[0])), v)
+#define PE_POLY(c, v) poly(c, (int)(sizeof(c) / sizeof(c[0])), v)
 
 double pe_cin1(double x) {
   double ax = fabs(x);
@@ -205,7 +206,7 @@ double pe_cin1(double x) {
   }
   if (isnan(x))
     return x;
-  return EULER_GAMMA + log(ax) - pe_ci1(ax);
+  return PE_EULER_GAMMA + log(ax) - pe_ci1(ax);
 }
 
 void pe_cisi_aux(double x, double *f, double *g) {
@@ -215,28 +216,28 @@ void pe_cisi_aux(double x, double *f, double *g) {
   double inv = 1.0 / x, pf, qf, pg, qg, v;
   if (x < 4.0) {
     v = (2.0 * inv) * (2.0 * inv);
-    pf = POLY(f2_p, v);
-    qf = POLY(f2_q, v);
-    pg = POLY(g2_p, v);
-    qg = POLY(g2_q, v);
+    pf = PE_POLY(f2_p, v);
+    qf = PE_POLY(f2_q, v);
+    pg = PE_POLY(g2_p, v);
+    qg = PE_POLY(g2_q, v);
   } else if (x < 8.0) {
     v = (4.0 * inv) * (4.0 * inv);
-    pf = POLY(f4_p, v);
-    qf = POLY(f4_q, v);
-    pg = POLY(g4_p, v);
-    qg = POLY(g4_q, v);
+    pf = PE_POLY(f4_p, v);
+    qf = PE_POLY(f4_q, v);
+    pg = PE_POLY(g4_p, v);
+    qg = PE_POLY(g4_q, v);
   } else if (x < 16.0) {
     v = (8.0 * inv) * (8.0 * inv);
-    pf = POLY(f8_p, v);
-    qf = POLY(f8_q, v);
-    pg = POLY(g8_p, v);
-    qg = POLY(g8_q, v);
+    pf = PE_POLY(f8_p, v);
+    qf = PE_POLY(f8_q, v);
+    pg = PE_POLY(g8_p, v);
+    qg = PE_POLY(g8_q, v);
   } else {
     v = (16.0 * inv) * (16.0 * inv);
-    pf = POLY(f16_p, v);
-    qf = POLY(f16_q, v);
-    pg = POLY(g16_p, v);
-    qg = POLY(g16_q, v);
+    pf = PE_POLY(f16_p, v);
+    qf = PE_POLY(f16_q, v);
+    pg = PE_POLY(g16_p, v);
+    qg = PE_POLY(g16_q, v);
   }
   double r = 1.0 / (qf * qg);
   *f = pf * qg * r * inv;
@@ -250,7 +251,7 @@ double pe_ci1(double x) {
     double y = x * x;
     /* The two terms cancel only near the zero at x = 0.6165, where the error
        stays absolute (~1e-17). */
-    return (EULER_GAMMA + log(x)) - y * poly(cin_taylor, 12, y);
+    return (PE_EULER_GAMMA + log(x)) - y * poly(cin_taylor, 12, y);
   }
   if (isinf(x))
     return 0.0;
@@ -264,28 +265,25 @@ double pe_si1(double x) {
   if (ax < PE_CISI_SPLIT) {
     r = ax * poly(si_taylor, 12, ax * ax);
   } else if (isinf(ax)) {
-    r = HALF_PI;
+    r = PE_HALF_PI;
   } else if (isnan(ax)) {
     return x;
   } else {
     double f, g;
     pe_cisi_aux(ax, &f, &g);
-    r = HALF_PI - (f * cos(ax) + g * sin(ax));
+    r = PE_HALF_PI - (f * cos(ax) + g * sin(ax));
   }
   return copysign(r, x);
 }
 
-static int misaligned(const void *p) {
-  return ((uintptr_t)p % _Alignof(double)) != 0;
-}
-
-static int check_array(const double *x, uint32_t n, const double *out,
-                       int positive) {
-  if (n > MAX_COUNT)
+static int32_t check_array(const double *x, uint32_t n, const double *out,
+                           int positive) {
+  if (n > PE_MAX_COUNT)
     return PE_ERR_COUNT;
   if (n == 0)
     return PE_OK;
-  if (!x || !out || misaligned(x) || misaligned(out))
+  if (!x || !out || !pe_is_aligned(x, alignof(double)) ||
+      !pe_is_aligned(out, alignof(double)))
     return PE_ERR_NULL;
   for (uint32_t i = 0; i < n; i++) {
     if (!isfinite(x[i]))
@@ -296,8 +294,8 @@ static int check_array(const double *x, uint32_t n, const double *out,
   return PE_OK;
 }
 
-int pe_ci(const double *x, uint32_t n, double *out) {
-  int st = check_array(x, n, out, 1);
+int32_t pe_ci(const double *x, uint32_t n, double *out) {
+  int32_t st = check_array(x, n, out, 1);
   if (st != PE_OK)
     return st;
   for (uint32_t i = 0; i < n; i++)
@@ -305,8 +303,8 @@ int pe_ci(const double *x, uint32_t n, double *out) {
   return PE_OK;
 }
 
-int pe_si(const double *x, uint32_t n, double *out) {
-  int st = check_array(x, n, out, 0);
+int32_t pe_si(const double *x, uint32_t n, double *out) {
+  int32_t st = check_array(x, n, out, 0);
   if (st != PE_OK)
     return st;
   for (uint32_t i = 0; i < n; i++)

@@ -13,11 +13,11 @@
 
 /* Array forms. Ci is real only for x > 0: x <= 0 gives PE_ERR_ARGUMENT.
    Si accepts any finite x (it is odd). Non-finite x gives PE_ERR_POSITIONS,
-   a null or misaligned pointer (when n > 0) PE_ERR_NULL, n > 2^28
+   a null or misaligned pointer (when n > 0) PE_ERR_NULL, n > PE_MAX_COUNT
    PE_ERR_COUNT. Every input is checked before anything is written, so on
    error out is untouched. out may alias x. */
-PE_EXPORT int pe_ci(const double *x, uint32_t n, double *out);
-PE_EXPORT int pe_si(const double *x, uint32_t n, double *out);
+PE_EXPORT int32_t pe_ci(const double *x, uint32_t n, double *out);
+PE_EXPORT int32_t pe_si(const double *x, uint32_t n, double *out);
 
 /* Scalar forms: Ci(x) for x > 0 (NaN for x <= 0 or NaN, 0 at +inf);
    Si(x) for all x (+-pi/2 at +-inf). */

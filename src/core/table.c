@@ -48,7 +48,7 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
                         uint32_t count, double start, uint32_t dim,
                         int32_t layout, int32_t odd_dim, const double *omega,
                         uint32_t n_omega, double scale, double amplitude) {
-  if (layout < PE_LAYOUT_INTERLEAVED || layout > PE_LAYOUT_HALVES_COS_FIRST)
+  if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
     return PE_ERR_LAYOUT;
   int32_t status = pe_check_frequencies(omega, n_omega, dim, odd_dim);
   if (status != PE_OK)
@@ -56,8 +56,8 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
   if (!isfinite(scale))
     return PE_ERR_SCALE;
   if (!isfinite(amplitude))
-    return PE_ERR_ARGUMENT;
-  if ((uint64_t)count * dim * elem > UINT32_MAX)
+    return PE_ERR_OUTPUT_SCALE;
+  if ((uint64_t)count * dim * elem >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   if (count > 0 && (out == NULL || !pe_is_aligned(out, elem)))
     return PE_ERR_NULL;
@@ -322,6 +322,16 @@ static double position_of(const double *positions, double start, double step,
   return positions != NULL ? positions[j] : start + (double)j * step;
 }
 
+/* Whether start + j is exactly a double for every j < count. Every sum lies
+   between start and the last one, so it is exact if the last sum is and all
+   stay below 2^53, where integers are exact. */
+static int integer_steps_exact(double start, uint32_t count) {
+  double span = (double)(count > 0 ? count - 1 : 0), last = start + span;
+  double span_part = last - start;
+  double error = (start - (last - span_part)) + (span - span_part);
+  return error == 0 && fabs(start) < 0x1p53 && fabs(last) < 0x1p53;
+}
+
 int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
                      double start, uint32_t dim, int32_t layout,
                      int32_t odd_dim, const double *omega, uint32_t n_omega,
@@ -332,16 +342,23 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     return status;
   /* Values up to |amplitude| must fit a float32. */
   if (fabs(amplitude) > FLT_MAX)
-    return PE_ERR_ARGUMENT;
+    return PE_ERR_OUTPUT_SCALE;
   uint32_t h = dim / 2;
   columns cols = columns_of(layout, dim, n_omega);
   /* Evenly spaced explicit positions take the recurrence too; the test is
-     exact, so start + j * step reproduces every position. */
+     exact, so start + j * step reproduces every position. Rows from start
+     take it only if every start + j is a double: the position of a row is
+     that double (as in float64 tables and re-seeded rows), which the
+     recurrence's exact angles would otherwise miss. */
   double step = 1;
-  if (positions != NULL && count > 2 && pe_evenly_spaced(positions, count)) {
+  int per_row = positions != NULL;
+  if (per_row && count > 2 && pe_evenly_spaced(positions, count)) {
     start = positions[0];
     step = positions[1] - positions[0];
     positions = NULL;
+    per_row = 0;
+  } else if (!per_row && !integer_steps_exact(start, count)) {
+    per_row = 1;
   }
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
@@ -349,8 +366,10 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, step);
     for (uint32_t j = 0; j < count;) {
       float *row = out + (size_t)j * dim;
-      if (positions != NULL) {
-        position_emit_rows_f32(row, &cols, &b, i0, n, positions[j], amplitude);
+      if (per_row) {
+        position_emit_rows_f32(row, &cols, &b, i0, n,
+                               position_of(positions, start, step, j),
+                               amplitude);
         j++;
       } else if (j % PE_RESEED != 0) {
         uint32_t rows = (j + 1) % PE_RESEED != 0 && j + 1 < count ? 2 : 1;

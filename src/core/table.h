@@ -5,14 +5,8 @@
 
 #include <stdint.h>
 
+#include "enums.h"
 #include "status.h"
-
-enum pe_layout {
-  PE_LAYOUT_INTERLEAVED = 0,           /* sin, cos per pair (the paper) */
-  PE_LAYOUT_INTERLEAVED_COS_FIRST = 1, /* cos, sin per pair */
-  PE_LAYOUT_HALVES = 2,                /* [sin | cos] */
-  PE_LAYOUT_HALVES_COS_FIRST = 3,      /* [cos | sin] */
-};
 
 /* out[row * dim + col] for rows at positions[row], or at start + row when
    positions is null. The angle of pair i is position * (scale * omega[i]),

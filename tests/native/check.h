@@ -1,5 +1,6 @@
-/* Minimal test harness for the native C tests: counts checks and prints the
-   closing line "N passed, N failed" that CI reads. */
+/* Minimal test harness for the native C tests: counts checks, prints a
+   closing line "name: N passed, N failed", and check_report's result is the
+   exit status, nonzero when a check failed, which make test-native reads. */
 #ifndef PE_TEST_CHECK_H
 #define PE_TEST_CHECK_H
 

@@ -174,9 +174,9 @@ static void test_bad_input(void) {
           "count");
     CHECK(CALL(PE_THETA_EXP, 10, NAN, NULL, UINT32_MAX, NULL) == PE_ERR_COUNT,
           "count first");
-    CHECK(CALL(3, 10, 1, x, 4, out) == PE_ERR_ARGUMENT, "theta 3");
-    CHECK(CALL(-1, 10, 1, x, 4, out) == PE_ERR_ARGUMENT, "theta -1");
-    CHECK(CALL(3, 10, 1, NULL, 0, NULL) == PE_ERR_ARGUMENT, "theta, n = 0");
+    CHECK(CALL(3, 10, 1, x, 4, out) == PE_ERR_THETA, "theta 3");
+    CHECK(CALL(-1, 10, 1, x, 4, out) == PE_ERR_THETA, "theta -1");
+    CHECK(CALL(3, 10, 1, NULL, 0, NULL) == PE_ERR_THETA, "theta, n = 0");
     double bad_bases[] = {1.0, 0.5, 0.0, -10, NAN, INFINITY, -INFINITY};
     for (int i = 0; i < 7; i++)
       CHECK(CALL(PE_THETA_EXP, bad_bases[i], 1, x, 4, out) == PE_ERR_BASE,
@@ -184,8 +184,7 @@ static void test_bad_input(void) {
     double bad_alphas[] = {0.0,      -1,        NAN,
                            INFINITY, -INFINITY, PE_DECAY_MIN_ALPHA / 2};
     for (int i = 0; i < 6; i++)
-      CHECK(CALL(PE_THETA_POWER, 10, bad_alphas[i], x, 4, out) ==
-                PE_ERR_ARGUMENT,
+      CHECK(CALL(PE_THETA_POWER, 10, bad_alphas[i], x, 4, out) == PE_ERR_ALPHA,
             "alpha %g", bad_alphas[i]);
     CHECK(CALL(PE_THETA_EXP, 10, NAN, x, 4, NULL) == PE_ERR_NULL, "null out");
     CHECK(CALL(PE_THETA_EXP, 10, NAN, NULL, 4, out) == PE_ERR_NULL, "null x");

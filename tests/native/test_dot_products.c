@@ -13,8 +13,8 @@
 static double uniform(void) { return rand() / (RAND_MAX + 1.0) * 2 - 1; }
 
 static double *omega_for(uint32_t dim, int odd_dim, uint32_t *n) {
-  int32_t count = pe_frequency_count(dim, odd_dim);
-  *n = count < 0 ? 0 : (uint32_t)count;
+  if (pe_frequency_count(dim, odd_dim, n) != PE_OK)
+    *n = 0;
   double *omega = malloc(sizeof(double) * (*n + 1));
   pe_frequencies(PE_SCHEDULE_PAPER, dim, odd_dim, 10000, 1, 1, 0, omega, *n);
   return omega;
@@ -181,11 +181,11 @@ static void test_bad_input(void) {
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, NAN, 1) == PE_ERR_SCALE,
         "scale");
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, 1, 1e300) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "amplitude squared overflows");
   /* amplitude^2 is finite, but h times it is not. */
   CHECK(pe_dot_products(out, NULL, 3, 0, 1, 8, 0, w, 4, 1, 1e154) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_OUTPUT_SCALE,
         "scaled sums overflow");
   CHECK(pe_dot_products(out, NULL, UINT32_MAX, 0, 1, 8, 0, w, 4, 1, 1) ==
             PE_ERR_SIZE,
@@ -210,5 +210,5 @@ int main(void) {
   test_large_dims();
   test_gram();
   test_bad_input();
-  return check_report("test_dot_products");
+  return check_report("dot_products");
 }

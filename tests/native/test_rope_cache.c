@@ -164,9 +164,9 @@ static const char *dtype_names[] = {"float32", "float64", "float16"};
 static const size_t sizes[] = {4, 8, 2};
 
 static double read_value(const void *out, int32_t dtype, size_t index) {
-  if (dtype == PE_DTYPE_FLOAT32)
+  if (dtype == PE_CACHE_FLOAT32)
     return ((const float *)out)[index];
-  if (dtype == PE_DTYPE_FLOAT64)
+  if (dtype == PE_CACHE_FLOAT64)
     return ((const double *)out)[index];
   return half_value(((const uint16_t *)out)[index]);
 }
@@ -174,16 +174,16 @@ static double read_value(const void *out, int32_t dtype, size_t index) {
 /* Whether a cache value is the expected real value rounded once. */
 static int acceptable(double got, double want, int32_t dtype,
                       double attention) {
-  if (dtype == PE_DTYPE_FLOAT64)
+  if (dtype == PE_CACHE_FLOAT64)
     return fabs(got - want) <= 1e-15;
-  double ulp = dtype == PE_DTYPE_FLOAT32
+  double ulp = dtype == PE_CACHE_FLOAT32
                    ? ldexp(1, ilogb(fmax(fabs(want), 0x1p-126)) - 23)
                    : ldexp(1, ilogb(fmax(fabs(want), 0x1p-14)) - 10);
   /* Half an ulp, plus the double computation's error: float32 output
      seeds with series truncated at 2e-9 (invisible next to its 3e-8
      rounding), float16 output with full double precision. */
   return fabs(got - want) <=
-         ulp / 2 + (dtype == PE_DTYPE_FLOAT32 ? 2.5e-9 * attention : 1e-13);
+         ulp / 2 + (dtype == PE_CACHE_FLOAT32 ? 2.5e-9 * attention : 1e-13);
 }
 
 static void check_cache(int32_t dtype, int32_t layout, uint32_t n,
@@ -192,7 +192,7 @@ static void check_cache(int32_t dtype, int32_t layout, uint32_t n,
   double *w = malloc(sizeof(double) * n);
   for (uint32_t i = 0; i < n; i++)
     w[i] = exp(-(2.0 * i / (2 * n)) * log(10000.0)) * (i % 3 ? 1 : 0.25);
-  uint32_t width = layout == PE_ROPE_HALF ? n : 2 * n;
+  uint32_t width = layout == PE_CACHE_HALF ? n : 2 * n;
   size_t total = (size_t)count * width;
   /* NaN fill (0x7e00 for float16), one extra row of guard. */
   size_t bytes = (total + width) * sizes[dtype];
@@ -207,9 +207,9 @@ static void check_cache(int32_t dtype, int32_t layout, uint32_t n,
   for (uint32_t j = 0; j < count && status == PE_OK; j++) {
     double p = positions ? positions[j] : start + j;
     for (uint32_t col = 0; col < width; col++) {
-      uint32_t i = layout == PE_ROPE_INTERLEAVED ? col / 2
-                   : col < n                     ? col
-                                                 : col - n;
+      uint32_t i = layout == PE_CACHE_INTERLEAVED ? col / 2
+                   : col < n                      ? col
+                                                  : col - n;
       double want_cos = attention * cos_of_product(p, w[i]);
       double want_sin = attention * sin_of_product(p, w[i]);
       size_t at = (size_t)j * width + col;

@@ -22,8 +22,8 @@ static double half_ulp(double x) {
 }
 
 static double *omega_for(uint32_t dim, int odd_dim, uint32_t *n) {
-  int32_t count = pe_frequency_count(dim, odd_dim);
-  *n = count < 0 ? 0 : (uint32_t)count;
+  if (pe_frequency_count(dim, odd_dim, n) != PE_OK)
+    *n = 0;
   double *omega = malloc(sizeof(double) * (*n + 1));
   pe_frequencies(PE_SCHEDULE_PAPER, dim, odd_dim, 10000, 1, 1, 0, omega, *n);
   return omega;
@@ -358,5 +358,5 @@ int main(void) {
   test_linear_relation();
   test_matrix();
   test_bad_input();
-  return check_report("test_rotation");
+  return check_report("rotation");
 }

@@ -24,9 +24,9 @@ function rejects(options, ErrorClass, pattern) {
 test("counts and shapes", () => {
   rejects({ dim: 4 }, TypeError, /"positions" must be a count/);
   rejects(
-    { positions: 0, dim: 4 },
+    { positions: -1, dim: 4 },
     RangeError,
-    /"positions" must be an integer in \[1, /,
+    /"positions" must be an integer in \[0, /,
   );
   rejects({ positions: -3, dim: 4 }, RangeError, /"positions"/);
   rejects({ positions: 2.5, dim: 4 }, RangeError, /"positions"/);

@@ -85,20 +85,3 @@ test("works in a worker thread", async () => {
     Array.from(message).every((v, i) => Math.abs(v - want[i]) <= 2.3e-16),
   );
 });
-
-test("the classic-script build defines the same API on a global", () => {
-  const source = readFileSync(
-    join(root, "dist/sinusoidal-pe.global.js"),
-    "utf8",
-  );
-  const api = new Function(`${source}; return SinusoidalPE;`)();
-  for (const name of [
-    "init",
-    "table",
-    "frequencies",
-    "rope",
-    "decayIntegral",
-    "presets",
-  ])
-    assert.ok(name in api, name);
-});

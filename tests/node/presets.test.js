@@ -494,3 +494,49 @@ test("the engine still validates the generic options under a preset", () => {
     "dtype",
   );
 });
+
+test("fairseq paddingIdx indexes get_embedding's rows as Python does", () => {
+  const dim = 8;
+  const n = 5;
+  const plain = table({ preset: "fairseq", dim, positions: n });
+  const rowOf = (t, r) => Array.from(t.subarray(r * dim, (r + 1) * dim));
+  // Negative indices count from the end, as weights[padding_idx, :] = 0 does.
+  for (const [paddingIdx, zeroed] of [
+    [0, 0],
+    [4, 4],
+    [-1, 4],
+    [-5, 0],
+    [2, 2],
+  ]) {
+    const t = table({ preset: "fairseq", dim, positions: n, paddingIdx });
+    for (let r = 0; r < n; r++)
+      assert.deepEqual(
+        rowOf(t, r),
+        r === zeroed ? new Array(dim).fill(0) : rowOf(plain, r),
+        `paddingIdx ${paddingIdx} row ${r}`,
+      );
+  }
+  // Outside the rows the source raises IndexError.
+  for (const paddingIdx of [5, 6, -6])
+    assertError(
+      { preset: "fairseq", dim, positions: n, paddingIdx },
+      RangeError,
+      "paddingIdx",
+    );
+  assertError(
+    { preset: "fairseq", dim, positions: 0, paddingIdx: 0 },
+    RangeError,
+    "paddingIdx",
+  );
+  // Explicit positions index that table: each row at paddingIdx is zeros.
+  const explicit = table({
+    preset: "fairseq",
+    dim,
+    positions: [2, 1, 3, 1],
+    paddingIdx: 1,
+  });
+  assert.deepEqual(rowOf(explicit, 1), new Array(dim).fill(0));
+  assert.deepEqual(rowOf(explicit, 3), new Array(dim).fill(0));
+  assert.deepEqual(rowOf(explicit, 0), rowOf(plain, 2));
+  assert.deepEqual(rowOf(explicit, 2), rowOf(plain, 3));
+});

@@ -353,6 +353,93 @@ test("inPlace writes back into the Float32Array", () => {
   }
 });
 
+test("rotate keeps a Float64Array in float64, in place too", () => {
+  for (const layout of LAYOUTS)
+    for (const dim of [8, 9, 64]) {
+      const options = { dim, layout, oddDim: "zero-pad" };
+      const w = frequencies(options);
+      for (const [p, k] of [
+        [3, 5],
+        [-1234.5, 77.25],
+        [1e6, -3e5],
+      ]) {
+        const pe = table({ ...options, positions: [p], dtype: "float64" });
+        const moved = rotate(pe, k, options);
+        assert.ok(moved instanceof Float64Array);
+        // A float32 result would be ~3e-8 away: this bound needs float64.
+        const error = maxError(moved, referenceRow(p + k, w, options));
+        assert.ok(
+          error <= 1e-13,
+          `${layout} dim ${dim} p ${p} k ${k}: ${error}`,
+        );
+      }
+    }
+  // Several chunks of rows, each moved by its own offset.
+  const count = 3000;
+  const dim = 128;
+  const at = Array.from({ length: count }, (_, j) => j * 0.5);
+  const offsets = at.map((_, j) => (j % 7) - 3);
+  const rows = table({ dim, positions: at, dtype: "float64" });
+  const want = table({
+    dim,
+    positions: at.map((p, j) => p + offsets[j]),
+    dtype: "float64",
+  });
+  assert.ok(maxError(rotate(rows, offsets, { dim }), want) <= 1e-13);
+  assert.equal(rotate(rows, offsets, { dim, inPlace: true }), rows);
+  assert.ok(maxError(rows, want) <= 1e-13);
+});
+
+test("rope takes a preset's schedule and scale; pairing stays its own", () => {
+  const q = randomRows(3, 8, 11, 2);
+  const at = [0, 5, 1e4];
+  assert.deepEqual(
+    rope(q, at, { preset: "whisper", dim: 8 }),
+    rope(q, at, {
+      dim: 8,
+      schedule: "timescale",
+      minTimescale: 1,
+      maxTimescale: 10000,
+    }),
+  );
+  assert.deepEqual(
+    rope(q, at, {
+      preset: "diffusers",
+      dim: 8,
+      downscaleFreqShift: 0,
+      scale: 3,
+      pairing: "interleaved",
+    }),
+    rope(q, at, {
+      dim: 8,
+      schedule: "shifted",
+      base: 10000,
+      shift: 0,
+      scale: 3,
+      pairing: "interleaved",
+    }),
+  );
+  // The paper preset is HF's inv_freq with base maxWavelength.
+  const w = Array.from({ length: 4 }, (_, i) => 500 ** (-(2 * i) / 8));
+  const out = rope(q, at, { preset: "paper", dim: 8, maxWavelength: 500 });
+  for (let r = 0; r < 3; r++) {
+    const x = Array.from(q.subarray(r * 8, (r + 1) * 8));
+    assert.ok(
+      maxError(out.subarray(r * 8, (r + 1) * 8), llamaRope(x, at[r], w)) <=
+        1e-6,
+    );
+  }
+  assert.throws(
+    () => rope(q, at, { preset: "whisper", dim: 8, layout: "halves" }),
+    (error) =>
+      error instanceof TypeError && /option "pairing"/.test(error.message),
+  );
+  assert.throws(
+    () => rope(q, at, { preset: "whisper", dim: 8, startIndex: 1 }),
+    /"startIndex" is not a parameter of preset "whisper"/,
+  );
+});
+
 // Each bad call throws the class and message given, and a valid call still
 // returns the same result afterwards.
 const good = () => rope(new Float32Array([1, 2, 3, 4]), 3, { dim: 4 });
@@ -427,7 +514,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate([1, 2, 3, 4], 1, { dim: 4, inPlace: true }),
     TypeError,
-    /must be a Float32Array when "inPlace"/,
+    /must be a Float32Array or Float64Array when "inPlace"/,
   );
   rejects(
     () => rope(new Float64Array(4), 1, { dim: 4, inPlace: true }),
@@ -462,7 +549,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rope(x, 1, { dim: 4, layout: "halves" }),
     TypeError,
-    /unknown option "layout" for rope\(\)/,
+    /"layout" does not apply to rope\(\): rope pairs columns by option "pairing"/,
   );
   rejects(
     () => rotate(x, 1, { dim: 4, layout: "rows" }),

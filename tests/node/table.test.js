@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import fc from "fast-check";
 import { frequencies, init, LAYOUTS, table } from "../../dist/index.js";
@@ -41,7 +42,12 @@ test("frequencies follow each schedule's formula", () => {
       const w = frequencies({ dim, base });
       const want = paperFrequencies(dim, Math.ceil(dim / 2), base);
       assert.equal(w.length, want.length);
-      w.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 1e-15 * want[i]));
+      // Math.pow of the rounded exponent −2i/d is itself off by up to
+      // ln(base)·2^−53 relative, plus its own last bit.
+      const tolerance = (Math.log(base) + 2) * 2 ** -52;
+      w.forEach((x, i) =>
+        assert.ok(Math.abs(x - want[i]) <= tolerance * want[i]),
+      );
     }
   }
   const t = frequencies({
@@ -168,15 +174,16 @@ test("property: any dim, base, layout and position match the reference", () => {
 });
 
 test("odd dims: extra-sin puts w_h's sin last or at the end of the sin block", () => {
+  const last = Math.sin(2 * 10000 ** (-4 / 5));
   const t = table({ positions: [2], dim: 5, dtype: "float64" });
-  assert.equal(t[4], Math.sin(2 * 10000 ** (-4 / 5)));
+  assert.ok(Math.abs(t[4] - last) <= 1e-15);
   const h = table({
     positions: [2],
     dim: 5,
     layout: "halves",
     dtype: "float64",
   });
-  assert.equal(h[2], Math.sin(2 * 10000 ** (-4 / 5)));
+  assert.equal(h[2], t[4]);
   const z = table({ positions: [2], dim: 5, oddDim: "zero-pad" });
   assert.equal(z[4], 0);
   assert.throws(
@@ -191,4 +198,49 @@ test("evenly spaced position arrays: the recurrence, exactly where it applies", 
   // x[0] + (x[1] − x[0]) rounds onto x[1] but misses it in real arithmetic.
   const near = [-2.000129183185494e-12, 220129.81507478622, 440259.6301495724];
   checkTable({ positions: near, dim: 2, base: 2 }, near);
+});
+
+test("positions: 0 and positions: [] both give an empty table", () => {
+  for (const dtype of ["float32", "float64"])
+    for (const view of [false, true]) {
+      const Typed = dtype === "float32" ? Float32Array : Float64Array;
+      const none = table({ positions: 0, dim: 6, dtype, view });
+      assert.ok(none instanceof Typed);
+      assert.equal(none.length, 0);
+      const empty = table({ positions: [], dim: 6, dtype, view });
+      assert.ok(empty instanceof Typed);
+      assert.equal(empty.length, 0);
+    }
+  assert.equal(table({ positions: 0, start: 5, dim: 4 }).length, 0);
+  assert.equal(table({ preset: "whisper", positions: 0, dim: 8 }).length, 0);
+  assert.throws(() => table({ positions: -1, dim: 4 }), RangeError);
+});
+
+// "0x1.f3dd9b4840eecp-1" → the double it names, exactly.
+function hexFloat(text) {
+  const [, mantissa, exponent] = /^0x1\.([0-9a-f]{13})p([-+]\d+)$/.exec(text);
+  return (1 + parseInt(mantissa, 16) / 2 ** 52) * 2 ** Number(exponent);
+}
+
+test("paper frequencies are the correctly rounded base^(−2i/d) (mpmath)", () => {
+  const text = readFileSync(
+    new URL("../vectors/frequencies/paper.txt", import.meta.url),
+    "utf8",
+  );
+  const cases = new Map();
+  for (const line of text.split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const [base, dim, i, value] = line.trim().split(/\s+/);
+    const key = `${base} ${dim}`;
+    if (!cases.has(key)) cases.set(key, []);
+    cases.get(key)[Number(i)] = hexFloat(value);
+  }
+  assert.ok(cases.size >= 30);
+  for (const [key, want] of cases) {
+    const [base, dim] = key.split(" ").map(Number);
+    const w = frequencies({ dim, base });
+    want.forEach((x, i) =>
+      assert.equal(w[i], x, `base ${base} dim ${dim} i ${i}`),
+    );
+  }
 });

@@ -1,6 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { dotProducts, init, rope, table } from "../../dist/index.js";
+import {
+  ci,
+  decayIntegral,
+  dotProducts,
+  frequencies,
+  init,
+  linearRelationError,
+  rope,
+  rotate,
+  table,
+  toeplitzError,
+} from "../../dist/index.js";
 
 await init();
 
@@ -56,4 +67,37 @@ test("a detached view given back as input is refused, not read as empty", () => 
   );
   // An ordinary empty array is still fine.
   assert.equal(table({ positions: new Float64Array(0), dim: 4 }).length, 0);
+});
+
+test("a detached view given as frequencies or any list is the TypeError", () => {
+  const stale = table({ positions: 1, dim: 4, dtype: "float64", view: true });
+  table({ positions: 1, dim: 4, view: true });
+  const calls = {
+    frequencies: [
+      () => table({ positions: 3, dim: 4, frequencies: stale }),
+      () => frequencies({ dim: 4, frequencies: stale }),
+      () => rotate(new Float32Array(4), 1, { dim: 4, frequencies: stale }),
+      () => rope(new Float32Array(4), 1, { dim: 4, frequencies: stale }),
+    ],
+    offsets: [
+      () => rotate(new Float32Array(4), stale, { dim: 4 }),
+      () => linearRelationError({ dim: 4, positions: 2, offsets: stale }),
+    ],
+    positions: [
+      () => rope(new Float32Array(4), stale, { dim: 4 }),
+      () => toeplitzError({ dim: 4, positions: stale }),
+    ],
+    vectors: [() => rotate(stale, 1, { dim: 4 })],
+    x: [() => decayIntegral({ x: stale }), () => ci(stale)],
+  };
+  for (const [name, list] of Object.entries(calls))
+    for (const call of list)
+      assert.throws(
+        call,
+        (error) =>
+          error instanceof TypeError &&
+          error.message.includes(`${name} is a detached view`),
+        name,
+      );
+  assert.equal(table({ positions: 2, dim: 4 }).length, 8);
 });

@@ -67,6 +67,23 @@ const both = decayComparison({ dim: 768, x: { from: 0, to: 10, count: 11 } });
 const c: number = ci(1);
 const cs: Float64Array = si([1, 2]);
 
+const moved64: Float64Array = rotate(f64, [1, 2], { dim: 8 });
+const movedList: Float32Array = rotate([1, 2, 3, 4], 1, {
+  preset: "whisper",
+  dim: 4,
+  inPlace: false,
+});
+const qPreset: Float32Array = rope(f32, 3, {
+  preset: "diffusers",
+  dim: 8,
+  pairing: "halves",
+  flipSinToCos: true,
+});
+// @ts-expect-error: a Float64Array is rotated into a Float64Array
+const narrowed: Float32Array = rotate(f64, 1, { dim: 8 });
+// @ts-expect-error: rope pairs columns by "pairing", not "layout"
+rope(f32, 1, { dim: 8, layout: "halves" });
+
 // @ts-expect-error: dim is required
 table({ positions: 4 });
 // @ts-expect-error: unknown layout
@@ -94,4 +111,65 @@ export {
   c,
   cs,
   wrong,
+  moved64,
+  movedList,
+  qPreset,
+  narrowed,
 };
+
+// `out`: the result is the caller's own array, with its own type.
+const outF32 = new Float32Array(32);
+const outF64 = new Float64Array(new SharedArrayBuffer(8 * 32));
+const filled: Float32Array<ArrayBuffer> = table({
+  positions: 4,
+  dim: 8,
+  out: outF32,
+});
+const filled64: Float64Array<SharedArrayBuffer> = table({
+  positions: 4,
+  dim: 8,
+  dtype: "float64",
+  out: outF64,
+});
+const presetFilled: Float32Array<ArrayBuffer> = table({
+  preset: "whisper",
+  dim: 8,
+  positions: 4,
+  out: outF32.subarray(0, 32),
+});
+const wOut: Float64Array<SharedArrayBuffer> = frequencies({
+  dim: 8,
+  out: outF64,
+});
+const movedOut: Float32Array<ArrayBuffer> = rotate(f32, 3, {
+  dim: 8,
+  out: outF32,
+});
+const moved64Out: Float64Array<SharedArrayBuffer> = rotate(f64, 3, {
+  dim: 8,
+  out: outF64,
+});
+const qOut: Float32Array<ArrayBuffer> = rope(f32, 1, { dim: 8, out: outF32 });
+const rOut: Float64Array<SharedArrayBuffer> = rotationMatrix(1, {
+  dim: 4,
+  out: outF64,
+});
+const gOut: Float64Array<SharedArrayBuffer> = dotProducts({
+  dim: 8,
+  offsets: [0, 1],
+  out: outF64,
+});
+const fOut: Float64Array<SharedArrayBuffer> = decayIntegral({
+  x: [1, 2],
+  out: outF64,
+});
+const ciOut: Float64Array<SharedArrayBuffer> = ci([1, 2], { out: outF64 });
+const siOut: Float64Array<SharedArrayBuffer> = si([1, 2], { out: outF64 });
+// @ts-expect-error: a float32 table is not written into a Float64Array
+table({ positions: 4, dim: 8, out: outF64 });
+// @ts-expect-error: out and view do not combine
+table({ positions: 4, dim: 8, view: true, out: outF32 });
+// @ts-expect-error: rope writes float32
+rope(f32, 1, { dim: 8, out: outF64 });
+// @ts-expect-error: the quadrature returns { values, errors }, not into out
+decayIntegral({ x: [1], method: "quadrature", out: outF64 });

@@ -1,0 +1,22 @@
+// The classic-script entry (global `SinusoidalPE`) for pages that load the
+// library with a plain <script> tag. Its init() imports the module build that
+// sits beside this script, so both share one copy of the code and of the
+// inline WebAssembly module; after `await SinusoidalPE.init()` the global
+// holds the whole API.
+(() => {
+  // Workers that importScripts() this file have no currentScript; there the
+  // script's own URL is the first one in a stack trace taken while it runs.
+  const fromStack = /(?:https?|file):\/\/[^\s)]+?\.js/.exec(
+    new Error().stack ?? "",
+  );
+  const here =
+    globalThis.document?.currentScript?.src ?? fromStack?.[0] ?? location.href;
+  const api = {
+    async init(source) {
+      const library = await import(new URL("./index.js", here).href);
+      await library.init(source);
+      Object.assign(api, library);
+    },
+  };
+  globalThis.SinusoidalPE = api;
+})();

@@ -1,0 +1,94 @@
+// The `out` option: results written into a typed array of the caller's.
+// Its value is read once with the other options; it is checked here, after
+// every other input has been read (so no user code can run between the check
+// and the writes) and before module memory is touched. The typed array
+// intrinsics are used, not the array's own properties, so a shadowed
+// `length` or `set` cannot mislead the checks or the writes.
+import { rangeError, typeError } from "./options.js";
+import { memoryBuffer } from "./runtime.js";
+
+const TypedArray = Object.getPrototypeOf(Float32Array.prototype);
+const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArray, key).get;
+const kindOf = intrinsic(Symbol.toStringTag);
+const lengthOf = intrinsic("length");
+const bufferOf = intrinsic("buffer");
+const byteOffsetOf = intrinsic("byteOffset");
+const byteLengthOf = intrinsic("byteLength");
+const { set, fill } = TypedArray;
+
+function isDetached(buffer) {
+  if (buffer.byteLength !== 0) return false;
+  if (buffer.detached !== undefined) return buffer.detached;
+  try {
+    structuredClone(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The caller's `out` checked to take `length` elements of type `Typed`, or
+ * null when it is undefined. `view` is the function's own view option.
+ */
+export function outArray(out, Typed, length, { view = false } = {}) {
+  if (out === undefined) return null;
+  if (view)
+    throw typeError(
+      `option "out" cannot be combined with "view: true": a view lives in the module's memory, "out" in yours`,
+    );
+  if (kindOf.call(out) !== Typed.name)
+    throw typeError(
+      `option "out" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf.call(out) ?? out?.constructor?.name ?? typeof out)}`,
+    );
+  const buffer = bufferOf.call(out);
+  if (isDetached(buffer))
+    throw typeError(
+      `option "out" is detached (its buffer was transferred, or it is an invalidated view)`,
+    );
+  if (buffer === memoryBuffer())
+    throw typeError(
+      `option "out" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
+    );
+  const available = lengthOf.call(out);
+  if (available < length)
+    throw rangeError(
+      `option "out" must hold at least ${length} elements, got ${available}`,
+    );
+  return out;
+}
+
+/** Copies `values` into `out` from element `at`. */
+export function write(out, values, at = 0) {
+  set.call(out, values, at);
+}
+
+/** Sets elements [from, to) of `out` to zero. */
+export function zero(out, from, to) {
+  fill.call(out, 0, from, to);
+}
+
+/** `values` (a view of module memory) written into `out`, or a copy. */
+export function deliver(out, values) {
+  if (out === null) return values.slice();
+  set.call(out, values);
+  return out;
+}
+
+/**
+ * How `out` meets an input array `rows`: "same" elements (the call is then
+ * in place), "apart", or a partial overlap, which is refused: the rows are
+ * processed in blocks and an overlap would overwrite rows not yet read.
+ */
+export function aliasing(out, rows) {
+  const buffer = bufferOf.call(out);
+  if (buffer !== rows.buffer) return "apart";
+  const start = byteOffsetOf.call(out);
+  const end = start + byteLengthOf.call(out);
+  const rowsEnd = rows.byteOffset + rows.byteLength;
+  if (start === rows.byteOffset) return "same";
+  if (end <= rows.byteOffset || rowsEnd <= start) return "apart";
+  throw rangeError(
+    `option "out" overlaps the input rows without starting at the same element; pass the input itself (in place) or a separate array`,
+  );
+}

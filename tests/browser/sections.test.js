@@ -1,0 +1,437 @@
+// The dot-product, RoPE, decay and precision sections of the built page in
+// Chromium: what they show against the library run here in Node.
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import {
+  decayComparison,
+  dotProducts,
+  frequencies,
+  init,
+  toeplitzError,
+} from "../../dist/index.js";
+import * as decay from "../../web/sections/decay.js";
+import * as dot from "../../web/sections/dot.js";
+import * as precision from "../../web/sections/precision.js";
+import * as rope from "../../web/sections/rope.js";
+import { launch } from "./launch.js";
+
+const SECTIONS = [dot, rope, decay, precision];
+const shots = fileURLToPath(
+  new URL("../../build/screenshots/sections/", import.meta.url),
+);
+
+let chromium;
+before(async () => {
+  await init();
+  mkdirSync(shots, { recursive: true });
+  chromium = await launch();
+});
+after(() => chromium?.close());
+
+// Two animation frames: the page redraws once per frame after a change.
+function settle(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(resolve)),
+      ),
+  );
+}
+
+/**
+ * A line chart's readout after focusing it and pressing `keys`:
+ * { x, values: { label: value } }, as the reader sees it (6 digits).
+ */
+async function readout(page, testid, keys) {
+  const canvas = page.locator(`[data-testid=${testid}]`);
+  await canvas.focus();
+  for (const key of keys) await page.keyboard.press(key);
+  const text = await canvas
+    .locator("xpath=following-sibling::p[contains(@class,'readout')]")
+    .textContent();
+  const [head, ...parts] = text.split(" · ");
+  const values = {};
+  for (const part of parts) {
+    const cut = part.lastIndexOf(": ");
+    values[part.slice(0, cut)] = Number(part.slice(cut + 2));
+  }
+  await canvas.blur();
+  return { x: Number(head.slice(head.lastIndexOf(" = ") + 3)), values };
+}
+
+/** actual within the readout's 6 significant digits of expected. */
+function close6(actual, expected, what, relative = 1e-5) {
+  const slack = relative * Math.abs(expected) + 1e-12;
+  assert.ok(
+    Math.abs(actual - expected) <= slack,
+    `${what}: shown ${actual}, expected ${expected}`,
+  );
+}
+
+const canvasImage = (page, testid) =>
+  page.locator(`[data-testid=${testid}]`).evaluate((c) => c.toDataURL());
+
+for (const via of ["http", "file"]) {
+  test(`${via}: the four sections render, with no error or outside request`, async () => {
+    const { page, errors, outside, violations, close } = await chromium.open(
+      "index.html",
+      { via, hash: "#lang=en" },
+    );
+    await settle(page);
+    for (const section of SECTIONS) {
+      const root = page.locator(`section#${section.id}`);
+      assert.equal(
+        await root.locator("h2").textContent(),
+        section.strings.en.title,
+      );
+      const sizes = await root
+        .locator("canvas")
+        .evaluateAll((list) => list.map((c) => c.width * c.height));
+      assert.ok(sizes.length > 0 && sizes.every((s) => s > 0), section.id);
+      assert.ok((await root.locator("math").count()) > 0, section.id);
+      assert.equal(await root.locator(".note").count(), 0, section.id);
+    }
+    assert.deepEqual(errors, []);
+    assert.deepEqual(outside, []);
+    if (via === "http") assert.deepEqual(await violations(), []);
+    await close();
+  });
+}
+
+test("the dot chart shows dotProducts, and g(0) = h", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=64&positions=64&base=500",
+  });
+  await settle(page);
+  const label = dot.strings.en.series;
+  // Offsets −63 … 63: the first key press shows index 1, each next one more.
+  for (const presses of [1, 17, 40]) {
+    const shown = await readout(
+      page,
+      "dot-chart",
+      Array(presses).fill("ArrowRight"),
+    );
+    assert.equal(shown.x, -63 + presses);
+    const [g] = dotProducts({ dim: 64, base: 500, offsets: [shown.x] });
+    close6(shown.values[label], g, `g(${shown.x})`);
+  }
+  const zero = await readout(page, "dot-chart", Array(63).fill("ArrowRight"));
+  assert.equal(zero.x, 0);
+  assert.equal(zero.values[label], 32);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the Toeplitz error shown is toeplitzError of the Gram block", async () => {
+  // The block is 64 positions from the first position, with the schedule's
+  // frequencies applied as p·ω_i.
+  const cases = [
+    { hash: "dim=64&base=500", schedule: { dim: 64, base: 500 }, start: 0 },
+    {
+      hash: "preset=whisper&dim=128&start=1000",
+      schedule: { preset: "whisper", dim: 128 },
+      start: 1000,
+    },
+  ];
+  for (const { hash, schedule, start } of cases) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=en&${hash}`,
+    });
+    await settle(page);
+    const shown = page.locator("[data-testid=toeplitz-max-error]");
+    const value = Number(await shown.getAttribute("data-value"));
+    const expected = toeplitzError({
+      dim: schedule.dim,
+      frequencies: frequencies(schedule),
+      oddDim: "zero-pad",
+      positions: 64,
+      start,
+    }).maxAbsError;
+    assert.equal(value, expected, hash);
+    assert.ok(value < 1e-12, `${hash}: ${value}`);
+    assert.match(await shown.textContent(), /×\s10⁻/);
+    assert.equal(
+      await page.locator("#dot .sec-badge").textContent(),
+      dot.strings.en.pass,
+    );
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("an odd dim with an extra sin column is reported as not Toeplitz", async () => {
+  const { page, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=33",
+  });
+  await settle(page);
+  const value = Number(
+    await page
+      .locator("[data-testid=toeplitz-max-error]")
+      .getAttribute("data-value"),
+  );
+  // The extra column adds sin(m ω_16) sin(n ω_16) over the 64-position block.
+  const w = frequencies({ dim: 33 })[16];
+  let want = 0;
+  for (let m = 0; m < 64; m++)
+    for (let n = 0; n < 64; n++)
+      want = Math.max(want, Math.abs(Math.sin(m * w) * Math.sin(n * w)));
+  assert.ok(Math.abs(value - want) <= 1e-12, `${value} vs ${want}`);
+  assert.equal(
+    await page.locator("#dot .sec-badge").textContent(),
+    dot.strings.en.fail,
+  );
+  assert.ok(await page.getByText(dot.strings.en.oddExtra).isVisible());
+  await close();
+});
+
+test("changing dim changes the decay chart, which shows decayComparison", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=128",
+  });
+  await settle(page);
+  const family = decay.strings.en.exp10000;
+  const integral = `(d/2)·f: ${family}`;
+  const sum = `sum: ${family}`;
+  const before = await canvasImage(page, "decay-chart");
+  const keys = ["Shift+ArrowRight", "Shift+ArrowRight", "ArrowRight"];
+  const small = await readout(page, "decay-chart", keys);
+
+  await page.fill("[data-testid=control-dim]", "512");
+  await settle(page);
+  assert.notEqual(await canvasImage(page, "decay-chart"), before);
+  const large = await readout(page, "decay-chart", keys);
+  assert.equal(large.x, small.x);
+  assert.ok(small.x > 0 && small.x < 128, String(small.x));
+  for (const [dim, shown] of [
+    [128, small],
+    [512, large],
+  ]) {
+    const want = decayComparison({ dim, x: [shown.x] });
+    close6(shown.values[integral], want.integral[0], `(d/2)f at d = ${dim}`);
+    close6(shown.values[sum], want.sum[0], `sum at d = ${dim}`);
+  }
+  // (d/2)·f scales with d.
+  close6(large.values[integral], 4 * small.values[integral], "scaling", 3e-5);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("decay families, alpha and view live in the link", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&decay.families=exp1000,power&decay.alpha=0.5&decay.view=long&decay.range=100000&decay.log=1",
+  });
+  await settle(page);
+  const checked = (key) =>
+    page.locator(`[data-testid=decay-family-${key}]`).isChecked();
+  assert.equal(await checked("exp10000"), false);
+  assert.equal(await checked("exp1000"), true);
+  assert.equal(await checked("power"), true);
+  assert.equal(await page.inputValue("[data-testid=decay-alpha]"), "0.5");
+  assert.equal(await page.inputValue("[data-testid=decay-view]"), "long");
+  const legend = await page
+    .locator("#decay .legend li")
+    .evaluateAll((items) => items.map((li) => li.textContent));
+  assert.equal(legend.length, 4);
+  assert.ok(legend.some((text) => text.includes("α = 0.5")));
+  // Log axis from 1 to 10^5: the last point of the readout.
+  const last = await readout(
+    page,
+    "decay-chart",
+    Array(25).fill("Shift+ArrowRight"),
+  );
+  assert.equal(last.x, 1e5);
+  const want = decayComparison({
+    dim: 128,
+    theta: "power",
+    alpha: 0.5,
+    x: [1e5],
+  });
+  close6(
+    last.values[`sum: ${decay.strings.en.power}, α = 0.5`],
+    want.sum[0],
+    "sum",
+  );
+
+  await page.locator("[data-testid=decay-family-linear]").check();
+  await page.fill("[data-testid=decay-alpha]", "3");
+  await page.locator("[data-testid=decay-alpha]").press("Enter");
+  await settle(page);
+  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  assert.match(hash, /decay\.families=exp1000,power,linear(&|$)/);
+  assert.match(hash, /decay\.alpha=3(&|$)/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a bad decay alpha in the link falls back with a note", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&decay.alpha=banana&decay.families=exp10000,power",
+  });
+  await settle(page);
+  assert.equal(await page.inputValue("[data-testid=decay-alpha]"), "2");
+  assert.match(
+    await page.locator("#decay .note").first().textContent(),
+    /decay\.alpha/,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("RoPE scores depend on m − n only, for both pairings", async () => {
+  for (const start of [0, 100000]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=en&dim=128&start=${start}`,
+    });
+    await settle(page);
+    const deviation = async () =>
+      Number(
+        await page
+          .locator("[data-testid=rope-max-error]")
+          .getAttribute("data-value"),
+      );
+    const other = async () =>
+      Number(
+        (
+          await page
+            .locator("#rope p", { hasText: "other pairing" })
+            .textContent()
+        ).match(/up to ([0-9.]+)/)[1],
+      );
+    for (const pairing of ["halves", "interleaved"]) {
+      await page.selectOption("[data-testid=rope-pairing]", pairing);
+      await settle(page);
+      const value = await deviation();
+      assert.ok(value > 0 && value <= 3e-7, `${pairing} at ${start}: ${value}`);
+      // The pairings are different functions of the same q and k.
+      assert.ok((await other()) > 0.01, pairing);
+      await page.click("[data-testid=rope-new-vectors]");
+      await settle(page);
+      assert.ok((await deviation()) <= 3e-7, `${pairing}, new vectors`);
+    }
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /rope\.pairing=interleaved/);
+    assert.match(hash, /rope\.seed=3/);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("the float32 angle error grows with position; the module's stays below 6e-8", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=256",
+  });
+  await settle(page);
+  const naive = precision.strings.en.naive;
+  const module = precision.strings.en.module;
+  const first = await readout(page, "precision-chart", ["ArrowRight"]);
+  const middle = await readout(
+    page,
+    "precision-chart",
+    Array(10).fill("Shift+ArrowRight"),
+  );
+  const last = await readout(
+    page,
+    "precision-chart",
+    Array(25).fill("Shift+ArrowRight"),
+  );
+  assert.ok(first.x < 2 && last.x > 5e5, `${first.x} … ${last.x}`);
+  assert.ok(first.values[naive] < middle.values[naive]);
+  assert.ok(middle.values[naive] < last.values[naive]);
+  // Rounding an angle near 1e6 to float32 moves it by up to 2^-5.
+  assert.ok(last.values[naive] > 5e-3, String(last.values[naive]));
+  for (const point of [first, middle, last])
+    assert.ok(point.values[module] <= 6e-8, String(point.values[module]));
+  const summary = page.locator("#precision .sec-result");
+  assert.ok(Number(await summary.getAttribute("data-module")) <= 6e-8);
+  assert.ok(Number(await summary.getAttribute("data-naive")) > 5e-3);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the sections' text switches language, and their settings stay", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&decay.families=linear",
+  });
+  await settle(page);
+  await page.click("[data-testid=lang-toggle]");
+  await settle(page);
+  for (const section of SECTIONS) {
+    const root = page.locator(`section#${section.id}`);
+    assert.equal(
+      await root.locator("h2").textContent(),
+      section.strings.zh.title,
+    );
+    assert.equal(
+      await root.locator("p").first().textContent(),
+      section.strings.zh.lead,
+    );
+  }
+  const legend = await page.locator("#decay .legend").textContent();
+  assert.ok(legend.includes(decay.strings.zh.linear), legend);
+  assert.ok(!legend.includes(decay.strings.zh.exp10000), legend);
+  assert.ok(
+    (await page.locator("#precision .legend").textContent()).includes(
+      precision.strings.zh.naive,
+    ),
+  );
+  await page.click("[data-testid=lang-toggle]");
+  await settle(page);
+  assert.equal(
+    await page.locator("section#rope h2").textContent(),
+    rope.strings.en.title,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// Section screenshots, under build/, with the sticky controls bar let go so
+// it does not cover them.
+async function screenshots(page, suffix) {
+  await page.evaluate(() => {
+    const bar = document.querySelector(".controls-bar");
+    if (bar) bar.style.position = "static";
+  });
+  for (const section of SECTIONS)
+    await page.locator(`section#${section.id}`).screenshot({
+      path: `${shots}${section.id}-${suffix}.png`,
+    });
+}
+
+test("screenshots of the sections in both languages, light and dark", async () => {
+  for (const lang of ["en", "zh"])
+    for (const colorScheme of ["light", "dark"]) {
+      const { page, errors, close } = await chromium.open("index.html", {
+        hash: `#lang=${lang}`,
+        colorScheme,
+        viewport: { width: 1100, height: 900 },
+      });
+      await settle(page);
+      await screenshots(page, `${lang}-${colorScheme}`);
+      assert.deepEqual(errors, []);
+      await close();
+    }
+});
+
+test("on a 360-pixel phone the sections fit the screen's width", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}&decay.families=exp10000,exp1000,exp100,power,linear`,
+      viewport: { width: 360, height: 740 },
+    });
+    await settle(page);
+    for (const section of SECTIONS) {
+      const [scroll, client] = await page
+        .locator(`section#${section.id}`)
+        .evaluate((s) => [s.scrollWidth, s.clientWidth]);
+      assert.ok(
+        scroll <= client,
+        `${section.id}, ${lang}: ${scroll} > ${client}`,
+      );
+    }
+    await screenshots(page, `${lang}-phone`);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});

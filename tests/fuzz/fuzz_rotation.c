@@ -1,0 +1,158 @@
+/* R(k) rows, RoPE and the dense rotation matrix with arbitrary arguments,
+   out-of-place, in place and on overlapping buffers. A successful call
+   keeps the length of every pair whose length is finite, copies the zero
+   column of zero-pad unchanged, and leaves a separate input alone; the
+   matrix holds cos and sin entries whose rows have unit length. A refused
+   call writes nothing; a null or misaligned pointer, or buffers that
+   overlap without being equal, are always refused. */
+#include "fuzz_input.h"
+#include "rotation.h"
+
+#define MATRIX_MAX_DIM 64
+
+typedef enum { SEPARATE, IN_PLACE, OVERLAPPING } aliasing;
+
+/* |(x', y')| against |(x, y)|, for pairs whose length is finite with room
+   to spare. Rotating in double and rounding each component once costs at
+   most a few ulps of the output type, or its smallest subnormal. */
+static void require_pair_lengths(double x, double y, double x2, double y2,
+                                 double ulp, double tiny, double max) {
+  double before = hypot(x, y), after = hypot(x2, y2);
+  if (!(before < 0.99 * max))
+    return;
+  if (!(fabs(after - before) <= 4 * ulp * before + tiny))
+    fail("rotation changed a pair's length", 0, after - before);
+}
+
+static void check_rows(const void *out, const void *in, int f64, uint32_t count,
+                       uint32_t dim, int32_t pairing, int zero_column) {
+  uint32_t h = dim / 2;
+  for (uint32_t j = 0; j < count; j++) {
+    size_t row = (size_t)j * dim;
+    for (uint32_t i = 0; i < h; i++) {
+      size_t a = row + (pairing == PE_PAIRING_INTERLEAVED ? 2 * i : i);
+      size_t b = a + (pairing == PE_PAIRING_INTERLEAVED ? 1 : h);
+      if (f64)
+        require_pair_lengths(((const double *)in)[a], ((const double *)in)[b],
+                             ((const double *)out)[a], ((const double *)out)[b],
+                             0x1p-53, 0x1p-1070, DBL_MAX);
+      else
+        require_pair_lengths(((const float *)in)[a], ((const float *)in)[b],
+                             ((const float *)out)[a], ((const float *)out)[b],
+                             0x1p-24, 0x1p-146, FLT_MAX);
+    }
+    if (zero_column) {
+      size_t k = row + dim - 1;
+      size_t elem = f64 ? sizeof(double) : sizeof(float);
+      if (memcmp((const char *)out + k * elem, (const char *)in + k * elem,
+                 elem) != 0)
+        fail("zero-pad column changed", k, 0);
+    }
+  }
+}
+
+static void check_matrix(const double *m, uint32_t dim) {
+  require_bounded(m, (size_t)dim * dim, 1 + 1e-15, "matrix entry above 1");
+  for (uint32_t r = 0; r < dim; r++) {
+    double sum = 0;
+    for (uint32_t c = 0; c < dim; c++)
+      sum += m[(size_t)r * dim + c] * m[(size_t)r * dim + c];
+    if (!(fabs(sum - 1) <= 1e-14))
+      fail("matrix row not of unit length", r, sum);
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  input in = {data, size};
+  uint8_t which = (uint8_t)take(&in, 1) % 4;
+  shape s = shape_of(&in);
+  int32_t layout = (int32_t)(take(&in, 1) % 6) - 1; /* pairing for RoPE */
+  uint32_t count = (uint32_t)take(&in, 2) % 300;
+  if (s.dim > 0 && (size_t)count * s.dim > (1u << 14))
+    count = (1u << 14) / s.dim;
+  double start, scale = number(&in);
+  double *angles = points_of(&in, count, &start);
+  aliasing mode = (aliasing)(take(&in, 1) % 3);
+  uint8_t spoil_out = (uint8_t)take(&in, 1), spoil_in = (uint8_t)take(&in, 1);
+  uint8_t spoil_angles = (uint8_t)take(&in, 1);
+
+  int f64 = which == 1 || which == 3;
+  size_t elem = f64 ? sizeof(double) : sizeof(float);
+  size_t cells = which == 3 ? (size_t)s.dim * s.dim : (size_t)count * s.dim;
+  if (which == 3 && s.dim > MATRIX_MAX_DIM)
+    cells = 0; /* the matrix is refused unread past PE_MAX_MATRIX_DIM */
+  size_t shift =
+      mode == OVERLAPPING && cells > 1 ? 1 + take(&in, 2) % (cells - 1) : 0;
+  /* One allocation holds both buffers, so overlap is possible. */
+  char *buf = malloc((2 * cells + shift) * elem + 1);
+  for (size_t k = 0; k < 2 * cells + shift; k++) {
+    double v = number(&in);
+    if (f64)
+      ((double *)buf)[k] = v;
+    else
+      ((float *)buf)[k] = (float)v;
+  }
+  char *src = buf;
+  char *dst = mode == IN_PLACE      ? buf
+              : mode == OVERLAPPING ? buf + shift * elem
+                                    : buf + (cells + shift) * elem;
+  size_t all = (2 * cells + shift) * elem;
+  void *before = copy_of(buf, all);
+  void *dst_arg = spoil_pointer(dst, spoil_out);
+  void *src_arg = spoil_pointer(src, spoil_in);
+  const double *angles_arg =
+      angles ? spoil_pointer(angles, spoil_angles) : NULL;
+
+  int32_t status;
+  int32_t pairing = layout == PE_LAYOUT_INTERLEAVED ||
+                            layout == PE_LAYOUT_INTERLEAVED_COS_FIRST
+                        ? PE_PAIRING_INTERLEAVED
+                        : PE_PAIRING_HALVES;
+  switch (which) {
+  case 0:
+    status = pe_rotate_f32(dst_arg, src_arg, count, s.dim, angles_arg, start,
+                           layout, s.odd_dim, s.omega, s.n_omega, scale);
+    break;
+  case 1:
+    status = pe_rotate_f64(dst_arg, src_arg, count, s.dim, angles_arg, start,
+                           layout, s.odd_dim, s.omega, s.n_omega, scale);
+    break;
+  case 2:
+    pairing = layout; /* any value, valid or not */
+    status = pe_rope_f32(dst_arg, src_arg, count, s.dim, angles_arg, start,
+                         pairing, s.omega, s.n_omega, scale);
+    break;
+  default:
+    status = cells > 0 ? pe_rotation_matrix_f64((double *)dst_arg, start, s.dim,
+                                                layout, s.odd_dim, s.omega,
+                                                s.n_omega, scale)
+                       : PE_ERR_DIM;
+    break;
+  }
+  require_status(status);
+  if (status != PE_OK) {
+    require_untouched(buf, before, all);
+  } else if (which == 3) {
+    if (dst_arg != dst)
+      fail("accepted a null or misaligned pointer", 0, 0);
+    check_matrix((const double *)dst, s.dim);
+  } else {
+    int spoilt = dst_arg != dst || src_arg != src ||
+                 (angles_arg != NULL && angles_arg != angles);
+    if (count > 0 && spoilt)
+      fail("accepted a null or misaligned pointer", 0, 0);
+    if (count > 0 && shift > 0) /* one cell gives no overlap, only in place */
+      fail("accepted overlapping buffers", 0, 0);
+    /* The input as it was, from the copy (in place overwrote it). */
+    const char *was = (const char *)before + (size_t)(src - buf);
+    if (mode == SEPARATE && memcmp(src, was, cells * elem) != 0)
+      fail("input changed", 0, 0);
+    check_rows(dst, was, f64, count, s.dim, pairing,
+               s.dim % 2 == 1 && s.odd_dim == PE_ODD_ZERO_PAD);
+  }
+  free(buf);
+  free(before);
+  free(angles);
+  free(s.omega);
+  return 0;
+}

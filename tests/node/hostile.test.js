@@ -1,0 +1,208 @@
+// Hostile inputs: getters that throw or change between reads, Proxies,
+// holes, shared memory, null prototypes, valueOf/toString tricks, BigInt and
+// symbols. Each is refused by name or read exactly once, and the module
+// gives the right values afterwards.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as pe from "../../dist/index.js";
+
+await pe.init();
+
+const reference = () =>
+  pe.table({ positions: [2, 3], dim: 4, dtype: "float64" });
+const expected = Array.from(reference());
+
+function stillWorks() {
+  assert.deepEqual(Array.from(reference()), expected);
+}
+
+// Every function that takes options: its valid defaults, and the call. The
+// options object is built by the test and handed over as is, so getters and
+// prototypes reach the library untouched.
+const CALLS = {
+  table: [{ positions: 3, dim: 8 }, (o) => pe.table(o)],
+  frequencies: [{ dim: 8 }, (o) => pe.frequencies(o)],
+  rotate: [{ dim: 8 }, (o) => pe.rotate(new Float32Array(8), 1, o)],
+  rope: [{ dim: 8 }, (o) => pe.rope(new Float32Array(8), 1, o)],
+  rotationMatrix: [{ dim: 8 }, (o) => pe.rotationMatrix(1, o)],
+  linearRelationError: [
+    { dim: 8, positions: 4, offsets: [1] },
+    (o) => pe.linearRelationError(o),
+  ],
+  dotProducts: [{ dim: 8, offsets: [1, 2] }, (o) => pe.dotProducts(o)],
+  toeplitzError: [{ dim: 8, positions: 4 }, (o) => pe.toeplitzError(o)],
+  decayIntegral: [{ x: [1, 2] }, (o) => pe.decayIntegral(o)],
+  decayComparison: [{ dim: 8, x: [1, 2] }, (o) => pe.decayComparison(o)],
+};
+
+function optionsOf(
+  defaults,
+  { prototype = Object.prototype, getters = {}, values = {} } = {},
+) {
+  const options = Object.assign(Object.create(prototype), defaults, values);
+  for (const [key, get] of Object.entries(getters))
+    Object.defineProperty(options, key, {
+      get,
+      enumerable: true,
+      configurable: true,
+    });
+  return options;
+}
+
+for (const [name, [defaults, call]] of Object.entries(CALLS)) {
+  const key = "dim" in defaults ? "dim" : "x";
+  test(`${name}: a throwing getter's error reaches the caller, and the module goes on`, () => {
+    const getters = {
+      [key]() {
+        throw new SyntaxError("from the getter");
+      },
+    };
+    assert.throws(() => call(optionsOf(defaults, { getters })), SyntaxError);
+    stillWorks();
+  });
+
+  test(`${name}: an options object with a null prototype works`, () => {
+    const options = optionsOf(defaults, { prototype: null });
+    assert.equal(Object.getPrototypeOf(options), null);
+    assert.doesNotThrow(() => call(options));
+    stillWorks();
+  });
+
+  for (const [label, value] of [
+    ["a BigInt", 8n],
+    ["a symbol", Symbol("value")],
+    ["an object with valueOf and toString", "trap"],
+    ["a string", "8"],
+  ])
+    test(`${name}: ${key} as ${label} is a TypeError naming it, never coerced`, () => {
+      let coerced = false;
+      const given =
+        value === "trap"
+          ? {
+              valueOf: () => ((coerced = true), 8),
+              toString: () => ((coerced = true), "8"),
+            }
+          : value;
+      assert.throws(
+        () => call(optionsOf(defaults, { values: { [key]: given } })),
+        (error) =>
+          error instanceof TypeError && error.message.includes(`"${key}"`),
+      );
+      assert.equal(coerced, false);
+      stillWorks();
+    });
+}
+
+test("an option that changes between reads is read once", () => {
+  let reads = 0;
+  const options = {
+    positions: [1, 2],
+    get dim() {
+      reads++;
+      return reads === 1 ? 4 : 4096;
+    },
+    dtype: "float64",
+  };
+  const values = pe.table(options);
+  assert.equal(reads, 1);
+  assert.equal(values.length, 8);
+});
+
+test("array elements that change between reads are each read once", () => {
+  const reads = [0, 0, 0];
+  const positions = { length: 3 };
+  for (let i = 0; i < 3; i++)
+    Object.defineProperty(positions, i, {
+      get() {
+        reads[i]++;
+        return reads[i] === 1 ? i : 1e6;
+      },
+    });
+  const values = pe.table({ positions, dim: 2, dtype: "float64" });
+  assert.deepEqual(reads, [1, 1, 1]);
+  assert.deepEqual(Array.from(values), [
+    0,
+    1,
+    Math.sin(1),
+    Math.cos(1),
+    Math.sin(2),
+    Math.cos(2),
+  ]);
+});
+
+test("a Proxy array is read element by element, once each", () => {
+  const got = [];
+  const positions = new Proxy([4, 5, 6], {
+    get(target, key, receiver) {
+      got.push(String(key));
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  const values = pe.table({ positions, dim: 2, dtype: "float64" });
+  for (const index of ["0", "1", "2"])
+    assert.equal(
+      got.filter((k) => k === index).length,
+      1,
+      `element ${index} read ${got.filter((k) => k === index).length} times`,
+    );
+  assert.equal(values[4], Math.sin(6));
+});
+
+test("an array with holes is refused, naming the hole", () => {
+  // eslint-disable-next-line no-sparse-arrays
+  assert.throws(
+    () => pe.table({ positions: [1, , 3], dim: 2 }),
+    (error) =>
+      error instanceof TypeError && /positions\[1\]/.test(error.message),
+  );
+  assert.throws(
+    () => pe.dotProducts({ dim: 4, offsets: [1, , 3] }),
+    (error) => error instanceof TypeError && /offsets\[1\]/.test(error.message),
+  );
+  stillWorks();
+});
+
+test("typed arrays over SharedArrayBuffer are read like any other", () => {
+  const shared = new Float64Array(new SharedArrayBuffer(3 * 8));
+  shared.set([7, 8, 9]);
+  const values = pe.table({ positions: shared, dim: 2, dtype: "float64" });
+  assert.equal(values[0], Math.sin(7));
+  const rows = new Float32Array(new SharedArrayBuffer(2 * 4));
+  rows.set([0, 1]); // PE(0) in the interleaved layout
+  const moved = pe.rotate(rows, 2, { dim: 2 });
+  assert.ok(Math.abs(moved[0] - Math.sin(2)) < 1e-7);
+  assert.ok(Math.abs(moved[1] - Math.cos(2)) < 1e-7);
+  const x = new Float64Array(new SharedArrayBuffer(8));
+  x[0] = 3;
+  assert.equal(pe.decayIntegral({ theta: "linear", x })[0], Math.sin(3) / 3);
+});
+
+test("BigInt arrays and symbols inside arrays are refused by name", () => {
+  assert.throws(
+    () => pe.table({ positions: new BigInt64Array(2), dim: 2 }),
+    TypeError,
+  );
+  assert.throws(
+    () => pe.table({ positions: [1, Symbol("p")], dim: 2 }),
+    (error) =>
+      error instanceof TypeError && /positions\[1\]/.test(error.message),
+  );
+  assert.throws(() => pe.decayIntegral({ x: [1n] }), TypeError);
+  stillWorks();
+});
+
+test("a hostile length is refused before anything is allocated", () => {
+  for (const length of [-1, 1.5, 2 ** 53, NaN, "3", { valueOf: () => 3 }]) {
+    const before = pe.table({ positions: 1, dim: 2, view: true }).buffer
+      .byteLength;
+    assert.throws(
+      () => pe.table({ positions: { length, 0: 1 }, dim: 2 }),
+      (error) => error instanceof TypeError || error instanceof RangeError,
+    );
+    assert.equal(
+      pe.table({ positions: 1, dim: 2, view: true }).buffer.byteLength,
+      before,
+    );
+  }
+  stillWorks();
+});

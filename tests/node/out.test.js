@@ -1,0 +1,425 @@
+// The `out` option: every function that returns an array writes it into the
+// caller's typed array instead, exactly or inside a larger buffer whose other
+// elements stay as they were; every misuse is an error naming "out" that
+// leaves the array untouched, and the module keeps working.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  ci,
+  decayComparison,
+  decayIntegral,
+  dotProducts,
+  frequencies,
+  init,
+  rope,
+  rotate,
+  rotationMatrix,
+  si,
+  table,
+} from "../../dist/index.js";
+import { maxAbsDiff, paperFrequencies, referenceRow } from "./reference.js";
+
+await init();
+
+const GUARD = 5;
+
+// Every function given `out`, with the call that returns a new array and the
+// typed array type its result has.
+const calls = {
+  "table float32 (several blocks of rows)": {
+    Typed: Float32Array,
+    run: (out) => table({ positions: 700, start: 3, dim: 1030, out }),
+  },
+  "table float64, explicit positions, halves": {
+    Typed: Float64Array,
+    run: (out) =>
+      table({
+        positions: [0.5, 1e6, -3, 7],
+        dim: 9,
+        layout: "halves",
+        dtype: "float64",
+        out,
+      }),
+  },
+  "table with a preset's padding row": {
+    Typed: Float32Array,
+    run: (out) =>
+      table({
+        preset: "fairseq",
+        dim: 16,
+        positions: [2, 1, 3],
+        paddingIdx: 1,
+        out,
+      }),
+  },
+  frequencies: {
+    Typed: Float64Array,
+    run: (out) => frequencies({ dim: 10, base: 500, out }),
+  },
+  "rotate float32": {
+    Typed: Float32Array,
+    run: (out) => rotate([1, 2, 3, 4, 5, 6, 7, 8], [1.5, -2], { dim: 4, out }),
+  },
+  "rotate float64": {
+    Typed: Float64Array,
+    run: (out) =>
+      rotate(Float64Array.of(1, 2, 3, 4), 1e3, {
+        dim: 4,
+        layout: "halves",
+        out,
+      }),
+  },
+  rope: {
+    Typed: Float32Array,
+    run: (out) =>
+      rope(
+        Float32Array.from({ length: 3 * 8 }, (_, i) => i - 4),
+        [0, 5, 9],
+        {
+          dim: 8,
+          pairing: "interleaved",
+          out,
+        },
+      ),
+  },
+  rotationMatrix: {
+    Typed: Float64Array,
+    run: (out) => rotationMatrix(2.5, { dim: 6, out }),
+  },
+  dotProducts: {
+    Typed: Float64Array,
+    run: (out) =>
+      dotProducts({ dim: 64, offsets: { from: 0, to: 99, count: 100 }, out }),
+  },
+  decayIntegral: {
+    Typed: Float64Array,
+    run: (out) =>
+      decayIntegral({ theta: "power", alpha: 0.5, x: [0, 3, 10], out }),
+  },
+  "ci of an array": {
+    Typed: Float64Array,
+    run: (out) => ci([0.5, 2, 40], out === undefined ? undefined : { out }),
+  },
+  "si of an array": {
+    Typed: Float64Array,
+    run: (out) => si([-1, 0, 7], out === undefined ? undefined : { out }),
+  },
+};
+
+function guarded(Typed, length) {
+  const buffer = new Typed(length + 2 * GUARD).fill(NaN);
+  return { buffer, out: buffer.subarray(GUARD, GUARD + length) };
+}
+
+for (const [name, { Typed, run }] of Object.entries(calls)) {
+  test(`${name}: out of the exact size, and inside a larger buffer`, () => {
+    const expected = run(undefined);
+    assert.ok(expected instanceof Typed);
+    const exact = new Typed(expected.length).fill(NaN);
+    assert.equal(run(exact), exact, "returns out itself");
+    assert.deepEqual(exact, expected);
+
+    const { buffer, out } = guarded(Typed, expected.length);
+    assert.equal(run(out), out);
+    assert.deepEqual(out, expected);
+    for (const k of [...Array(GUARD).keys()]) {
+      assert.ok(Number.isNaN(buffer[k]), `guard ${k} before stays NaN`);
+      assert.ok(Number.isNaN(buffer.at(-1 - k)), `guard ${k} after stays NaN`);
+    }
+
+    // Longer than needed: the elements past the result are left alone.
+    const longer = new Typed(expected.length + 3).fill(NaN);
+    run(longer);
+    assert.deepEqual(longer.subarray(0, expected.length), expected);
+    assert.ok(longer.subarray(expected.length).every(Number.isNaN));
+  });
+
+  test(`${name}: a wrong type, too short, detached or module-memory out names "out"`, () => {
+    const expected = run(undefined);
+    const Other = Typed === Float32Array ? Float64Array : Float32Array;
+    const misuses = [
+      [new Other(expected.length), TypeError, /"out" must be a /],
+      [Array(expected.length).fill(0), TypeError, /"out" must be a /],
+      [new DataView(new ArrayBuffer(64)), TypeError, /"out" must be a /],
+      [null, TypeError, /"out" must be a /],
+      [new Typed(expected.length - 1), RangeError, /"out" must hold at least/],
+    ];
+    const detached = new Typed(expected.length);
+    structuredClone(detached.buffer, { transfer: [detached.buffer] });
+    misuses.push([detached, TypeError, /"out" is detached/]);
+    const moduleView = table({ positions: 64, dim: 64, view: true });
+    const inModule = new Typed(
+      moduleView.buffer,
+      0,
+      Math.min(expected.length, 64),
+    );
+    const before = inModule.slice();
+    misuses.push([
+      inModule,
+      TypeError,
+      /"out" is a view of the module's memory/,
+    ]);
+    for (const [out, ErrorClass, pattern] of misuses) {
+      const copy =
+        ArrayBuffer.isView(out) &&
+        out.byteLength > 0 &&
+        !(out instanceof DataView)
+          ? out.slice()
+          : null;
+      assert.throws(
+        () => run(out),
+        (error) => {
+          assert.ok(
+            error instanceof ErrorClass,
+            `${error.name}: ${error.message}`,
+          );
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
+      if (copy !== null) assert.deepEqual(out, copy, "out untouched");
+    }
+    assert.deepEqual(inModule, before, "the module view was not written");
+    assert.deepEqual(run(undefined), expected, "the module keeps working");
+  });
+}
+
+test("a table that is not a view equals an independent float64 reference", () => {
+  const dim = 1030;
+  const out = new Float32Array(700 * dim);
+  table({ positions: 700, start: 3, dim, out });
+  const w = paperFrequencies(dim, dim / 2);
+  for (const row of [0, 1, 127, 128, 129, 255, 256, 699]) {
+    const expected = referenceRow(row + 3, w, { dim });
+    assert.ok(maxAbsDiff(out, expected, row * dim) < 6e-8, `row ${row}`);
+  }
+});
+
+test("tables with out equal the view bit for bit across block boundaries", () => {
+  for (const [positions, dim, dtype] of [
+    [1000, 4096, "float32"],
+    [300, 2050, "float64"],
+    [129, 3, "float32"],
+  ]) {
+    const view = table({
+      positions,
+      dim,
+      dtype,
+      start: 17,
+      view: true,
+    }).slice();
+    const out = table({
+      positions,
+      dim,
+      dtype,
+      start: 17,
+      out: new (dtype === "float32" ? Float32Array : Float64Array)(
+        positions * dim,
+      ),
+    });
+    assert.deepEqual(out, view, `${positions} × ${dim} ${dtype}`);
+  }
+});
+
+test("out together with view: true is refused by name", () => {
+  const out = new Float32Array(8).fill(NaN);
+  assert.throws(
+    () => table({ positions: 2, dim: 4, view: true, out }),
+    (error) =>
+      error instanceof TypeError &&
+      /"out" cannot be combined with "view: true"/.test(error.message),
+  );
+  assert.ok(out.every(Number.isNaN));
+});
+
+test("an empty table with out returns out untouched", () => {
+  const out = new Float32Array(3).fill(NaN);
+  assert.equal(table({ positions: 0, dim: 4, out }), out);
+  assert.ok(out.every(Number.isNaN));
+});
+
+test("an error in any block leaves out untouched: every angle is checked first", () => {
+  const dim = 4096;
+  const out = new Float32Array(300 * dim).fill(NaN);
+  // The last rows are the ones whose angle overflows, in the third block.
+  const positions = Float64Array.from({ length: 300 }, (_, i) =>
+    i < 299 ? i : 1e308,
+  );
+  assert.throws(
+    () => table({ positions, dim, scale: 10, out }),
+    (error) =>
+      error instanceof RangeError && /position × frequency/.test(error.message),
+  );
+  assert.ok(out.every(Number.isNaN), "nothing was written");
+  assert.deepEqual(
+    table({ positions: 2, dim: 4, out: new Float32Array(8) }),
+    table({ positions: 2, dim: 4 }),
+  );
+});
+
+test("out may be the input of rotate and rope: the same as inPlace", () => {
+  const x = Float32Array.from({ length: 4 * 16 }, (_, i) => Math.sin(i));
+  const positions = [0, 3, 7.5, -2];
+  const inPlace = rope(x.slice(), positions, { dim: 16, inPlace: true });
+  const aliased = x.slice();
+  assert.equal(rope(aliased, positions, { dim: 16, out: aliased }), aliased);
+  assert.deepEqual(aliased, inPlace);
+
+  const y = Float64Array.from({ length: 3 * 6 }, (_, i) => i / 7);
+  const rotated = rotate(y, [1, 2, 3], { dim: 6 });
+  // A larger buffer's subarray at the input's own elements also aliases it.
+  const buffer = new Float64Array(3 * 6 + 2).fill(NaN);
+  buffer.set(y, 1);
+  const rows = buffer.subarray(1, 1 + 3 * 6);
+  const out = buffer.subarray(1);
+  assert.equal(rotate(rows, [1, 2, 3], { dim: 6, out }), out);
+  assert.deepEqual(rows, rotated);
+  assert.ok(Number.isNaN(buffer[0]) && Number.isNaN(buffer.at(-1)));
+});
+
+test("out that overlaps the input elsewhere, or with inPlace, is refused by name", () => {
+  const buffer = new Float32Array(5 * 8).fill(1);
+  const before = buffer.slice();
+  const rows = buffer.subarray(0, 4 * 8);
+  for (const [options, ErrorClass, pattern] of [
+    [
+      { dim: 8, out: buffer.subarray(8) },
+      RangeError,
+      /"out" overlaps the input/,
+    ],
+    [
+      { dim: 8, out: buffer.subarray(4) },
+      RangeError,
+      /"out" overlaps the input/,
+    ],
+    [
+      { dim: 8, out: rows, inPlace: true },
+      TypeError,
+      /"out" cannot be combined with "inPlace: true"/,
+    ],
+  ]) {
+    assert.throws(
+      () => rope(rows, 1, options),
+      (error) => error instanceof ErrorClass && pattern.test(error.message),
+    );
+    assert.deepEqual(buffer, before, "nothing was written");
+  }
+  // Right after the input is not an overlap.
+  const after = new Float32Array(9 * 8);
+  const input = after.subarray(0, 4 * 8);
+  input.fill(0.5);
+  const out = after.subarray(4 * 8, 8 * 8);
+  rope(input, 1, { dim: 8, out });
+  assert.deepEqual(out, rope(input, 1, { dim: 8 }));
+});
+
+test("rope takes a Float32Array out for any input; rotate's follows its input", () => {
+  const out = new Float32Array(4);
+  assert.equal(rope(Float64Array.of(1, 0, 0, 1), 1, { dim: 4, out }), out);
+  assert.throws(
+    () => rotate(Float64Array.of(1, 0, 0, 1), 1, { dim: 4, out }),
+    (error) =>
+      error instanceof TypeError &&
+      /"out" must be a Float64Array/.test(error.message),
+  );
+});
+
+test("out is refused where it does not apply, by name", () => {
+  const cases = [
+    () => ci(2, { out: new Float64Array(1) }),
+    () => si(2, { out: new Float64Array(1) }),
+    () =>
+      decayIntegral({
+        x: [1, 2],
+        method: "quadrature",
+        out: new Float64Array(2),
+      }),
+    () => decayComparison({ dim: 8, x: [1], out: new Float64Array(1) }),
+  ];
+  for (const call of cases)
+    assert.throws(
+      call,
+      (error) => error instanceof TypeError && /"out"/.test(error.message),
+    );
+  assert.throws(() => ci([1], { typo: 1 }), /unknown option "typo"/);
+  assert.equal(ci(1), ci([1])[0]);
+});
+
+test("a getter that grows the memory while out is read once and filled", () => {
+  const out = new Float32Array(6 * 8).fill(NaN);
+  let reads = 0;
+  const options = {
+    get out() {
+      reads++;
+      return out;
+    },
+    get dim() {
+      // A table larger than the whole memory: it must grow.
+      const before = table({ positions: 1, dim: 2, view: true }).buffer
+        .byteLength;
+      table({ positions: Math.ceil(before / 4096) + 1, dim: 1024, view: true });
+      assert.ok(
+        table({ positions: 1, dim: 2, view: true }).buffer.byteLength > before,
+      );
+      return 8;
+    },
+    positions: 6,
+  };
+  assert.equal(table(options), out);
+  assert.equal(reads, 1);
+  assert.deepEqual(out, table({ positions: 6, dim: 8 }));
+});
+
+test("a getter that detaches out after it was read: a TypeError naming out", () => {
+  const out = new Float64Array(4);
+  const options = {
+    out,
+    get offsets() {
+      structuredClone(out.buffer, { transfer: [out.buffer] });
+      return [1, 2, 3, 4];
+    },
+    dim: 8,
+  };
+  assert.throws(
+    () => dotProducts(options),
+    (error) =>
+      error instanceof TypeError && /"out" is detached/.test(error.message),
+  );
+  assert.deepEqual(dotProducts({ dim: 8, offsets: [0] }), Float64Array.of(4));
+});
+
+test("a Proxy over the positions that detaches out: refused, nothing written", () => {
+  const holder = new Float32Array(8).fill(NaN);
+  const out = holder.subarray(0, 8);
+  const positions = new Proxy([0, 1], {
+    get(target, key) {
+      if (key === "1")
+        structuredClone(holder.buffer, { transfer: [holder.buffer] });
+      return target[key];
+    },
+  });
+  assert.throws(
+    () => table({ positions, dim: 4, out }),
+    (error) =>
+      error instanceof TypeError && /"out" is detached/.test(error.message),
+  );
+  assert.deepEqual(table({ positions: [0, 1], dim: 4 }).length, 8);
+});
+
+test("a shadowed length or set on out cannot mislead the checks", () => {
+  const out = new Float32Array(2);
+  Object.defineProperty(out, "length", { value: 1000 });
+  out.set = () => {
+    throw new Error("never called");
+  };
+  assert.throws(
+    () => table({ positions: 2, dim: 4, out }),
+    (error) =>
+      error instanceof RangeError &&
+      /"out" must hold at least 8 elements, got 2/.test(error.message),
+  );
+  const big = new Float32Array(8);
+  big.set = out.set;
+  assert.equal(table({ positions: 2, dim: 4, out: big }), big);
+  assert.deepEqual(Float32Array.from(big), table({ positions: 2, dim: 4 }));
+});

@@ -1,0 +1,674 @@
+// The constants that C and JS share, generated from the C headers: every
+// status code of the C core reaches its JS error class and message when the
+// exported C functions are called directly, past the JS validation; every
+// enum of the generated module is the range the C core accepts, in the same
+// order; and the bounds are where the C core draws its lines.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decayIntegral, init as initPackage, table } from "../../dist/index.js";
+import {
+  check,
+  constants,
+  init,
+  memoryBuffer,
+  wasm,
+  withScratch,
+} from "../../build/internals.js";
+
+const {
+  STATUS,
+  LAYOUTS,
+  ODD_DIMS,
+  SCHEDULES,
+  PAIRINGS,
+  THETAS,
+  ROPE_TYPES,
+  CACHE_LAYOUTS,
+  CACHE_DTYPES,
+} = constants;
+
+await init();
+await initPackage();
+const C = wasm();
+
+const codeOf = (name) => {
+  const status = STATUS.find((s) => s.name === name);
+  assert.ok(status, `status ${name}`);
+  return status.code;
+};
+
+// Runs fn(doubles, floats) with scratch memory; doubles(values) and
+// floats(values) copy values into module memory and return the pointer.
+function withMemory(fn) {
+  return withScratch((scratch) => {
+    const doubles = (values) => {
+      const pointer = scratch(8 * Math.max(values.length, 1), "test");
+      new Float64Array(memoryBuffer(), pointer, values.length).set(values);
+      return pointer;
+    };
+    const floats = (values) => {
+      const pointer = scratch(4 * Math.max(values.length, 1), "test");
+      new Float32Array(memoryBuffer(), pointer, values.length).set(values);
+      return pointer;
+    };
+    return fn(doubles, floats);
+  });
+}
+
+const zeros = (n) => new Array(n).fill(0);
+const OMEGA = [1, 0.1, 0.01, 0.001]; // dim 8
+
+// The slots of pe_rope_frequencies' parameter array (rope_scaling.h), NaN
+// where absent.
+const ROPE_SLOTS = [
+  "factor",
+  "maxPositionEmbeddings",
+  "seqLen",
+  "originalMaxPositionEmbeddings",
+  "betaFast",
+  "betaSlow",
+  "attentionFactor",
+  "mscale",
+  "mscaleAllDim",
+  "truncate",
+  "lowFreqFactor",
+  "highFreqFactor",
+];
+
+// pe_rope_frequencies at dim 8 for a rope type (by name or index).
+function ropeCall(type, params, factors = []) {
+  return (d) =>
+    C.pe_rope_frequencies(
+      typeof type === "number" ? type : ROPE_TYPES.indexOf(type),
+      8,
+      1e4,
+      d(ROPE_SLOTS.map((key) => params[key] ?? NaN)),
+      ROPE_SLOTS.length,
+      factors.length > 0 ? d(factors) : 0,
+      factors.length,
+      d(zeros(4)),
+      4,
+      d([0]),
+    );
+}
+
+// pe_rope_cache of one row at dim 8.
+function cacheCall(dtype, layout, attention = 1) {
+  return (d) =>
+    C.pe_rope_cache(
+      d(zeros(8)),
+      d(zeros(8)),
+      dtype,
+      layout,
+      0,
+      1,
+      0,
+      d(OMEGA),
+      4,
+      attention,
+    );
+}
+
+const YARN = { factor: 2, originalMaxPositionEmbeddings: 10 };
+const LLAMA3 = { factor: 2, originalMaxPositionEmbeddings: 10 };
+
+// A C call that returns each status, the error class a user must see and
+// what its message must name; written here, apart from the header.
+const CASES = {
+  PE_ERR_NULL: [
+    TypeError,
+    /pointer/,
+    () => C.pe_frequencies(0, 8, 0, 1e4, 1, 1, 0, 0, 4),
+  ],
+  PE_ERR_DIM: [
+    RangeError,
+    /"dim"/,
+    (d) => C.pe_frequencies(0, 0, 0, 1e4, 1, 1, 0, d([0]), 0),
+  ],
+  PE_ERR_BASE: [
+    RangeError,
+    /"base"/,
+    (d) => C.pe_frequencies(0, 8, 0, 1, 1, 1, 0, d(zeros(4)), 4),
+  ],
+  PE_ERR_LAYOUT: [
+    RangeError,
+    /"layout"/,
+    (d) =>
+      C.pe_table_f64(
+        d(zeros(8)),
+        0,
+        1,
+        0,
+        8,
+        LAYOUTS.length,
+        0,
+        d(OMEGA),
+        4,
+        1,
+        1,
+      ),
+  ],
+  PE_ERR_SCHEDULE: [
+    RangeError,
+    /"schedule"/,
+    (d) =>
+      C.pe_frequencies(SCHEDULES.length, 8, 0, 1e4, 1, 1, 0, d(zeros(4)), 4),
+  ],
+  PE_ERR_ODD_DIM: [
+    RangeError,
+    /"oddDim"/,
+    (d) =>
+      C.pe_frequencies(
+        0,
+        7,
+        ODD_DIMS.indexOf("error"),
+        1e4,
+        1,
+        1,
+        0,
+        d(zeros(3)),
+        3,
+      ),
+  ],
+  PE_ERR_POSITIONS: [
+    RangeError,
+    /positions/,
+    (d) =>
+      C.pe_table_f64(d(zeros(8)), d([NaN]), 1, 0, 8, 0, 0, d(OMEGA), 4, 1, 1),
+  ],
+  PE_ERR_FREQUENCIES: [
+    RangeError,
+    /"frequencies"/,
+    (d) => C.pe_table_f64(d(zeros(8)), 0, 1, 0, 8, 0, 0, d(OMEGA), 3, 1, 1),
+  ],
+  PE_ERR_SCALE: [
+    RangeError,
+    /"scale"/,
+    (d) => C.pe_table_f64(d(zeros(8)), 0, 1, 0, 8, 0, 0, d(OMEGA), 4, NaN, 1),
+  ],
+  PE_ERR_TIMESCALE: [
+    RangeError,
+    /"minTimescale"/,
+    (d) => C.pe_frequencies(1, 8, 0, 1e4, 0, 1e4, 1, d(zeros(4)), 4),
+  ],
+  PE_ERR_SHIFT: [
+    RangeError,
+    /"shift"/,
+    (d) => C.pe_frequencies(2, 8, 0, 1e4, 1, 1, 4, d(zeros(4)), 4),
+  ],
+  PE_ERR_SIZE: [
+    RangeError,
+    /4 GiB/,
+    (d) => C.pe_table_f32(d([0]), 0, 2 ** 30, 0, 8, 0, 0, d(OMEGA), 4, 1, 1),
+  ],
+  PE_ERR_COUNT: [
+    RangeError,
+    /count/,
+    (d) => C.pe_ci(d([1]), constants.MAX_COUNT + 1, d([0])),
+  ],
+  PE_ERR_ARGUMENT: [RangeError, /argument/, (d) => C.pe_ci(d([0]), 1, d([0]))],
+  PE_ERR_OFFSETS: [
+    RangeError,
+    /offsets/,
+    (d) =>
+      C.pe_rotate_f64(
+        d(zeros(8)),
+        d(zeros(8)),
+        1,
+        8,
+        d([NaN]),
+        0,
+        0,
+        0,
+        d(OMEGA),
+        4,
+        1,
+      ),
+  ],
+  PE_ERR_PAIRING: [
+    RangeError,
+    /"pairing"/,
+    (d, f) =>
+      C.pe_rope_f32(
+        f(zeros(8)),
+        f(zeros(8)),
+        1,
+        8,
+        0,
+        1,
+        PAIRINGS.length,
+        d(OMEGA),
+        4,
+        1,
+      ),
+  ],
+  PE_ERR_THETA: [
+    RangeError,
+    /"theta"/,
+    (d) => C.pe_decay_integral(THETAS.length, 10, 1, d([1]), 1, d([0])),
+  ],
+  PE_ERR_ALPHA: [
+    RangeError,
+    /"alpha"/,
+    (d) =>
+      C.pe_decay_integral(THETAS.indexOf("power"), 10, 0, d([1]), 1, d([0])),
+  ],
+  PE_ERR_OUTPUT_SCALE: [
+    RangeError,
+    /"outputScale"/,
+    (d) =>
+      C.pe_table_f64(d(zeros(8)), 0, 1, 0, 8, 0, 0, d(OMEGA), 4, 1, Infinity),
+  ],
+  PE_ERR_ROPE_TYPE: [
+    RangeError,
+    /"scaling.type"/,
+    ropeCall(ROPE_TYPES.length, {}),
+  ],
+  PE_ERR_ROPE_PARAMETER: [
+    TypeError,
+    /"scaling"/,
+    ropeCall("default", { factor: 2 }),
+  ],
+  PE_ERR_ROPE_FACTOR: [
+    RangeError,
+    /"scaling.factor"/,
+    ropeCall("linear", { factor: 0.5 }),
+  ],
+  PE_ERR_ROPE_MAX_LENGTH: [
+    RangeError,
+    /"scaling.maxPositionEmbeddings"/,
+    ropeCall("dynamic", { factor: 2, maxPositionEmbeddings: 0 }),
+  ],
+  PE_ERR_ROPE_SEQ_LEN: [
+    RangeError,
+    /"scaling.seqLen"/,
+    ropeCall("dynamic", { factor: 2, maxPositionEmbeddings: 10, seqLen: -1 }),
+  ],
+  PE_ERR_ROPE_ORIGINAL: [
+    RangeError,
+    /"scaling.originalMaxPositionEmbeddings"/,
+    ropeCall("llama3", {
+      ...LLAMA3,
+      originalMaxPositionEmbeddings: 0,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+    }),
+  ],
+  PE_ERR_ROPE_BETA: [
+    RangeError,
+    /"scaling.betaFast"/,
+    ropeCall("yarn", { ...YARN, betaFast: 1, betaSlow: 2 }),
+  ],
+  PE_ERR_ROPE_ATTENTION: [
+    RangeError,
+    /"scaling.attentionFactor"/,
+    ropeCall("yarn", { ...YARN, attentionFactor: -1 }),
+  ],
+  PE_ERR_ROPE_MSCALE: [
+    RangeError,
+    /"scaling.mscale"/,
+    ropeCall("yarn", { ...YARN, mscale: -1 }),
+  ],
+  PE_ERR_ROPE_TRUNCATE: [
+    TypeError,
+    /"scaling.truncate"/,
+    ropeCall("yarn", { ...YARN, truncate: 0.5 }),
+  ],
+  PE_ERR_ROPE_FREQ_FACTOR: [
+    RangeError,
+    /"scaling.lowFreqFactor"/,
+    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 1 }),
+  ],
+  PE_ERR_ROPE_SHORT_FACTOR: [
+    RangeError,
+    /"scaling.shortFactor"/,
+    ropeCall("longrope", { maxPositionEmbeddings: 10 }, zeros(8)),
+  ],
+  PE_ERR_ROPE_LONG_FACTOR: [
+    RangeError,
+    /"scaling.longFactor"/,
+    ropeCall(
+      "longrope",
+      { maxPositionEmbeddings: 10 },
+      [1, 1, 1, 1, 0, 0, 0, 0],
+    ),
+  ],
+  PE_ERR_DTYPE: [RangeError, /"dtype"/, cacheCall(CACHE_DTYPES.length, 0)],
+};
+
+// A call that must keep working after every error.
+function sinOfOne() {
+  return withMemory((d) => {
+    const out = d(zeros(2));
+    assert.equal(
+      C.pe_table_f64(out, d([1]), 1, 0, 2, 0, 0, d([1]), 1, 1, 1),
+      0,
+    );
+    return new Float64Array(memoryBuffer(), out, 2)[0];
+  });
+}
+
+test("every status code of the C core reaches its JS error and message", () => {
+  const reached = new Set();
+  for (const [name, [ErrorClass, names, call]] of Object.entries(CASES)) {
+    const status = withMemory(call);
+    assert.equal(status, codeOf(name), `${name}: C returned ${status}`);
+    reached.add(status);
+    assert.throws(
+      () => check(status, "where"),
+      (error) => {
+        assert.ok(error instanceof ErrorClass, `${name}: ${error.name}`);
+        assert.equal(
+          error.message,
+          `sinusoidal-pe: where: ${STATUS[status].message}`,
+        );
+        assert.match(error.message, names, name);
+        return true;
+      },
+    );
+    assert.equal(sinOfOne(), Math.sin(1), `the module works after ${name}`);
+  }
+  const codes = STATUS.map((s) => s.code).filter((code) => code !== 0);
+  assert.deepEqual(
+    [...reached].sort((a, b) => a - b),
+    codes,
+  );
+  assert.equal(STATUS[0].name, "PE_OK");
+  assert.doesNotThrow(() => check(0, "where"));
+  assert.throws(() => check(STATUS.length, "where"), RangeError);
+});
+
+// Index i of an enum is accepted and means the named choice; -1 and the
+// length are refused.
+function eachIndex(list) {
+  return [-1, ...list.keys(), list.length];
+}
+
+test("rope cache layouts and dtypes: the C core accepts exactly the listed ones", () => {
+  for (const i of eachIndex(CACHE_LAYOUTS))
+    assert.equal(
+      withMemory(cacheCall(0, i)),
+      CACHE_LAYOUTS[i] === undefined ? codeOf("PE_ERR_LAYOUT") : 0,
+      `layout ${CACHE_LAYOUTS[i] ?? i}`,
+    );
+  for (const i of eachIndex(CACHE_DTYPES))
+    assert.equal(
+      withMemory(cacheCall(i, 0)),
+      CACHE_DTYPES[i] === undefined ? codeOf("PE_ERR_DTYPE") : 0,
+      `dtype ${CACHE_DTYPES[i] ?? i}`,
+    );
+  // float16's largest finite value bounds the attention factor there only.
+  const float16 = CACHE_DTYPES.indexOf("float16");
+  const float32 = CACHE_DTYPES.indexOf("float32");
+  assert.equal(
+    withMemory(cacheCall(float16, 0, 70000)),
+    codeOf("PE_ERR_ROPE_ATTENTION"),
+  );
+  assert.equal(withMemory(cacheCall(float32, 0, 70000)), 0);
+});
+
+test("rope types: the C core accepts exactly the listed ones", () => {
+  const params = {
+    default: {},
+    linear: { factor: 2 },
+    dynamic: { factor: 2, maxPositionEmbeddings: 10 },
+    yarn: YARN,
+    longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
+    llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
+  };
+  for (const i of eachIndex(ROPE_TYPES)) {
+    const name = ROPE_TYPES[i];
+    assert.notEqual(params[name ?? "default"], undefined, `type ${name}`);
+    const factors = name === "longrope" ? new Array(8).fill(1) : [];
+    assert.equal(
+      withMemory(ropeCall(i, params[name] ?? {}, factors)),
+      name === undefined ? codeOf("PE_ERR_ROPE_TYPE") : 0,
+      `type ${name ?? i}`,
+    );
+  }
+});
+
+test("layouts: the C core places the columns as each name says", () => {
+  const w = [1, 0.5];
+  for (const i of eachIndex(LAYOUTS)) {
+    const name = LAYOUTS[i];
+    const [status, row] = withMemory((d) => {
+      const out = d(zeros(4));
+      const status = C.pe_table_f64(
+        out,
+        d([1.5]),
+        1,
+        0,
+        4,
+        i,
+        0,
+        d(w),
+        2,
+        1,
+        1,
+      );
+      return [status, [...new Float64Array(memoryBuffer(), out, 4)]];
+    });
+    if (name === undefined) {
+      assert.equal(status, codeOf("PE_ERR_LAYOUT"), `layout ${i}`);
+      continue;
+    }
+    assert.equal(status, 0, name);
+    const sin = w.map((v) => Math.sin(1.5 * v));
+    const cos = w.map((v) => Math.cos(1.5 * v));
+    const [first, second] = name.endsWith("cos-first")
+      ? [cos, sin]
+      : [sin, cos];
+    const expected = name.startsWith("interleaved")
+      ? [first[0], second[0], first[1], second[1]]
+      : [...first, ...second];
+    for (let c = 0; c < 4; c++)
+      assert.ok(Math.abs(row[c] - expected[c]) < 1e-15, `${name} column ${c}`);
+  }
+});
+
+test("odd-dim rules: the frequency count of dim 7 follows each name", () => {
+  const expected = { "zero-pad": 3, "extra-sin": 4, error: null };
+  for (const i of eachIndex(ODD_DIMS)) {
+    const name = ODD_DIMS[i];
+    const count = name === undefined ? null : expected[name];
+    assert.notEqual(count, undefined, `unexpected odd-dim rule ${name}`);
+    const status = withMemory((d) =>
+      C.pe_frequencies(0, 7, i, 1e4, 1, 1, 0, d(zeros(4)), count ?? 3),
+    );
+    assert.equal(
+      status,
+      count === null ? codeOf("PE_ERR_ODD_DIM") : 0,
+      `${name ?? i}`,
+    );
+  }
+});
+
+test("schedules: the C core computes each named formula", () => {
+  const formulas = {
+    paper: (i) => 100 ** (-i / 4),
+    timescale: (i) => Math.exp((-i * Math.log(1000)) / 3),
+    shifted: (i) => Math.exp((-Math.log(100) * i) / 3),
+  };
+  for (const i of eachIndex(SCHEDULES)) {
+    const name = SCHEDULES[i];
+    const [status, w] = withMemory((d) => {
+      const out = d(zeros(4));
+      const status = C.pe_frequencies(i, 8, 0, 100, 1, 1000, 1, out, 4);
+      return [status, [...new Float64Array(memoryBuffer(), out, 4)]];
+    });
+    if (name === undefined) {
+      assert.equal(status, codeOf("PE_ERR_SCHEDULE"), `schedule ${i}`);
+      continue;
+    }
+    assert.equal(status, 0, name);
+    assert.ok(formulas[name], `unexpected schedule ${name}`);
+    for (let k = 0; k < 4; k++)
+      assert.ok(Math.abs(w[k] - formulas[name](k)) < 1e-15, `${name} ${k}`);
+  }
+});
+
+test("pairings: rope turns the columns each name pairs", () => {
+  const a = 0.75; // position 0.75, w_0 = 1
+  for (const i of eachIndex(PAIRINGS)) {
+    const name = PAIRINGS[i];
+    const [status, row] = withMemory((d, f) => {
+      const out = f(zeros(4));
+      const status = C.pe_rope_f32(
+        out,
+        f([1, 0, 0, 0]),
+        1,
+        4,
+        0,
+        a,
+        i,
+        d([1, 0]),
+        2,
+        1,
+      );
+      return [status, [...new Float32Array(memoryBuffer(), out, 4)]];
+    });
+    if (name === undefined) {
+      assert.equal(status, codeOf("PE_ERR_PAIRING"), `pairing ${i}`);
+      continue;
+    }
+    assert.equal(status, 0, name);
+    const partner = { interleaved: 1, halves: 2 }[name];
+    assert.ok(partner, `unexpected pairing ${name}`);
+    const expected = [Math.cos(a), 0, 0, 0];
+    expected[partner] = Math.sin(a);
+    for (let c = 0; c < 4; c++)
+      assert.ok(Math.abs(row[c] - expected[c]) < 1e-7, `${name} column ${c}`);
+  }
+});
+
+test("thetas: the decay frequencies follow each named family", () => {
+  const families = {
+    exp: (t) => 100 ** -t,
+    power: (t) => t ** 2,
+    linear: (t) => t,
+  };
+  for (const i of eachIndex(THETAS)) {
+    const name = THETAS[i];
+    const [status, w] = withMemory((d) => {
+      const out = d(zeros(4));
+      const status = C.pe_decay_frequencies(i, 100, 2, 8, out, 4);
+      return [status, [...new Float64Array(memoryBuffer(), out, 4)]];
+    });
+    if (name === undefined) {
+      assert.equal(status, codeOf("PE_ERR_THETA"), `theta ${i}`);
+      continue;
+    }
+    assert.equal(status, 0, name);
+    assert.ok(families[name], `unexpected theta ${name}`);
+    for (let k = 0; k < 4; k++)
+      assert.ok(Math.abs(w[k] - families[name]((2 * k) / 8)) < 1e-15, name);
+  }
+});
+
+test("dtypes and methods pick the C function each name says", () => {
+  for (const dtype of constants.DTYPES) {
+    const result = table({ positions: 1, dim: 2, dtype });
+    assert.equal(result.constructor.name, `F${dtype.slice(1)}Array`);
+  }
+  for (const method of constants.METHODS) {
+    const result = decayIntegral({ theta: "linear", x: [1], method });
+    const value = method === "quadrature" ? result.values[0] : result[0];
+    assert.ok(Math.abs(value - Math.sin(1)) < 1e-13, method);
+    assert.equal(method === "quadrature", !(result instanceof Float64Array));
+  }
+});
+
+test("bounds: the C core accepts each limit and refuses one past it", () => {
+  const NULL = codeOf("PE_ERR_NULL");
+  const { MAX_DIM, MAX_MATRIX_DIM, MAX_COUNT, MEMORY_BYTES } = constants;
+  // A null output past every other check: the limit itself is accepted.
+  assert.equal(
+    C.pe_frequencies(0, MAX_DIM, 0, 1e4, 1, 1, 0, 0, MAX_DIM / 2),
+    NULL,
+  );
+  assert.equal(
+    C.pe_frequencies(0, MAX_DIM + 2, 0, 1e4, 1, 1, 0, 0, MAX_DIM / 2 + 1),
+    codeOf("PE_ERR_DIM"),
+  );
+  withMemory((d) => {
+    const w = d(new Array(MAX_MATRIX_DIM / 2 + 1).fill(1));
+    assert.equal(
+      C.pe_rotation_matrix_f64(
+        0,
+        1,
+        MAX_MATRIX_DIM,
+        0,
+        0,
+        w,
+        MAX_MATRIX_DIM / 2,
+        1,
+      ),
+      NULL,
+    );
+    assert.equal(
+      C.pe_rotation_matrix_f64(
+        0,
+        1,
+        MAX_MATRIX_DIM + 2,
+        0,
+        0,
+        w,
+        MAX_MATRIX_DIM / 2 + 1,
+        1,
+      ),
+      codeOf("PE_ERR_DIM"),
+    );
+    const omega = d(OMEGA);
+    const rows = MEMORY_BYTES / (8 * 8);
+    assert.equal(
+      C.pe_table_f64(0, 0, rows - 1, 0, 8, 0, 0, omega, 4, 1, 1),
+      NULL,
+    );
+    assert.equal(
+      C.pe_table_f64(0, 0, rows, 0, 8, 0, 0, omega, 4, 1, 1),
+      codeOf("PE_ERR_SIZE"),
+    );
+  });
+  assert.equal(C.pe_ci(0, MAX_COUNT, 0), NULL);
+  assert.equal(C.pe_ci(0, MAX_COUNT + 1, 0), codeOf("PE_ERR_COUNT"));
+
+  const power = THETAS.indexOf("power");
+  const alpha = constants.DECAY_MIN_ALPHA;
+  assert.equal(C.pe_decay_integral(power, 10, alpha, 0, 0, 0), 0);
+  assert.equal(
+    C.pe_decay_integral(power, 10, alpha * (1 - 2 ** -53), 0, 0, 0),
+    codeOf("PE_ERR_ALPHA"),
+  );
+  assert.match(STATUS[codeOf("PE_ERR_ALPHA")].message, /1\/1024/);
+  assert.equal(alpha, 1 / 1024);
+
+  const linear = THETAS.indexOf("linear");
+  const maxX = constants.DECAY_QUADRATURE_MAX_X;
+  withMemory((d) => {
+    assert.equal(
+      C.pe_decay_integral_quadrature(
+        linear,
+        0,
+        0,
+        d([maxX]),
+        1,
+        d([0]),
+        d([0]),
+      ),
+      0,
+    );
+    assert.equal(
+      C.pe_decay_integral_quadrature(
+        linear,
+        0,
+        0,
+        d([maxX * (1 + 2 ** -52)]),
+        1,
+        d([0]),
+        d([0]),
+      ),
+      codeOf("PE_ERR_ARGUMENT"),
+    );
+  });
+});

@@ -1,0 +1,264 @@
+// Small apps that import the installed package, bundled by esbuild, Vite and
+// webpack, run in Chromium: the inline module, the shipped .wasm as a
+// bundler asset (compiled while it streams), the classic script, and a
+// strict Content-Security-Policy.
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { after, before, test } from "node:test";
+import * as esbuild from "esbuild";
+import { chromium } from "playwright-core";
+import { build as viteBuild } from "vite";
+import webpack from "webpack";
+import { installPacked } from "./packed.js";
+
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".wasm": "application/wasm",
+};
+const SIN_COS_1 = [Math.sin(1), Math.cos(1)];
+
+let project, browser;
+const servers = [];
+
+before(async () => {
+  project = installPacked();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const server of servers) server.close();
+});
+
+// Serves `dir` over http; returns its origin and the paths requested.
+async function serve(dir, headers = {}) {
+  const requested = [];
+  const server = createServer((request, response) => {
+    const path = normalize(
+      decodeURIComponent(new URL(request.url, "http://x").pathname),
+    );
+    requested.push(path);
+    try {
+      const body = readFileSync(
+        join(dir, path.endsWith("/") ? path + "index.html" : path),
+      );
+      response.writeHead(200, {
+        "content-type":
+          TYPES[extname(path) || ".html"] ?? "application/octet-stream",
+        ...headers,
+      });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  servers.push(server);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, requested };
+}
+
+// Opens the page and waits for the app to publish `window.result`.
+async function resultOf(url) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => window.result !== undefined, null, {
+      timeout: 30000,
+    });
+    return await page.evaluate(() => window.result);
+  } finally {
+    await page.close();
+  }
+}
+
+// The app: `source` is the expression given to init() (empty: the inline
+// module). It records whether the module was compiled while streaming.
+function app(name, { imports = "", source = "" }) {
+  const dir = join(project.dir, "apps", name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "main.js"),
+    `import { init, table } from "sinusoidal-pe";
+${imports}
+let streamed = false;
+const compileStreaming = WebAssembly.compileStreaming;
+WebAssembly.compileStreaming = (response) => {
+  streamed = true;
+  return compileStreaming(response);
+};
+init(${source}).then(
+  () => {
+    const values = Array.from(table({ positions: [1], dim: 2, dtype: "float64" }));
+    window.result = { values, streamed };
+  },
+  (error) => {
+    window.result = { error: String(error.message) };
+  },
+);
+`,
+  );
+  return dir;
+}
+
+const html = (script) =>
+  `<!doctype html><html><head><meta charset="utf-8"></head><body>${script}</body></html>`;
+
+async function bundleWithEsbuild(dir, options = {}) {
+  const out = join(dir, "out");
+  await esbuild.build({
+    entryPoints: [join(dir, "main.js")],
+    bundle: true,
+    format: "esm",
+    outdir: out,
+    logLevel: "error",
+    ...options,
+  });
+  writeFileSync(
+    join(out, "index.html"),
+    html(`<script type="module" src="main.js"></script>`),
+  );
+  return out;
+}
+
+async function bundleWithVite(dir) {
+  writeFileSync(
+    join(dir, "index.html"),
+    html(`<script type="module" src="./main.js"></script>`),
+  );
+  const out = join(dir, "out");
+  await viteBuild({
+    root: dir,
+    base: "./",
+    logLevel: "error",
+    configFile: false,
+    build: { outDir: out, emptyOutDir: true },
+  });
+  return out;
+}
+
+async function bundleWithWebpack(dir) {
+  const out = join(dir, "out");
+  const compiler = webpack({
+    mode: "production",
+    context: dir,
+    entry: "./main.js",
+    output: { path: out, filename: "main.js" },
+    module: { rules: [{ test: /\.wasm$/, type: "asset/resource" }] },
+    performance: { hints: false },
+  });
+  await new Promise((resolve, reject) =>
+    compiler.run((error, stats) => {
+      if (error) reject(error);
+      else if (stats.hasErrors())
+        reject(new Error(stats.toString("errors-only")));
+      else compiler.close(resolve);
+    }),
+  );
+  writeFileSync(
+    join(out, "index.html"),
+    html(`<script src="main.js"></script>`),
+  );
+  return out;
+}
+
+const BUNDLERS = {
+  esbuild: {
+    bundle: (dir) => bundleWithEsbuild(dir, { loader: { ".wasm": "file" } }),
+    asset: {
+      imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";`,
+      source: "new URL(wasmUrl, document.baseURI)",
+    },
+  },
+  Vite: {
+    bundle: bundleWithVite,
+    asset: {
+      imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm?url";`,
+      source: "new URL(wasmUrl, document.baseURI)",
+    },
+  },
+  webpack: {
+    bundle: bundleWithWebpack,
+    asset: {
+      imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";`,
+      source: "new URL(wasmUrl, document.baseURI)",
+    },
+  },
+};
+
+for (const [name, bundler] of Object.entries(BUNDLERS)) {
+  test(`${name}: the inline module, zero configuration`, async () => {
+    const out = await bundler.bundle(app(`${name}-inline`, {}));
+    const { origin, requested } = await serve(out);
+    const result = await resultOf(`${origin}/index.html`);
+    assert.deepEqual(result, { values: SIN_COS_1, streamed: false });
+    assert.ok(
+      !requested.some((path) => path.endsWith(".wasm")),
+      requested.join(" "),
+    );
+  });
+
+  test(`${name}: the shipped .wasm as an asset, compiled while streaming`, async () => {
+    const out = await bundler.bundle(app(`${name}-asset`, bundler.asset));
+    const { origin, requested } = await serve(out);
+    const result = await resultOf(`${origin}/index.html`);
+    assert.deepEqual(result, { values: SIN_COS_1, streamed: true });
+    assert.ok(
+      requested.some((path) => path.endsWith(".wasm")),
+      requested.join(" "),
+    );
+  });
+}
+
+test("a strict Content-Security-Policy: refused without 'wasm-unsafe-eval', working with it", async () => {
+  const out = await bundleWithEsbuild(app("csp", {}));
+  const strict = await serve(out, {
+    "content-security-policy": "script-src 'self'",
+  });
+  const refused = await resultOf(`${strict.origin}/index.html`);
+  assert.match(
+    refused.error ?? "",
+    /Content-Security-Policy.*'wasm-unsafe-eval'/,
+  );
+  const allowed = await serve(out, {
+    "content-security-policy": "script-src 'self' 'wasm-unsafe-eval'",
+  });
+  assert.deepEqual(await resultOf(`${allowed.origin}/index.html`), {
+    values: SIN_COS_1,
+    streamed: false,
+  });
+});
+
+test("the classic script defines the API on a global after init()", async () => {
+  const dir = join(project.dir, "classic");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "index.html"),
+    html(`<script src="/node_modules/sinusoidal-pe/dist/sinusoidal-pe.global.js"></script>
+<script>
+  SinusoidalPE.init().then(() => {
+    const values = Array.from(SinusoidalPE.table({ positions: [1], dim: 2, dtype: "float64" }));
+    window.result = { values, streamed: false };
+  }, (error) => { window.result = { error: String(error.message) }; });
+</script>`),
+  );
+  const { origin } = await serve(project.dir);
+  assert.deepEqual(await resultOf(`${origin}/classic/index.html`), {
+    values: SIN_COS_1,
+    streamed: false,
+  });
+});

@@ -1,0 +1,129 @@
+// The installed package in Node: ES modules, CommonJS, a worker thread, the
+// shipped .wasm through the exports map, and the command line through npx.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, test } from "node:test";
+import { installPacked, run } from "./packed.js";
+
+let project;
+before(() => {
+  project = installPacked();
+});
+
+// Runs `source` as a file of the consumer project; returns its JSON output.
+function consumer(name, source) {
+  const file = join(project.dir, name);
+  writeFileSync(file, source);
+  return JSON.parse(run(process.execPath, [file], { cwd: project.dir }));
+}
+
+const SIN_COS_1 = [Math.sin(1), Math.cos(1)];
+
+test("an ES module imports the package and computes with the inline module", () => {
+  const values = consumer(
+    "esm.mjs",
+    `import { init, table } from "sinusoidal-pe";
+     await init();
+     console.log(JSON.stringify(Array.from(table({ positions: [1], dim: 2, dtype: "float64" }))));`,
+  );
+  assert.deepEqual(values, SIN_COS_1);
+});
+
+const requiresEsm = process.features.require_module === true;
+test(
+  "CommonJS requires the package (Node's require of ES modules)",
+  {
+    skip: requiresEsm
+      ? false
+      : `Node ${process.version} cannot require ES modules`,
+  },
+  () => {
+    const values = consumer(
+      "cjs.cjs",
+      `const { init, table } = require("sinusoidal-pe");
+       init().then(() => console.log(JSON.stringify(Array.from(table({ positions: [1], dim: 2, dtype: "float64" })))));`,
+    );
+    assert.deepEqual(values, SIN_COS_1);
+  },
+);
+
+test("a worker thread loads the package on its own", () => {
+  writeFileSync(
+    join(project.dir, "worker.mjs"),
+    `import { init, table } from "sinusoidal-pe";
+     import { parentPort } from "node:worker_threads";
+     await init();
+     parentPort.postMessage(Array.from(table({ positions: [1], dim: 2, dtype: "float64" })));`,
+  );
+  const values = consumer(
+    "main.mjs",
+    `import { Worker } from "node:worker_threads";
+     const worker = new Worker(new URL("./worker.mjs", import.meta.url));
+     worker.once("message", (m) => { console.log(JSON.stringify(m)); worker.terminate(); });`,
+  );
+  assert.deepEqual(values, SIN_COS_1);
+});
+
+test("the shipped .wasm loads through the exports map as bytes, a Module and a Response", () => {
+  const values = consumer(
+    "asset.mjs",
+    `import { readFile } from "node:fs/promises";
+     const url = new URL(import.meta.resolve("sinusoidal-pe/sinusoidal-pe.wasm"));
+     const bytes = await readFile(url);
+     const results = [];
+     const sources = [
+       bytes,
+       await WebAssembly.compile(bytes),
+       new Response(bytes, { headers: { "content-type": "application/wasm" } }),
+     ];
+     for (const [i, source] of sources.entries()) {
+       // A fresh, uninitialised instance of the library for each source.
+       const { init, table } = await import(import.meta.resolve("sinusoidal-pe") + "?copy=" + i);
+       await init(source);
+       results.push(Array.from(table({ positions: [1], dim: 2, dtype: "float64" })));
+     }
+     console.log(JSON.stringify({ path: url.pathname, results }));`,
+  );
+  assert.match(
+    values.path,
+    /node_modules\/sinusoidal-pe\/dist\/sinusoidal-pe\.wasm$/,
+  );
+  for (const result of values.results) assert.deepEqual(result, SIN_COS_1);
+});
+
+test("npx runs the command line from the installed package", () => {
+  const csv = run(
+    "npx",
+    [
+      "--offline",
+      "--no-install",
+      "sinusoidal-pe",
+      "table",
+      "--positions",
+      "2",
+      "--dim",
+      "2",
+      "--dtype",
+      "float64",
+      "--format",
+      "csv",
+    ],
+    {
+      cwd: project.dir,
+    },
+  );
+  assert.deepEqual(
+    csv
+      .trim()
+      .split("\n")
+      .map((line) => line.split(",").map(Number)),
+    [[0, 1], SIN_COS_1],
+  );
+  const help = run(
+    join(project.dir, "node_modules/.bin/sinusoidal-pe"),
+    ["--help"],
+    { cwd: project.dir },
+  );
+  assert.match(help, /^Usage: sinusoidal-pe/);
+});

@@ -1,0 +1,87 @@
+// The README's sizes table, measured on the build and the packed tarball.
+// `make sizes` writes it into README.md; the package tests check that the
+// README holds exactly what this measures.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { pack, root } from "./packed.js";
+
+const BEGIN = "<!-- sizes: written by `make sizes` -->";
+const END = "<!-- /sizes -->";
+// The target is 100 kB; the tarball is over it (see the README's sizes
+// section), so the test holds a ceiling that still catches any growth.
+export const TARGET = 100_000; // bytes
+export const BUDGET = 125_000; // bytes
+
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const gzip = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
+
+export function measure() {
+  const file = (name) => join(root, name);
+  const size = (name) => readFileSync(file(name)).length;
+  const { report } = pack();
+  return [
+    [
+      "`sinusoidal-pe.wasm`",
+      kb(size("dist/sinusoidal-pe.wasm")),
+      kb(gzip(file("dist/sinusoidal-pe.wasm"))),
+    ],
+    [
+      "`dist/index.js` (with the deflated module)",
+      kb(size("dist/index.js")),
+      kb(gzip(file("dist/index.js"))),
+    ],
+    [
+      "`dist/sinusoidal-pe.global.js`",
+      kb(size("dist/sinusoidal-pe.global.js")),
+      kb(gzip(file("dist/sinusoidal-pe.global.js"))),
+    ],
+    ["`dist/cli.js`", kb(size("dist/cli.js")), kb(gzip(file("dist/cli.js")))],
+    [
+      `packed tarball (target ${kb(TARGET)})`,
+      kb(report.unpackedSize) + " unpacked",
+      kb(report.size),
+    ],
+  ];
+}
+
+// A Markdown table laid out as prettier lays it out.
+function markdown(rows) {
+  const all = [["file", "bytes", "gzip"], ...rows];
+  const widths = all[0].map((_, c) => Math.max(...all.map((r) => r[c].length)));
+  const line = (cells) =>
+    `| ${cells.map((x, c) => x.padEnd(widths[c])).join(" | ")} |`;
+  return [
+    line(all[0]),
+    line(widths.map((w) => "-".repeat(w))),
+    ...all.slice(1).map(line),
+  ].join("\n");
+}
+
+export const table = () => markdown(measure());
+
+export function readmeTable() {
+  const text = readFileSync(join(root, "README.md"), "utf8");
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return null;
+  return text.slice(start + BEGIN.length, end).trim();
+}
+
+// The README is in the tarball, so writing the table changes the tarball's
+// size: write until the table describes the README that holds it.
+if (process.argv[2] === "--write") {
+  const path = join(root, "README.md");
+  for (let attempt = 0; readmeTable() !== table(); attempt++) {
+    if (attempt === 5) throw new Error("the sizes table does not settle");
+    const text = readFileSync(path, "utf8");
+    const start = text.indexOf(BEGIN);
+    const end = text.indexOf(END);
+    if (start < 0 || end < start)
+      throw new Error(`README.md has no ${BEGIN} block`);
+    writeFileSync(
+      path,
+      `${text.slice(0, start + BEGIN.length)}\n\n${table()}\n\n${text.slice(end)}`,
+    );
+  }
+}

@@ -1,0 +1,77 @@
+// The `app` object a section's mount receives: its strings in the current
+// language, typeset formulas, charts, downloads, its own parameters in the
+// link, and notes. One per mounted section.
+import { heatmap } from "./charts/heatmap.js";
+import { lineChart } from "./charts/lines.js";
+import { fileName, savePng } from "./export.js";
+import { quoted, strings as pageStrings, translate } from "./i18n.js";
+import { math } from "./math.js";
+
+/** Shows `message` in a note of `root` (one per slot); "" removes it. */
+export function note(root, message, slot = "section") {
+  let node = Array.from(root.children).find(
+    (child) => child.classList.contains("note") && child.dataset.slot === slot,
+  );
+  if (!message) {
+    node?.remove();
+    return;
+  }
+  if (!node) {
+    node = document.createElement("p");
+    node.className = "note";
+    node.dataset.slot = slot;
+    node.setAttribute("role", "status");
+    root.append(node);
+  }
+  node.textContent = message;
+}
+
+/**
+ * context: { lib, lang, section, root, params (Map of link entries),
+ * known (Set of parameter keys in use), setParam(key, value), state() }.
+ */
+export function createApp(context) {
+  const { lib, lang, section, root } = context;
+  const fullKey = (key) =>
+    key.startsWith(`${section.id}.`) ? key : `${section.id}.${key}`;
+  const page = (key, vars) => translate(pageStrings, lang, key, vars);
+  return {
+    lib,
+    lang,
+    t: (key, vars) => translate(section.strings, lang, key, vars),
+    math,
+    lineChart,
+    heatmap,
+    note: (where, message) => note(where, message),
+    exportable(container, canvas, name) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "png-button";
+      button.textContent = page("png");
+      button.setAttribute("aria-label", page("pngLabel"));
+      button.addEventListener("click", () =>
+        savePng(canvas, fileName(context.state(), name)),
+      );
+      container.append(button);
+      return button;
+    },
+    param(key, fallback, parse) {
+      const name = fullKey(key);
+      context.known.add(name);
+      if (!context.params.has(name)) return fallback;
+      const text = context.params.get(name);
+      const value = parse(text);
+      if (value !== undefined) return value;
+      context.params.delete(name);
+      note(
+        root,
+        page("badHash", { name, value: quoted(text), used: fallback }),
+        `param-${name}`,
+      );
+      return fallback;
+    },
+    setParam(key, value) {
+      context.setParam(fullKey(key), String(value));
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// What every chart shares: HiDPI sizing, theme colours from the style sheet,
+// tick positions and tick labels.
+
+/**
+ * Sizes the canvas to `width` × `height` CSS pixels with a backing store of
+ * devicePixelRatio times as many, and returns its 2D context scaled to CSS
+ * pixels.
+ */
+export function fitCanvas(canvas, width, height) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(width * ratio));
+  const h = Math.max(1, Math.round(height * ratio));
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  const context = canvas.getContext("2d");
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return { context, ratio };
+}
+
+/** Chart colours from the CSS custom properties (light or dark theme). */
+export function theme(element) {
+  const style = getComputedStyle(element);
+  const read = (name, fallback) =>
+    style.getPropertyValue(name).trim() || fallback;
+  return {
+    background: read("--chart-bg", "#fff"),
+    text: read("--chart-text", "#222"),
+    axis: read("--chart-axis", "#888"),
+    grid: read("--chart-grid", "#ddd"),
+    series: [0, 1, 2, 3, 4, 5].map((i) => read(`--series-${i}`, "#36c")),
+    font: `12px ${style.fontFamily || "sans-serif"}`,
+  };
+}
+
+/** About `count` round tick values covering [low, high]. */
+export function linearTicks(low, high, count = 5) {
+  if (!(high > low)) return [low];
+  const rough = (high - low) / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step =
+    [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough) ??
+    10 * power;
+  const ticks = [];
+  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step)
+    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return ticks;
+}
+
+/** Powers of ten in [low, high] (positive), thinned to about `count`. */
+export function logTicks(low, high, count = 6) {
+  const first = Math.ceil(Math.log10(low) - 1e-9);
+  const last = Math.floor(Math.log10(high) + 1e-9);
+  const every = Math.max(1, Math.ceil((last - first + 1) / count));
+  const ticks = [];
+  for (let e = first; e <= last; e += every) ticks.push(10 ** e);
+  return ticks.length ? ticks : [low];
+}
+
+/** A tick label: short, exponent form for very large or small values. */
+export function tickLabel(value) {
+  const size = Math.abs(value);
+  if (value === 0) return "0";
+  if (size >= 1e5 || size < 1e-3) {
+    const [mantissa, exponent] = value.toExponential(1).split("e");
+    const m = mantissa.replace(/\.0$/, "");
+    return `${m === "1" ? "" : m + "×"}10${superscript(exponent)}`;
+  }
+  return String(Number(value.toPrecision(4)));
+}
+
+const SUPERSCRIPTS = {
+  "-": "⁻",
+  "+": "",
+  0: "⁰",
+  1: "¹",
+  2: "²",
+  3: "³",
+  4: "⁴",
+  5: "⁵",
+  6: "⁶",
+  7: "⁷",
+  8: "⁸",
+  9: "⁹",
+};
+
+function superscript(text) {
+  return Array.from(text, (c) => SUPERSCRIPTS[c] ?? c).join("");
+}
+
+/** Creates an element with a class and children. */
+export function element(tag, className, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}

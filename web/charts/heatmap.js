@@ -1,0 +1,296 @@
+// Heatmaps of row-major tables: a diverging colour map centred on 0 through a
+// 256-entry lookup table written straight into ImageData, tables larger than
+// the canvas averaged into one bin per device pixel (never sampled, which
+// draws moiré), axes with ticks, a colour bar, and a readout of the cell under
+// the pointer or of a cursor moved with the arrow keys.
+import { element, fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
+
+const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
+const BAR = 12;
+
+// Blue through light grey to red, after Moreland's "cool to warm" map.
+const STOPS = [
+  [0, [59, 76, 192]],
+  [0.25, [141, 176, 254]],
+  [0.5, [221, 221, 221]],
+  [0.75, [244, 154, 123]],
+  [1, [180, 4, 38]],
+];
+
+/** 256 colours as packed RGBA words in the platform's byte order. */
+function colourTable() {
+  const bytes = new Uint8ClampedArray(256 * 4);
+  for (let i = 0; i < 256; i++) {
+    // Entries 127 and 128 are both the middle colour, so 0 maps to it.
+    const t = i < 128 ? i / 254 : 0.5 + (i - 128) / 254;
+    const upper = STOPS.findIndex(([at]) => at >= t);
+    const [t1, c1] = STOPS[Math.max(upper, 1)];
+    const [t0, c0] = STOPS[Math.max(upper, 1) - 1];
+    const f = (t - t0) / (t1 - t0);
+    for (let k = 0; k < 3; k++) bytes[4 * i + k] = c0[k] + f * (c1[k] - c0[k]);
+    bytes[4 * i + 3] = 255;
+  }
+  return new Uint32Array(bytes.buffer);
+}
+
+const LUT = colourTable();
+
+export function heatmap(container, spec = {}) {
+  const canvas = document.createElement("canvas");
+  canvas.tabIndex = 0;
+  canvas.setAttribute("role", "img");
+  if (spec.label) canvas.setAttribute("aria-label", spec.label);
+  if (spec.testid) canvas.dataset.testid = spec.testid;
+  const readout = element("p", "readout");
+  readout.setAttribute("aria-live", "polite");
+  container.append(canvas, readout);
+
+  const cells = document.createElement("canvas");
+  const bar = document.createElement("canvas");
+  bar.width = 1;
+  bar.height = 256;
+  const barImage = new ImageData(1, 256);
+  const barWords = new Uint32Array(barImage.data.buffer);
+  for (let i = 0; i < 256; i++) barWords[i] = LUT[255 - i];
+  bar.getContext("2d").putImageData(barImage, 0, 0);
+
+  let values = null;
+  let rows = 0;
+  let cols = 0;
+  let options = {};
+  let reach = 1;
+  let binned = { sums: new Float64Array(0), w: 0, h: 0, rowBins: null };
+  let image = null;
+  let cursor = null;
+  let frame = null;
+  let layout = null;
+
+  /** Draws the table; returns the size of the binned image shown. */
+  function set(newValues, newRows, newCols, newOptions = {}) {
+    values = newValues;
+    rows = newRows;
+    cols = newCols;
+    options = newOptions;
+    const low = Number.isFinite(options.min) ? options.min : -1;
+    const high = Number.isFinite(options.max) ? options.max : 1;
+    reach = Math.max(Math.abs(low), Math.abs(high)) || 1;
+    if (!spec.label)
+      canvas.setAttribute(
+        "aria-label",
+        `${options.rowLabel ?? ""} × ${options.colLabel ?? ""}`,
+      );
+    if (cursor && (cursor.r >= rows || cursor.c >= cols)) cursor = null;
+    layout = measure();
+    paint();
+    draw();
+    if (cursor) describe();
+    return { w: binned.w, h: binned.h };
+  }
+
+  function measure() {
+    const width = Math.max(260, container.clientWidth);
+    const plotW = width - MARGIN.left - MARGIN.right;
+    const square = spec.square ?? rows === cols;
+    const plotH = square
+      ? Math.min(plotW, 360)
+      : Math.round(Math.min(420, Math.max(180, plotW * 0.6)));
+    const ratio = globalThis.devicePixelRatio || 1;
+    return {
+      width,
+      height: plotH + MARGIN.top + MARGIN.bottom,
+      plot: { x: MARGIN.left, y: MARGIN.top, w: plotW, h: plotH },
+      pixelsW: Math.max(1, Math.round(plotW * ratio)),
+      pixelsH: Math.max(1, Math.round(plotH * ratio)),
+    };
+  }
+
+  // Averages the table into at most one bin per device pixel and colours it.
+  function paint() {
+    const w = Math.min(cols, layout.pixelsW);
+    const h = Math.min(rows, layout.pixelsH);
+    if (binned.w !== w || binned.h !== h) {
+      binned = {
+        w,
+        h,
+        sums: new Float64Array(w * h),
+        colBin: new Int32Array(cols),
+      };
+      image = new ImageData(w, h);
+      cells.width = w;
+      cells.height = h;
+    }
+    if (binned.colBin.length !== cols) binned.colBin = new Int32Array(cols);
+    const { sums, colBin } = binned;
+    sums.fill(0);
+    const colCount = new Float64Array(w);
+    for (let c = 0; c < cols; c++) {
+      colBin[c] = Math.floor((c * w) / cols);
+      colCount[colBin[c]]++;
+    }
+    const rowCount = new Float64Array(h);
+    for (let r = 0; r < rows; r++) {
+      const y = Math.floor((r * h) / rows);
+      rowCount[y]++;
+      const row = y * w;
+      for (let c = 0, at = r * cols; c < cols; c++, at++)
+        sums[row + colBin[c]] += values[at];
+    }
+    const words = new Uint32Array(image.data.buffer);
+    const toIndex = 127.5 / reach;
+    for (let y = 0; y < h; y++)
+      for (let x = 0, at = y * w; x < w; x++, at++) {
+        const mean = sums[at] / (rowCount[y] * colCount[x]);
+        const index = (mean + reach) * toIndex;
+        words[at] =
+          LUT[
+            index >= 0 ? (index <= 255 ? index | 0 : 255) : index < 0 ? 0 : 127
+          ];
+      }
+    cells.getContext("2d").putImageData(image, 0, 0);
+  }
+
+  function draw() {
+    if (!layout) return;
+    const { width, height, plot } = layout;
+    const { context } = fitCanvas(canvas, width, height);
+    const colours = theme(canvas);
+    context.fillStyle = colours.background;
+    context.fillRect(0, 0, width, height);
+    context.imageSmoothingEnabled = false;
+    context.drawImage(cells, plot.x, plot.y, plot.w, plot.h);
+    context.imageSmoothingEnabled = true;
+    context.drawImage(bar, plot.x + plot.w + 10, plot.y, BAR, plot.h);
+
+    context.font = colours.font;
+    context.fillStyle = colours.text;
+    context.strokeStyle = colours.axis;
+    context.lineWidth = 1;
+    context.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
+    const rowStart = options.rowStart ?? 0;
+    const colStart = options.colStart ?? 0;
+    context.textAlign = "right";
+    context.textBaseline = "middle";
+    for (const t of linearTicks(rowStart, rowStart + rows - 1, 6)) {
+      if (!Number.isInteger(t) && rows > 1) continue;
+      const y = plot.y + ((t - rowStart + 0.5) / rows) * plot.h;
+      tick(context, plot.x, y, -4, 0);
+      context.fillText(tickLabel(t), plot.x - 6, y);
+    }
+    context.textAlign = "center";
+    context.textBaseline = "top";
+    for (const t of linearTicks(colStart, colStart + cols - 1, 6)) {
+      if (!Number.isInteger(t) && cols > 1) continue;
+      const x = plot.x + ((t - colStart + 0.5) / cols) * plot.w;
+      tick(context, x, plot.y + plot.h, 0, 4);
+      context.fillText(tickLabel(t), x, plot.y + plot.h + 6);
+    }
+    context.textAlign = "left";
+    context.textBaseline = "middle";
+    const barX = plot.x + plot.w + 10 + BAR;
+    for (const [v, y] of [
+      [reach, plot.y],
+      [0, plot.y + plot.h / 2],
+      [-reach, plot.y + plot.h],
+    ]) {
+      tick(context, barX, y, 3, 0);
+      context.fillText(tickLabel(Number(v.toPrecision(3))), barX + 5, y);
+    }
+    context.textAlign = "center";
+    context.textBaseline = "bottom";
+    context.fillText(options.colLabel ?? "", plot.x + plot.w / 2, height - 2);
+    context.save();
+    context.translate(12, plot.y + plot.h / 2);
+    context.rotate(-Math.PI / 2);
+    context.textBaseline = "middle";
+    context.fillText(options.rowLabel ?? "", 0, 0);
+    context.restore();
+
+    if (cursor) {
+      const cw = Math.max(3, plot.w / cols);
+      const ch = Math.max(3, plot.h / rows);
+      const x = plot.x + (cursor.c / cols) * plot.w;
+      const y = plot.y + (cursor.r / rows) * plot.h;
+      context.strokeStyle = colours.text;
+      context.lineWidth = 1.5;
+      context.strokeRect(x, y, cw, ch);
+    }
+  }
+
+  function tick(context, x, y, dx, dy) {
+    context.beginPath();
+    context.moveTo(x, y);
+    context.lineTo(x + dx, y + dy);
+    context.stroke();
+  }
+
+  // The value at a cell: the table's own while it is readable, else its bin.
+  function valueAt(r, c) {
+    if (values && values.length === rows * cols) return values[r * cols + c];
+    const x = Math.floor((c * binned.w) / cols);
+    const y = Math.floor((r * binned.h) / rows);
+    return binned.sums[y * binned.w + x];
+  }
+
+  function describe() {
+    if (!cursor) {
+      readout.textContent = "";
+      return;
+    }
+    const { r, c } = cursor;
+    readout.textContent = spec.readout
+      ? spec.readout(r, c, valueAt(r, c))
+      : `${options.rowLabel ?? ""} ${(options.rowStart ?? 0) + r} · ${options.colLabel ?? ""} ${(options.colStart ?? 0) + c} · ${Number(valueAt(r, c).toPrecision(7))}`;
+  }
+
+  function moveCursor(next) {
+    cursor = next;
+    describe();
+    if (frame === null)
+      frame = requestAnimationFrame(() => {
+        frame = null;
+        draw();
+      });
+  }
+
+  canvas.addEventListener("pointermove", (event) => {
+    if (!layout || rows === 0) return;
+    const box = canvas.getBoundingClientRect();
+    const { plot } = layout;
+    const c = Math.floor(((event.clientX - box.left - plot.x) / plot.w) * cols);
+    const r = Math.floor(((event.clientY - box.top - plot.y) / plot.h) * rows);
+    moveCursor(r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null);
+  });
+  canvas.addEventListener("pointerleave", () => moveCursor(null));
+  canvas.addEventListener("focus", () => moveCursor(cursor ?? { r: 0, c: 0 }));
+  canvas.addEventListener("blur", () => moveCursor(null));
+  canvas.addEventListener("keydown", (event) => {
+    if (!cursor) return;
+    const rowStep = Math.max(1, Math.round(rows / binned.h));
+    const colStep = Math.max(1, Math.round(cols / binned.w));
+    const big = event.shiftKey ? 10 : 1;
+    let { r, c } = cursor;
+    if (event.key === "ArrowDown") r += rowStep * big;
+    else if (event.key === "ArrowUp") r -= rowStep * big;
+    else if (event.key === "ArrowRight") c += colStep * big;
+    else if (event.key === "ArrowLeft") c -= colStep * big;
+    else return;
+    event.preventDefault();
+    moveCursor({
+      r: Math.min(rows - 1, Math.max(0, r)),
+      c: Math.min(cols - 1, Math.max(0, c)),
+    });
+  });
+
+  let observedWidth = 0;
+  new ResizeObserver(() => {
+    if (container.clientWidth === observedWidth) return;
+    observedWidth = container.clientWidth;
+    if (!values) return;
+    layout = measure();
+    // A view that has since been detached cannot be binned again: rescale.
+    if (values.length === rows * cols) paint();
+    draw();
+  }).observe(container);
+
+  return { set, canvas };
+}

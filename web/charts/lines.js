@@ -1,0 +1,245 @@
+// Line charts on a canvas: axes with ticks (linear or log), a legend, and a
+// readout of the values nearest the pointer or, from the keyboard, a cursor
+// moved with the arrow keys. NaN breaks a line.
+import {
+  element,
+  fitCanvas,
+  linearTicks,
+  logTicks,
+  theme,
+  tickLabel,
+} from "./canvas.js";
+
+const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
+
+export function lineChart(container, spec) {
+  const canvas = document.createElement("canvas");
+  canvas.tabIndex = 0;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute(
+    "aria-label",
+    spec.label ?? `${spec.yLabel} / ${spec.xLabel}`,
+  );
+  if (spec.testid) canvas.dataset.testid = spec.testid;
+  const legend = element(
+    "ul",
+    "legend",
+    spec.series.map((s, i) => {
+      const swatch = element("span", `swatch swatch-${i % 6}`);
+      if (s.dash) swatch.classList.add("dashed");
+      return element("li", "", [swatch, s.label]);
+    }),
+  );
+  const readout = element("p", "readout");
+  readout.setAttribute("aria-live", "polite");
+  container.append(canvas, legend, readout);
+
+  let xs = new Float64Array(0);
+  let ys = [];
+  let cursor = -1;
+  let frame = null;
+
+  function set(newXs, newYs) {
+    xs = newXs;
+    ys = newYs;
+    if (cursor >= xs.length) cursor = -1;
+    draw();
+  }
+
+  function range(values, log) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (const list of values)
+      for (let j = 0; j < list.length; j++) {
+        const v = list[j];
+        if (Number.isFinite(v) && (!log || v > 0)) {
+          if (v < low) low = v;
+          if (v > high) high = v;
+        }
+      }
+    if (low === Infinity) return log ? [1, 10] : [0, 1];
+    if (low === high) {
+      if (log) return [low / 2, high * 2];
+      const pad = Math.abs(low) * 0.1 || 1;
+      return [low - pad, high + pad];
+    }
+    return [low, high];
+  }
+
+  function draw() {
+    const width = Math.max(240, container.clientWidth);
+    const height = spec.height ?? Math.round(Math.min(320, width * 0.55));
+    const { context } = fitCanvas(canvas, width, height);
+    const colours = theme(canvas);
+    const plot = {
+      x: MARGIN.left,
+      y: MARGIN.top,
+      w: width - MARGIN.left - MARGIN.right,
+      h: height - MARGIN.top - MARGIN.bottom,
+    };
+    const [x0, x1] = range([xs], spec.logX);
+    let [y0, y1] = range(ys, spec.logY);
+    if (!spec.logY) {
+      const pad = (y1 - y0) * 0.04;
+      y0 -= pad;
+      y1 += pad;
+    }
+    const scale = (log, low, high, from, size, flip) => {
+      const a = log ? Math.log10(low) : low;
+      const b = log ? Math.log10(high) : high;
+      return (v) => {
+        const t = ((log ? Math.log10(v) : v) - a) / (b - a || 1);
+        return flip ? from + size - t * size : from + t * size;
+      };
+    };
+    const sx = scale(spec.logX, x0, x1, plot.x, plot.w, false);
+    const sy = scale(spec.logY, y0, y1, plot.y, plot.h, true);
+
+    context.fillStyle = colours.background;
+    context.fillRect(0, 0, width, height);
+    context.font = colours.font;
+    context.lineWidth = 1;
+    context.strokeStyle = colours.grid;
+    context.fillStyle = colours.text;
+    context.textAlign = "center";
+    context.textBaseline = "top";
+    // Within one decade a log axis has no power of ten to mark.
+    const ticks = (log, low, high) =>
+      log && high / low >= 10 ? logTicks(low, high) : linearTicks(low, high);
+    const xTicks = ticks(spec.logX, x0, x1);
+    for (const t of xTicks) {
+      const x = Math.round(sx(t)) + 0.5;
+      context.beginPath();
+      context.moveTo(x, plot.y);
+      context.lineTo(x, plot.y + plot.h);
+      context.stroke();
+      context.fillText(tickLabel(t), x, plot.y + plot.h + 4);
+    }
+    context.textAlign = "right";
+    context.textBaseline = "middle";
+    const yTicks = ticks(spec.logY, y0, y1);
+    for (const t of yTicks) {
+      const y = Math.round(sy(t)) + 0.5;
+      context.beginPath();
+      context.moveTo(plot.x, y);
+      context.lineTo(plot.x + plot.w, y);
+      context.stroke();
+      context.fillText(tickLabel(t), plot.x - 4, y);
+    }
+    context.strokeStyle = colours.axis;
+    context.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
+    context.textAlign = "center";
+    context.textBaseline = "bottom";
+    context.fillText(spec.xLabel, plot.x + plot.w / 2, height - 2);
+    context.save();
+    context.translate(12, plot.y + plot.h / 2);
+    context.rotate(-Math.PI / 2);
+    context.textBaseline = "middle";
+    context.fillText(spec.yLabel, 0, 0);
+    context.restore();
+
+    context.save();
+    context.beginPath();
+    context.rect(plot.x, plot.y, plot.w, plot.h);
+    context.clip();
+    context.lineWidth = 1.5;
+    ys.forEach((list, s) => {
+      context.strokeStyle = colours.series[s % 6];
+      context.setLineDash(spec.series[s]?.dash ? [6, 4] : []);
+      context.beginPath();
+      let drawing = false;
+      for (let j = 0; j < list.length; j++) {
+        const v = list[j];
+        const usable =
+          Number.isFinite(v) &&
+          Number.isFinite(xs[j]) &&
+          (!spec.logY || v > 0) &&
+          (!spec.logX || xs[j] > 0);
+        if (!usable) {
+          drawing = false;
+          continue;
+        }
+        const x = sx(xs[j]);
+        const y = sy(v);
+        if (drawing) context.lineTo(x, y);
+        else context.moveTo(x, y);
+        drawing = true;
+      }
+      context.stroke();
+    });
+    context.setLineDash([]);
+    if (cursor >= 0 && cursor < xs.length) {
+      context.strokeStyle = colours.axis;
+      const x = Math.round(sx(xs[cursor])) + 0.5;
+      context.beginPath();
+      context.moveTo(x, plot.y);
+      context.lineTo(x, plot.y + plot.h);
+      context.stroke();
+    }
+    context.restore();
+    chart.plot = plot;
+    chart.sx = sx;
+  }
+
+  function showCursor(index) {
+    cursor = index;
+    if (index < 0 || index >= xs.length) {
+      readout.textContent = "";
+    } else {
+      const parts = spec.series.map(
+        (s, i) => `${s.label}: ${formatValue(ys[i]?.[index])}`,
+      );
+      readout.textContent = `${spec.xLabel} = ${formatValue(xs[index])} · ${parts.join(" · ")}`;
+    }
+    if (frame === null)
+      frame = requestAnimationFrame(() => {
+        frame = null;
+        draw();
+      });
+  }
+
+  function nearest(clientX) {
+    const box = canvas.getBoundingClientRect();
+    const x = clientX - box.left;
+    let best = -1;
+    let distance = Infinity;
+    // Points are few enough (at most a few thousand) for a linear scan.
+    for (let j = 0; j < xs.length; j++) {
+      const d = Math.abs(chart.sx(xs[j]) - x);
+      if (d < distance) {
+        distance = d;
+        best = j;
+      }
+    }
+    return best;
+  }
+
+  canvas.addEventListener("pointermove", (event) => {
+    if (chart.sx) showCursor(nearest(event.clientX));
+  });
+  canvas.addEventListener("pointerleave", () => showCursor(-1));
+  canvas.addEventListener("keydown", (event) => {
+    if (xs.length === 0) return;
+    const step = event.shiftKey ? Math.max(1, Math.round(xs.length / 20)) : 1;
+    if (event.key === "ArrowRight")
+      showCursor(Math.min(xs.length - 1, Math.max(0, cursor) + step));
+    else if (event.key === "ArrowLeft") showCursor(Math.max(0, cursor - step));
+    else return;
+    event.preventDefault();
+  });
+  canvas.addEventListener("blur", () => showCursor(-1));
+
+  const chart = { set, canvas, redraw: draw };
+  let observedWidth = 0;
+  new ResizeObserver(() => {
+    if (container.clientWidth === observedWidth) return;
+    observedWidth = container.clientWidth;
+    if (xs.length) draw();
+  }).observe(container);
+  return chart;
+}
+
+function formatValue(value) {
+  if (value === undefined || Number.isNaN(value)) return "—";
+  return Number(value.toPrecision(6)).toString();
+}

@@ -1,0 +1,71 @@
+// The shared controls: labelled inputs for the preset, dim, positions, base,
+// layout and first position. Typing reports every change; leaving a field
+// (or Enter) writes the clamped value back into it.
+import { element } from "./charts/canvas.js";
+import { layoutOf } from "./layouts.js";
+import { baseParameter, CONTROLS } from "./state.js";
+
+/**
+ * Builds the form into `root`. onInput(key, text, committed) receives every
+ * edit; the returned `show(values)` puts values into the fields.
+ */
+export function mountControls(root, t, values, onInput) {
+  const form = element("form", "controls");
+  form.setAttribute("aria-label", t("controls"));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  const fields = {};
+  for (const [key, control] of Object.entries(CONTROLS)) {
+    const id = `control-${key}`;
+    let input;
+    if (control.kind === "choice") {
+      input = document.createElement("select");
+      for (const choice of control.choices) {
+        const option = document.createElement("option");
+        option.value = choice;
+        option.textContent = choice === "custom" ? t("custom") : choice;
+        input.append(option);
+      }
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      input.min = String(control.min);
+      input.max = String(control.max);
+      input.step = control.kind === "integer" ? "1" : "any";
+      input.inputMode = control.kind === "integer" ? "numeric" : "decimal";
+    }
+    input.id = id;
+    input.name = key;
+    input.dataset.testid = id;
+    const label = element("label", "", [t(key)]);
+    label.htmlFor = id;
+    const hint = element("span", "hint");
+    hint.id = `${id}-hint`;
+    form.append(element("div", "field", [label, input, hint]));
+    input.addEventListener("input", () => onInput(key, input.value, false));
+    input.addEventListener("change", () => onInput(key, input.value, true));
+    fields[key] = { input, hint };
+  }
+  root.append(form);
+
+  function show(next) {
+    for (const [key, { input }] of Object.entries(fields))
+      if (document.activeElement !== input || input.tagName === "SELECT")
+        input.value = String(next[key]);
+    const preset = next.preset;
+    const fixedBase = preset !== "custom" && !baseParameter(preset);
+    fields.base.input.disabled = fixedBase;
+    fields.base.hint.textContent = fixedBase ? t("presetFixes") : "";
+    const fixedLayout = preset !== "custom";
+    fields.layout.input.disabled = fixedLayout;
+    if (fixedLayout) fields.layout.input.value = layoutOf(preset, next.layout);
+    fields.layout.hint.textContent = fixedLayout ? t("presetFixes") : "";
+  }
+
+  /** Writes a committed (clamped) value into its field. */
+  function commit(key, value) {
+    fields[key].input.value = String(value);
+  }
+
+  show(values);
+  return { show, commit };
+}

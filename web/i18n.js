@@ -1,0 +1,85 @@
+// The page's own strings (header, controls, notes) in every language, and the
+// lookup that fills `{name}` placeholders. Sections carry their own strings.
+
+export const LANGUAGES = ["en", "zh"];
+
+export const strings = {
+  en: {
+    title: "The sinusoidal positional encoding, live",
+    lead: "A Transformer sees a sequence as a set of vectors; the sinusoidal encoding adds to the vector at position p a pattern of sines and cosines at geometrically spaced frequencies, so that every position gets its own code and a shift of position becomes a rotation. Every number and curve below is computed in your browser by the sinusoidal-pe WebAssembly module, exactly, and every claim is checked live.",
+    langToggle: "中文",
+    langToggleLabel: "Switch the page to Chinese",
+    controls: "Shared controls",
+    preset: "preset",
+    custom: "custom (any base and layout)",
+    dim: "dim d",
+    positions: "positions",
+    base: "base",
+    layout: "layout",
+    start: "first position",
+    presetFixes: "set by the preset",
+    clamped: "{name}: {value} is outside {min} … {max}; using {used}.",
+    notNumber: "{name}: “{value}” is not a number; using {used}.",
+    badHash:
+      "The link's value for {name} (“{value}”) is not valid; using {used}.",
+    unknownKey: "The link's key “{key}” is unknown and was ignored.",
+    longHash:
+      "The link's settings are too long to be genuine and were ignored; defaults are shown.",
+    failed: "This panel cannot be computed for these options: {message}",
+    png: "PNG",
+    pngLabel: "Download this chart as PNG",
+    footer:
+      "All values come from the sinusoidal-pe WebAssembly module; the page makes no network request and works from a folder on disk.",
+    toc: "Sections",
+  },
+  zh: {
+    title: "正弦位置编码，实时演示",
+    lead: "Transformer 把序列看作一组向量；正弦位置编码在位置 p 的向量上加上一组频率按几何级数分布的正弦和余弦，使每个位置都有自己的编码，而位置的平移变成一次旋转。下面的每个数字和每条曲线都由 sinusoidal-pe WebAssembly 模块在你的浏览器中精确计算，每个结论都会实时验证。",
+    langToggle: "English",
+    langToggleLabel: "将页面切换为英文",
+    controls: "共享控件",
+    preset: "预设",
+    custom: "自定义（任意底数与布局）",
+    dim: "维度 d",
+    positions: "位置数",
+    base: "底数",
+    layout: "布局",
+    start: "起始位置",
+    presetFixes: "由预设决定",
+    clamped: "{name}：{value} 超出 {min} … {max}，改用 {used}。",
+    notNumber: "{name}：“{value}” 不是数字，改用 {used}。",
+    badHash: "链接中 {name} 的值（“{value}”）无效，改用 {used}。",
+    unknownKey: "链接中的键 “{key}” 无法识别，已忽略。",
+    longHash: "链接中的设置过长，不像是真实的设置，已忽略；显示的是默认值。",
+    failed: "这些选项下无法计算此面板：{message}",
+    png: "PNG",
+    pngLabel: "将此图表下载为 PNG",
+    footer:
+      "所有数值均来自 sinusoidal-pe WebAssembly 模块；页面不发出任何网络请求，从本地文件夹打开也能使用。",
+    toc: "目录",
+  },
+};
+
+/** The browser's preferred language among LANGUAGES. */
+export function browserLanguage() {
+  const preferred = globalThis.navigator?.languages ?? [];
+  for (const tag of preferred)
+    if (String(tag).toLowerCase().startsWith("zh")) return "zh";
+    else if (String(tag).toLowerCase().startsWith("en")) return "en";
+  return "en";
+}
+
+/** `table[lang][key]` with `{name}` filled from vars; the key itself if missing. */
+export function translate(table, lang, key, vars) {
+  const text = table[lang]?.[key] ?? table.en?.[key] ?? key;
+  if (vars === undefined) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in vars ? String(vars[name]) : whole,
+  );
+}
+
+/** Text shown in a note: at most 40 characters of an untrusted value. */
+export function quoted(value) {
+  const text = String(value);
+  return text.length > 40 ? text.slice(0, 39) + "…" : text;
+}

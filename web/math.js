@@ -1,0 +1,18 @@
+// Formulas as MathML, typeset once by the build (web/build.js) from every
+// section's `formulas`: the page carries no fonts and no typesetting script.
+import typeset from "site:formulas";
+
+/** The formula as a MathML element; its TeX as code if the build missed it. */
+export function math(tex, { display = false } = {}) {
+  const markup = typeset[tex];
+  if (markup === undefined) {
+    const code = document.createElement("code");
+    code.textContent = tex;
+    return code;
+  }
+  const template = document.createElement("template");
+  template.innerHTML = markup;
+  const node = template.content.firstElementChild;
+  if (display) node.setAttribute("display", "block");
+  return node;
+}

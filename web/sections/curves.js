@@ -1,0 +1,185 @@
+// The classic row and column plots: the encoding of a few positions across
+// the dimensions, and a few dimensions across the positions.
+import { optionsAt } from "../state.js";
+
+export const id = "curves";
+
+export const strings = {
+  en: {
+    title: "Rows and columns",
+    lead: "Cut the table along a row and you see one position's code: fast oscillations in the first dimensions that slow down to constant sin 0 = 0 and cos 0 = 1 values in the last ones. Cut it along a column and you see one frequency: a pure sine or cosine of the position, with a period that grows from 2π to 2π·base across the dimensions.",
+    byDimension: "Value against dimension, for the positions",
+    byPosition: "Value against position, for the dimensions",
+    positionsField: "positions (up to 6, comma-separated)",
+    dimensionsField: "dimensions (up to 6, comma-separated)",
+    dimension: "dimension j",
+    position: "position p",
+    value: "value",
+    row: "p = {p}",
+    column: "j = {j}",
+    outside: "Dimensions beyond d − 1 = {last} were left out.",
+  },
+  zh: {
+    title: "行与列",
+    lead: "沿着一行切开表格，看到的是一个位置的编码：前几个维度振荡得很快，越往后越慢，最后几维几乎就是常数 sin 0 = 0 和 cos 0 = 1。沿着一列切开，看到的是一个频率：位置的纯正弦或余弦，周期随维度从 2π 增长到 2π·底数。",
+    byDimension: "数值随维度变化，位置为",
+    byPosition: "数值随位置变化，维度为",
+    positionsField: "位置（最多 6 个，用逗号分隔）",
+    dimensionsField: "维度（最多 6 个，用逗号分隔）",
+    dimension: "维度 j",
+    position: "位置 p",
+    value: "数值",
+    row: "p = {p}",
+    column: "j = {j}",
+    outside: "超过 d − 1 = {last} 的维度已略去。",
+  },
+};
+
+export const formulas = {
+  row: String.raw`j \mapsto PE(p, j)`,
+  column: String.raw`p \mapsto PE(p, j)`,
+};
+
+const MAX_CURVES = 6;
+
+/** Up to six finite numbers from text like "0, 10, 50"; undefined if bad. */
+function numberList(text, integer, limit) {
+  const parts = String(text)
+    .split(/[\s,;]+/)
+    .filter(Boolean);
+  if (parts.length < 1 || parts.length > MAX_CURVES) return undefined;
+  const values = parts.map(Number);
+  const fits = (v) =>
+    Number.isFinite(v) &&
+    Math.abs(v) <= limit &&
+    (!integer || (Number.isInteger(v) && v >= 0));
+  return values.every(fits) ? values : undefined;
+}
+
+export function mount(root, app) {
+  const { lib } = app;
+  const title = document.createElement("h2");
+  title.textContent = app.t("title");
+  const lead = document.createElement("p");
+  lead.textContent = app.t("lead");
+  root.append(title, lead);
+
+  let rows = app.param("rows", [0, 10, 50], (text) =>
+    numberList(text, false, 1e7),
+  );
+  let dims = app.param("dims", [0, 4, 16, 40], (text) =>
+    numberList(text, true, 4095),
+  );
+
+  const rowFigure = figure(root, app.t("byDimension"), app.math(formulas.row));
+  const rowField = listField(app.t("positionsField"), rows, "curves-positions");
+  const rowHost = document.createElement("div");
+  rowFigure.append(rowField.label, rowHost);
+  let rowChart = null;
+
+  const colFigure = figure(
+    root,
+    app.t("byPosition"),
+    app.math(formulas.column),
+  );
+  const colField = listField(
+    app.t("dimensionsField"),
+    dims,
+    "curves-dimensions",
+  );
+  const colHost = document.createElement("div");
+  colFigure.append(colField.label, colHost);
+  let colChart = null;
+
+  let state = null;
+  // The legends name the curves, so a new list needs new charts.
+  function charts() {
+    rowHost.replaceChildren();
+    colHost.replaceChildren();
+    rowChart = app.lineChart(rowHost, {
+      xLabel: app.t("dimension"),
+      yLabel: app.t("value"),
+      series: rows.map((p) => ({ label: app.t("row", { p }) })),
+    });
+    app.exportable(rowHost, rowChart.canvas, "rows");
+    colChart = app.lineChart(colHost, {
+      xLabel: app.t("position"),
+      yLabel: app.t("value"),
+      series: dims.map((j) => ({ label: app.t("column", { j }) })),
+    });
+    app.exportable(colHost, colChart.canvas, "columns");
+  }
+  charts();
+
+  rowField.input.addEventListener("change", () => {
+    const next = numberList(rowField.input.value, false, 1e7);
+    if (next === undefined)
+      return void (rowField.input.value = rows.join(", "));
+    rows = next;
+    app.setParam("rows", rows.join(","));
+    charts();
+    if (state) draw(state);
+  });
+  colField.input.addEventListener("change", () => {
+    const next = numberList(colField.input.value, true, 4095);
+    if (next === undefined)
+      return void (colField.input.value = dims.join(", "));
+    dims = next;
+    app.setParam("dims", dims.join(","));
+    charts();
+    if (state) draw(state);
+  });
+
+  function draw(next) {
+    state = next;
+    const { dim, positions } = next;
+    const block = lib.table({ ...optionsAt(next, rows), dtype: "float64" });
+    const xs = Float64Array.from({ length: dim }, (_, j) => j);
+    rowChart.set(
+      xs,
+      rows.map((_, r) => block.subarray(r * dim, (r + 1) * dim)),
+    );
+
+    const shown = dims.filter((j) => j < dim);
+    app.note(
+      colFigure,
+      shown.length < dims.length ? app.t("outside", { last: dim - 1 }) : "",
+    );
+    const values = lib.table({ ...next.options, view: true });
+    const ps = Float64Array.from(
+      { length: positions },
+      (_, r) => next.start + r,
+    );
+    const columns = dims.map((j) => {
+      const column = new Float64Array(positions).fill(NaN);
+      if (j < dim)
+        for (let r = 0; r < positions; r++) column[r] = values[r * dim + j];
+      return column;
+    });
+    colChart.set(ps, columns);
+  }
+
+  return { update: draw };
+}
+
+function figure(root, text, formula) {
+  const node = document.createElement("figure");
+  node.className = "chart";
+  const caption = document.createElement("figcaption");
+  caption.append(text, " ", formula);
+  node.append(caption);
+  root.append(node);
+  return node;
+}
+
+function listField(text, values, testid) {
+  const input = document.createElement("input");
+  input.type = "text";
+  input.value = values.join(", ");
+  input.dataset.testid = testid;
+  input.inputMode = "decimal";
+  const label = document.createElement("label");
+  label.className = "field";
+  label.append(text, input);
+  return { label, input };
+}

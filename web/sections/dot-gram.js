@@ -1,0 +1,55 @@
+// The Gram block of the dot-product section: which positions, how many, and
+// the matrix itself. The library checks the Toeplitz property
+// (toeplitzError); the matrix drawn is the product of a library table with
+// its own transpose, because that product is the thing shown.
+
+// n² · dim multiply-adds per redraw, a few milliseconds at most.
+const GRAM_WORK = 2 ** 21;
+export const GRAM_MAX = 64;
+
+/** Positions in the Gram block for this dim: at most 64, fewer for big dims. */
+export function gramSize(dim) {
+  return Math.max(
+    2,
+    Math.min(GRAM_MAX, Math.floor(Math.sqrt(GRAM_WORK / Math.max(dim, 1)))),
+  );
+}
+
+/** G[a, b] = Σ_j rows[a, j] · rows[b, j] in float64, row-major n × n. */
+export function gramMatrix(rows, n, dim) {
+  const gram = new Float64Array(n * n);
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b <= a; b++) {
+      let sum = 0;
+      for (let j = 0, x = a * dim, y = b * dim; j < dim; j++)
+        sum += rows[x + j] * rows[y + j];
+      gram[a * n + b] = sum;
+      gram[b * n + a] = sum;
+    }
+  }
+  return gram;
+}
+
+/** Evenly spaced offsets −K … K, K = positions − 1, at most 4001 of them. */
+export function offsetGrid(positions) {
+  const reach = Math.max(8, positions - 1);
+  return { from: -reach, to: reach, count: Math.min(2 * reach + 1, 4001) };
+}
+
+/**
+ * Tolerance of the float64 Toeplitz check: each entry sums h products of
+ * values within 1e-16 of exact, so its rounding grows with h; 1e-14 per pair
+ * leaves a wide margin (measured: 3e-12 at h = 2048).
+ */
+export function toeplitzTolerance(pairs) {
+  return Math.max(1, pairs) * 1e-14;
+}
+
+/**
+ * Table options for the rows sin, cos of p·ω_i of these frequencies; an odd
+ * dim keeps its extra sin column (one ω more than pairs) or zero column.
+ */
+export function plainRows(omega, dim) {
+  const oddDim = 2 * omega.length > dim ? "extra-sin" : "zero-pad";
+  return { dim, frequencies: omega, oddDim };
+}

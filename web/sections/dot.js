@@ -1,0 +1,196 @@
+// Relative position and the dot product: g(k) = <PE(p), PE(p+k)> from the
+// library's exact finite-d sum, the Gram matrix of a block of the table and
+// the library's check that this matrix is Toeplitz.
+import {
+  GRAM_MAX,
+  gramMatrix,
+  gramSize,
+  offsetGrid,
+  plainRows,
+  toeplitzTolerance,
+} from "./dot-gram.js";
+import {
+  chartBox,
+  displayFormula,
+  element,
+  heading,
+  paragraph,
+  scientific,
+} from "./section-parts.js";
+
+export const id = "dot";
+
+export const strings = {
+  en: {
+    title: "Relative position and the dot product",
+    lead: "Multiply the encodings of two positions m and n component by component and add up. Each (sin, cos) pair contributes sin(mω)·sin(nω) + cos(mω)·cos(nω), which is cos((m − n)·ω): the dot product depends on the distance m − n only, never on where the two positions are. A model that compares positions through dot products, as attention does, can therefore read off relative distance.",
+    chartText:
+      "g(k) for every offset k that occurs in the current table, computed by the module as the exact finite sum over the h = {h} pairs. At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). The curve is symmetric in k and falls off with oscillations as the fast and slow frequencies drift out of phase.",
+    xLabel: "offset k",
+    yLabel: "⟨PE(p), PE(p + k)⟩",
+    series: "g(k), exact finite sum",
+    gramText:
+      "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose. Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
+    gramNote:
+      "The Gram block holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
+    gramLabel: "Gram matrix ⟨PE(m), PE(n)⟩ of a block of positions",
+    rowLabel: "position m",
+    colLabel: "position n",
+    toeplitz:
+      "The module's check over the same block: max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
+    tolerance: "tolerance {tolerance} (float64 rounding of {h} products)",
+    pass: "Toeplitz",
+    fail: "not Toeplitz",
+    oddExtra:
+      "With an odd dim and an extra sin column, that column has no cos partner: it adds sin(mω)·sin(nω), which depends on m and n themselves, so the Gram matrix is not exactly Toeplitz. Choose an even dim, or a zero last column, to see the property hold.",
+    error: "The dot products cannot be computed for these options: {message}",
+  },
+  zh: {
+    title: "相对位置与点积",
+    lead: "把位置 m 和 n 的编码逐分量相乘再相加。每一对 (sin, cos) 贡献 sin(mω)·sin(nω) + cos(mω)·cos(nω)，也就是 cos((m − n)·ω)：点积只取决于两者的距离 m − n，与它们各自在哪个位置无关。注意力正是通过点积比较位置的，所以模型可以从中读出相对距离。",
+    chartText:
+      "当前表格中出现的每个偏移 k 上的 g(k)，由模块对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。曲线关于 k 对称，随着快慢不同的频率逐渐错开相位，一边振荡一边衰减。",
+    xLabel: "偏移 k",
+    yLabel: "⟨PE(p), PE(p + k)⟩",
+    series: "g(k)，精确的有限项求和",
+    gramText:
+      "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
+    gramNote:
+      "维度为 {dim} 时，Gram 块只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
+    gramLabel: "一段位置上的 Gram 矩阵 ⟨PE(m), PE(n)⟩",
+    rowLabel: "位置 m",
+    colLabel: "位置 n",
+    toeplitz: "模块在同一块上的检验：max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
+    tolerance: "容差 {tolerance}（{h} 个乘积的 float64 舍入）",
+    pass: "是 Toeplitz",
+    fail: "不是 Toeplitz",
+    oddExtra:
+      "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，或让最后一列补零，即可看到性质重新成立。",
+    error: "这些选项下无法计算点积：{message}",
+  },
+};
+
+export const formulas = {
+  pair: String.raw`\displaystyle \sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i) = \cos\big((m-n)\,\omega_i\big)`,
+  g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i)`,
+  gram: String.raw`\langle PE(m), PE(n) \rangle = g(m-n)`,
+};
+
+export function mount(root, app) {
+  const lib = app.lib;
+  heading(root, app);
+  root.append(
+    ...Object.values(formulas).map((tex) => displayFormula(app, tex)),
+  );
+
+  const chartText = paragraph("");
+  const lineBox = chartBox();
+  root.append(chartText, lineBox);
+  const chart = app.lineChart(lineBox, {
+    testid: "dot-chart",
+    xLabel: app.t("xLabel"),
+    yLabel: app.t("yLabel"),
+    series: [{ label: app.t("series") }],
+  });
+  app.exportable(lineBox, chart.canvas, "dot-products");
+
+  const gramText = paragraph("");
+  const gramBox = chartBox("sec-chart sec-square");
+  root.append(gramText, gramBox);
+  const heatmap = app.heatmap(gramBox, { label: app.t("gramLabel") });
+  app.exportable(gramBox, heatmap.canvas, "gram-matrix");
+
+  const errorValue = element("span", {
+    className: "sec-number",
+    testid: "toeplitz-max-error",
+  });
+  const badge = element("span", { className: "sec-badge" });
+  const tolerance = element("span", { className: "sec-aside" });
+  const oddText = paragraph(app.t("oddExtra"), "sec-text sec-warning");
+  const message = paragraph("", "sec-text sec-warning");
+  root.append(
+    element("p", { className: "sec-result" }, [
+      app.t("toeplitz"),
+      " ",
+      errorValue,
+      " ",
+      badge,
+      " ",
+      tolerance,
+    ]),
+    oddText,
+    message,
+  );
+
+  let shown = "";
+  return {
+    update(state) {
+      const n = gramSize(state.dim);
+      const start = state.start ?? 0;
+      const key = JSON.stringify([state.options, state.schedule, n]);
+      if (key === shown) return;
+      shown = key;
+      try {
+        draw(state, n, start);
+        message.hidden = true;
+      } catch (error) {
+        message.textContent = app.t("error", { message: error.message });
+        message.hidden = false;
+      }
+    },
+  };
+
+  function draw(state, n, start) {
+    const grid = offsetGrid(state.positions);
+    const g = lib.dotProducts({ ...state.schedule, offsets: grid });
+    const ks = new Float64Array(grid.count);
+    const step = (grid.to - grid.from) / (grid.count - 1);
+    for (let j = 0; j < grid.count; j++) ks[j] = grid.from + j * step;
+    const h = Math.floor(state.dim / 2);
+    const g0 = g[(grid.count - 1) / 2];
+    chart.set(ks, [g]);
+    chartText.textContent = app.t("chartText", {
+      h,
+      g0: Number(g0.toPrecision(6)),
+    });
+
+    // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
+    // the heatmap and the module's check see the same rows (a preset's
+    // position offsets and padding rows play no part).
+    const rows = plainRows(lib.frequencies(state.schedule), state.dim);
+    // Evenly spaced rows (a count and a start) let the check compare with g
+    // at the 2n − 1 differences only.
+    const block = { ...rows, positions: n, start };
+    const values = lib.table({ ...block, dtype: "float64" });
+    const dim = state.dim;
+    const gram = gramMatrix(values, n, dim);
+    const reach = Math.max(...gram.map(Math.abs));
+    heatmap.set(gram, n, n, {
+      min: -reach,
+      max: reach,
+      rowLabel: app.t("rowLabel"),
+      colLabel: app.t("colLabel"),
+      rowStart: start,
+      colStart: start,
+    });
+    gramText.textContent = app.t("gramText", {
+      from: start,
+      to: start + n - 1,
+    });
+    const capped = n < GRAM_MAX;
+    app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
+
+    const check = lib.toeplitzError(block);
+    const limit = toeplitzTolerance(Math.floor(dim / 2));
+    const pass = check.maxAbsError <= limit;
+    errorValue.textContent = scientific(check.maxAbsError);
+    errorValue.dataset.value = String(check.maxAbsError);
+    badge.textContent = app.t(pass ? "pass" : "fail");
+    badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
+    tolerance.textContent = app.t("tolerance", {
+      tolerance: scientific(limit),
+      h: Math.floor(dim / 2),
+    });
+    oddText.hidden = pass || dim % 2 === 0;
+  }
+}

@@ -1,0 +1,10 @@
+// Every section of the page, in reading order.
+import * as curves from "./curves.js";
+import * as decay from "./decay.js";
+import * as dot from "./dot.js";
+import * as precision from "./precision.js";
+import * as relation from "./relation.js";
+import * as rope from "./rope.js";
+import * as table from "./table.js";
+
+export const sections = [table, curves, relation, dot, rope, decay, precision];

@@ -1,0 +1,349 @@
+// The linear relation PE(p+k) = R(k)·PE(p), checked live: both sides drawn
+// from the library (a table row at p + k, and the row at p rotated by
+// rotate), their largest difference from linearRelationError, and a few
+// pairs drawn on the unit circle turning by k·ωᵢ.
+import { element, fitCanvas, theme } from "../charts/canvas.js";
+import { pairColumns } from "../layouts.js";
+import { optionsAt } from "../state.js";
+
+export const id = "relation";
+
+export const strings = {
+  en: {
+    title: "The linear relation, live",
+    lead: "Moving from position p to p + k turns every (sin, cos) pair by the angle k·ωᵢ, whatever p is: PE(p + k) is a fixed linear map R(k) of PE(p), one 2 × 2 rotation per pair. This is why a model can learn to attend by relative position, and it is the mechanism RoPE applies to queries and keys.",
+    remark:
+      "The entries of R(k) are cos(k·ωᵢ) and sin(k·ωᵢ), with each pair's own frequency. Tutorials often write cos(k) and sin(k): that matrix is not the one that maps PE(p) to PE(p + k).",
+    p: "position p",
+    k: "offset k",
+    pSlider: "position p (slider)",
+    kSlider: "offset k (slider)",
+    chartTitle: "PE(p + k) and R(k)·PE(p) across the dimensions",
+    dimension: "dimension j",
+    value: "value",
+    direct: "PE(p + k), a table row",
+    rotated: "R(k)·PE(p), the row at p rotated",
+    mistaken: "with cos(k), sin(k) in R: the common mistake",
+    mistakenError:
+      "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
+    error: "largest |R(k)·PE(p) − PE(p + k)| (linearRelationError):",
+    tolerance:
+      "tolerance {tolerance}: two float32 roundings of values within ±1",
+    pass: "pass",
+    fail: "fail",
+    circles: "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k",
+    circle: "pair {i}: k·ω{sub} = {angle} rad",
+    circleLabel: "Pair {i} on the unit circle",
+    clamped: "{name} is limited to {min} … {max}; using {used}.",
+  },
+  zh: {
+    title: "线性关系，实时验证",
+    lead: "从位置 p 移动到 p + k，每一对 (sin, cos) 都旋转角度 k·ωᵢ，与 p 无关：PE(p + k) 是 PE(p) 经过固定线性映射 R(k) 的结果，每一对是一个 2 × 2 旋转。这就是模型能够按相对位置分配注意力的原因，也正是 RoPE 作用在查询和键上的机制。",
+    remark:
+      "R(k) 的元素是 cos(k·ωᵢ) 和 sin(k·ωᵢ)，每一对用它自己的频率。教程里常写成 cos(k) 和 sin(k)：那样的矩阵并不能把 PE(p) 映射到 PE(p + k)。",
+    p: "位置 p",
+    k: "偏移 k",
+    pSlider: "位置 p（滑块）",
+    kSlider: "偏移 k（滑块）",
+    chartTitle: "PE(p + k) 与 R(k)·PE(p) 在各维度上的取值",
+    dimension: "维度 j",
+    value: "数值",
+    direct: "PE(p + k)，表中的一行",
+    rotated: "R(k)·PE(p)，位置 p 的行经旋转",
+    mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
+    mistakenError:
+      "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
+    error: "最大 |R(k)·PE(p) − PE(p + k)|（linearRelationError）：",
+    tolerance: "容差 {tolerance}：绝对值不超过 1 的数值的两次 float32 舍入",
+    pass: "通过",
+    fail: "未通过",
+    circles: "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k",
+    circle: "第 {i} 对：k·ω{sub} = {angle} rad",
+    circleLabel: "第 {i} 对在单位圆上",
+    clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
+  },
+};
+
+export const formulas = {
+  relation: String.raw`\begin{pmatrix} \sin((p+k)\,\omega_i) \\ \cos((p+k)\,\omega_i) \end{pmatrix} = \begin{pmatrix} \cos(k\,\omega_i) & \sin(k\,\omega_i) \\ -\sin(k\,\omega_i) & \cos(k\,\omega_i) \end{pmatrix} \begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
+  blocks: String.raw`PE(p+k) = R(k)\,PE(p), \qquad R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
+};
+
+// Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
+export const TOLERANCE = 2 ** -23;
+const P_RANGE = { min: -1e7, max: 1e7, slider: [0, 100000] };
+const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
+
+const parseIn = (range) => (text) => {
+  const value = Number(text);
+  return text !== "" &&
+    Number.isFinite(value) &&
+    value >= range.min &&
+    value <= range.max
+    ? value
+    : undefined;
+};
+
+export function mount(root, app) {
+  const { lib } = app;
+  let p = app.param("p", 100, parseIn(P_RANGE));
+  let k = app.param("k", 3, parseIn(K_RANGE));
+  let state = null;
+  let frame = null;
+
+  root.append(
+    element("h2", "", [app.t("title")]),
+    element("p", "", [app.t("lead")]),
+    element("div", "formula", [
+      app.math(formulas.relation, { display: true }),
+      app.math(formulas.blocks, { display: true }),
+    ]),
+    element("p", "remark", [app.t("remark")]),
+  );
+
+  const pInput = numberInput(p, "relation-p");
+  const kInput = numberInput(k, "relation-k");
+  const pSlider = slider(p, P_RANGE.slider, 1, app.t("pSlider"));
+  const kSlider = slider(k, K_RANGE.slider, 0.25, app.t("kSlider"));
+  root.append(
+    element("div", "inputs", [
+      field(app.t("p"), pInput, pSlider),
+      field(app.t("k"), kInput, kSlider),
+    ]),
+  );
+
+  const chartBox = element("figure", "chart", [
+    element("figcaption", "", [app.t("chartTitle")]),
+  ]);
+  root.append(chartBox);
+  const chart = app.lineChart(chartBox, {
+    xLabel: app.t("dimension"),
+    yLabel: app.t("value"),
+    series: [
+      { label: app.t("mistaken") },
+      { label: app.t("direct") },
+      { label: app.t("rotated"), dash: true },
+    ],
+  });
+  app.exportable(chartBox, chart.canvas, "relation");
+
+  const errorValue = element("span", "number");
+  errorValue.dataset.testid = "relation-max-error";
+  const badge = element("span", "badge");
+  badge.dataset.testid = "relation-badge";
+  root.append(
+    element("p", "result", [
+      app.t("error"),
+      " ",
+      errorValue,
+      " ",
+      badge,
+      " ",
+      element("span", "caption", [
+        app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
+      ]),
+    ]),
+  );
+
+  const mistakenText = element("p", "caption");
+  root.append(mistakenText);
+  const circles = element("div", "circles");
+  root.append(
+    element("figure", "chart", [
+      element("figcaption", "", [app.t("circles")]),
+      circles,
+    ]),
+  );
+
+  function set(which, value, source) {
+    const range = which === "p" ? P_RANGE : K_RANGE;
+    const used = Math.min(range.max, Math.max(range.min, value));
+    app.note(
+      root,
+      used === value
+        ? ""
+        : app.t("clamped", {
+            name: app.t(which),
+            min: range.min,
+            max: range.max,
+            used,
+          }),
+    );
+    if (which === "p") p = used;
+    else k = used;
+    const [input, track] =
+      which === "p" ? [pInput, pSlider] : [kInput, kSlider];
+    if (source !== input) input.value = String(used);
+    if (source !== track) track.value = String(used);
+    app.setParam(which, used);
+    if (frame === null)
+      frame = requestAnimationFrame(() => {
+        frame = null;
+        if (state) draw(state);
+      });
+  }
+
+  for (const [which, input, range] of [
+    ["p", pInput, pSlider],
+    ["k", kInput, kSlider],
+  ]) {
+    input.addEventListener("input", () => {
+      const value = Number(input.value);
+      if (input.value !== "" && Number.isFinite(value))
+        set(which, value, input);
+    });
+    // Leaving the field shows the value in use (clamped, or the last good one).
+    input.addEventListener("change", () => {
+      input.value = String(which === "p" ? p : k);
+    });
+    range.addEventListener("input", () =>
+      set(which, Number(range.value), range),
+    );
+  }
+
+  function draw(next) {
+    state = next;
+    const options = optionsAt(next, [p]);
+    const { positions, ...schedule } = options;
+    const there = lib.table({ ...schedule, positions: [p + k] });
+    const here = lib.table(options);
+    const moved = lib.rotate(here, k, schedule);
+    // The tutorials' matrix: every pair turned by k itself, ω = 1.
+    const h = Math.floor(next.dim / 2);
+    const mistaken = lib.rotate(here, k, {
+      dim: next.dim,
+      layout: next.layout,
+      frequencies: new Float64Array(h).fill(1),
+      oddDim: "zero-pad",
+    });
+    const xs = Float64Array.from({ length: next.dim }, (_, j) => j);
+    chart.set(xs, [mistaken, there, moved]);
+    let wrong = 0;
+    for (let j = 0; j < there.length; j++)
+      wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
+    mistakenText.textContent = app.t("mistakenError", {
+      error: Number(wrong.toPrecision(3)),
+    });
+
+    const result = lib.linearRelationError({
+      ...schedule,
+      positions: [p],
+      offsets: [k],
+    });
+    errorValue.dataset.value = String(result.maxAbsError);
+    errorValue.textContent = result.maxAbsError.toExponential(2);
+    const pass = result.maxAbsError <= TOLERANCE;
+    badge.textContent = app.t(pass ? "pass" : "fail");
+    badge.className = `badge ${pass ? "pass" : "fail"}`;
+
+    drawCircles(next, here, moved);
+  }
+
+  function drawCircles(next, here, moved) {
+    const omega = lib.frequencies(next.schedule);
+    const h = omega.length;
+    const chosen = [
+      ...new Set([0, 1, 2, Math.floor(h / 8), Math.floor(h / 2)]),
+    ].filter((i) => i < h);
+    if (circles.childElementCount !== chosen.length) {
+      circles.replaceChildren(
+        ...chosen.map(() =>
+          element("figure", "circle", [
+            document.createElement("canvas"),
+            element("figcaption"),
+          ]),
+        ),
+      );
+    }
+    const colours = theme(circles);
+    chosen.forEach((i, n) => {
+      const figure = circles.children[n];
+      const canvas = figure.firstChild;
+      canvas.setAttribute("role", "img");
+      canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
+      const { sin, cos } = pairColumns(i, next.dim, next.layout);
+      const angle = k * omega[i];
+      figure.lastChild.textContent = app.t("circle", {
+        i,
+        sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
+        angle: Number(angle.toPrecision(4)),
+      });
+      unitCircle(
+        canvas,
+        colours,
+        [here[cos], here[sin]],
+        [moved[cos], moved[sin]],
+        angle,
+      );
+    });
+  }
+
+  return { update: draw };
+}
+
+// The circle, the arc turned through (its last turn), and both points.
+function unitCircle(canvas, colours, from, to, angle) {
+  const size = 132;
+  const { context } = fitCanvas(canvas, size, size);
+  const c = size / 2;
+  const r = size / 2 - 10;
+  context.fillStyle = colours.background;
+  context.fillRect(0, 0, size, size);
+  context.strokeStyle = colours.grid;
+  context.lineWidth = 1;
+  context.beginPath();
+  context.moveTo(4, c);
+  context.lineTo(size - 4, c);
+  context.moveTo(c, 4);
+  context.lineTo(c, size - 4);
+  context.stroke();
+  context.strokeStyle = colours.axis;
+  context.beginPath();
+  context.arc(c, c, r, 0, 2 * Math.PI);
+  context.stroke();
+  const start = Math.atan2(from[1], from[0]);
+  const turn = angle % (2 * Math.PI);
+  context.strokeStyle = colours.series[1];
+  context.lineWidth = 3;
+  context.beginPath();
+  // Canvas angles run clockwise: negate to draw counter-clockwise from +x.
+  context.arc(c, c, r, -start, -(start + turn), turn > 0);
+  context.stroke();
+  const point = ([x, y], filled) => {
+    context.beginPath();
+    context.arc(c + x * r, c - y * r, 5, 0, 2 * Math.PI);
+    context.fillStyle = filled ? colours.series[0] : colours.background;
+    context.strokeStyle = colours.series[0];
+    context.lineWidth = 2;
+    context.fill();
+    context.stroke();
+  };
+  point(from, false);
+  point(to, true);
+}
+
+function numberInput(value, testid) {
+  const input = document.createElement("input");
+  input.type = "number";
+  input.step = "any";
+  input.value = String(value);
+  input.dataset.testid = testid;
+  input.inputMode = "decimal";
+  return input;
+}
+
+function slider(value, [min, max], step, label) {
+  const input = document.createElement("input");
+  input.type = "range";
+  input.min = String(min);
+  input.max = String(max);
+  input.step = String(step);
+  input.value = String(value);
+  input.setAttribute("aria-label", label);
+  return input;
+}
+
+function field(text, input, range) {
+  const label = element("label", "field", [text, input]);
+  return element("div", "field-group", [label, range]);
+}

@@ -1,0 +1,267 @@
+// RoPE: random q and k rotated by the library's rope to positions m and n;
+// their score depends on m − n only, for both pairings of the components.
+import {
+  diagonalError,
+  largestDifference,
+  randomPair,
+  SCORE_MAX,
+  SCORE_TOLERANCE,
+  scoreMatrix,
+  scoreSize,
+} from "./rope-scores.js";
+import {
+  button,
+  chartBox,
+  controlRow,
+  displayFormula,
+  element,
+  heading,
+  paragraph,
+  scientific,
+  select,
+} from "./section-parts.js";
+
+export const id = "rope";
+
+const PAIRINGS = ["halves", "interleaved"];
+const SEED_LIMIT = 2 ** 31;
+
+export const strings = {
+  en: {
+    title: "RoPE: rotating queries and keys",
+    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the table above. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
+    pairingTitle: "Which components form a pair",
+    pairingText:
+      "The rotation acts on pairs of components, and which components are paired is a convention. The two conventions in use are not interchangeable. “halves” pairs component i with i + d/2: the rotate_half of Hugging Face's Llama and most models in transformers. “interleaved” pairs 2i with 2i + 1: GPT-J's rotate_every_two, RoFormer, and Meta's original Llama code, which treats each pair as one complex number. Both make the score relative, as the matrix below shows for either choice. But a checkpoint expects the pairing it was trained with: converting Meta's Llama weights to transformers permutes the rows of the query and key projections so that rotate_half reproduces the interleaved model. Apply the wrong pairing and nothing fails loudly; the scores are simply different.",
+    diagramHalves: "halves, d = 8: colour = pair",
+    diagramInterleaved: "interleaved, d = 8: colour = pair",
+    pairing: "pairing",
+    halves: "halves (i, i + d/2): HF Llama rotate_half",
+    interleaved: "interleaved (2i, 2i + 1): GPT-J, RoFormer",
+    newVectors: "new vectors",
+    matrixText:
+      "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated by the module's rope to positions {from} … {to} and multiplied: entry (m, n) is qₘ · kₙ. Every diagonal, where m − n is fixed, holds one value.",
+    scoreLabel: "scores qₘ · kₙ of the rotated query and key",
+    rowLabel: "query position m",
+    colLabel: "key position n",
+    deviation: "Largest deviation along the diagonals:",
+    tolerance:
+      "tolerance {tolerance}: rope rounds each rotated component once to float32",
+    pass: "relative",
+    fail: "not relative",
+    other:
+      "The same q and k with the other pairing give scores that differ by up to {difference}: both are relative, but they are different functions.",
+    oddDim:
+      "RoPE rotates pairs, so it needs an even dimension: the last of the {dim} components is left out here.",
+    capped:
+      "The score matrix holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
+    error: "RoPE cannot be computed for these options: {message}",
+  },
+  zh: {
+    title: "RoPE：旋转查询与键",
+    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与上面的表格相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
+    pairingTitle: "哪些分量配成一对",
+    pairingText:
+      "旋转作用在成对的分量上，而哪两个分量配对只是一种约定。现有的两种约定不能互换。“halves（对半）”把第 i 个分量与第 i + d/2 个配对：Hugging Face 的 Llama 以及 transformers 里大多数模型使用的 rotate_half。“interleaved（交错）”把第 2i 个与第 2i + 1 个配对：GPT-J 的 rotate_every_two、RoFormer，以及 Meta 最初的 Llama 代码（它把每一对看作一个复数）。两种方式都让得分只取决于相对位置，下面的矩阵对任一选择都能看到这一点。但检查点只认它训练时用的配对方式：把 Meta 的 Llama 权重转换到 transformers 时，会重新排列查询和键投影矩阵的行，好让 rotate_half 复现交错配对的模型。如果用错了配对方式，程序不会报错，只是得分悄悄变了。",
+    diagramHalves: "halves，d = 8：颜色表示配对",
+    diagramInterleaved: "interleaved，d = 8：颜色表示配对",
+    pairing: "配对方式",
+    halves: "halves (i, i + d/2)：HF Llama rotate_half",
+    interleaved: "interleaved (2i, 2i + 1)：GPT-J、RoFormer",
+    newVectors: "换一组向量",
+    matrixText:
+      "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），由模块的 rope 旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 qₘ · kₙ。每条对角线上 m − n 固定，数值都相同。",
+    scoreLabel: "旋转后的查询与键的得分 qₘ · kₙ",
+    rowLabel: "查询位置 m",
+    colLabel: "键位置 n",
+    deviation: "沿对角线的最大偏差：",
+    tolerance: "容差 {tolerance}：rope 把每个旋转后的分量舍入一次到 float32",
+    pass: "只取决于相对位置",
+    fail: "不只取决于相对位置",
+    other:
+      "同样的 q 和 k 换用另一种配对方式，得分最多相差 {difference}：两者都只取决于相对位置，但并不是同一个函数。",
+    oddDim:
+      "RoPE 旋转的是成对的分量，需要偶数维度：这里略去了 {dim} 个分量中的最后一个。",
+    capped:
+      "维度为 {dim} 时，得分矩阵只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
+    error: "这些选项下无法计算 RoPE：{message}",
+  },
+};
+
+export const formulas = {
+  rotateA: String.raw`x'_a = x_a \cos(m\omega_i) - x_b \sin(m\omega_i)`,
+  rotateB: String.raw`x'_b = x_b \cos(m\omega_i) + x_a \sin(m\omega_i)`,
+  score: String.raw`\langle R(m)\,q,\ R(n)\,k \rangle = \langle q,\ R(n-m)\,k \rangle`,
+  halves: String.raw`\text{halves: } (a, b) = (i,\ i + d/2)`,
+  interleaved: String.raw`\text{interleaved: } (a, b) = (2i,\ 2i + 1)`,
+};
+
+// Pair colours readable with dark text in both themes.
+const PAIR_COLOURS = ["#a6cee3", "#fdbf6f", "#b2df8a", "#cab2d6"];
+
+/** Eight cells coloured by the pair each component belongs to. */
+function pairDiagram(caption, pairOf) {
+  const cells = Array.from({ length: 8 }, (_, c) => {
+    const cell = element("span", { className: "sec-cell", text: c });
+    Object.assign(cell.style, {
+      display: "inline-block",
+      width: "2rem",
+      lineHeight: "2rem",
+      textAlign: "center",
+      borderRadius: "0.25rem",
+      color: "#111",
+      background: PAIR_COLOURS[pairOf(c)],
+    });
+    return cell;
+  });
+  return element("figure", { className: "sec-pairs" }, [
+    element("div", { className: "sec-cells" }, cells),
+    element("figcaption", { className: "sec-aside", text: caption }),
+  ]);
+}
+
+export function mount(root, app) {
+  const lib = app.lib;
+  let pairing = app.param("rope.pairing", "halves", (v) =>
+    PAIRINGS.includes(v) ? v : undefined,
+  );
+  let seed = app.param("rope.seed", 1, (v) => {
+    const s = Number(v);
+    return Number.isInteger(s) && s >= 0 && s < SEED_LIMIT ? s : undefined;
+  });
+
+  heading(root, app);
+  root.append(
+    displayFormula(app, formulas.rotateA),
+    displayFormula(app, formulas.rotateB),
+    displayFormula(app, formulas.score),
+    element("h3", { text: app.t("pairingTitle") }),
+    paragraph(app.t("pairingText")),
+    element("div", { className: "sec-pair-diagrams" }, [
+      pairDiagram(app.t("diagramHalves"), (c) => c % 4),
+      pairDiagram(app.t("diagramInterleaved"), (c) => c >> 1),
+    ]),
+    displayFormula(app, formulas.halves),
+    displayFormula(app, formulas.interleaved),
+  );
+
+  const choices = PAIRINGS.map((p) => [p, app.t(p)]);
+  root.append(
+    controlRow([
+      select(
+        app.t("pairing"),
+        choices,
+        pairing,
+        (value) => {
+          pairing = value;
+          app.setParam("rope.pairing", value);
+          redraw();
+        },
+        "rope-pairing",
+      ),
+      button(
+        app.t("newVectors"),
+        () => {
+          seed = (seed + 1) % SEED_LIMIT;
+          app.setParam("rope.seed", String(seed));
+          redraw();
+        },
+        "rope-new-vectors",
+      ),
+    ]),
+  );
+
+  const matrixText = paragraph("");
+  const box = chartBox("sec-chart sec-square");
+  root.append(matrixText, box);
+  const heatmap = app.heatmap(box, { label: app.t("scoreLabel") });
+  app.exportable(box, heatmap.canvas, "rope-scores");
+
+  const errorValue = element("span", {
+    className: "sec-number",
+    testid: "rope-max-error",
+  });
+  const badge = element("span", { className: "sec-badge" });
+  const otherText = paragraph("");
+  const oddText = paragraph("", "sec-text sec-aside");
+  const message = paragraph("", "sec-text sec-warning");
+  root.append(
+    element("p", { className: "sec-result" }, [
+      app.t("deviation"),
+      " ",
+      errorValue,
+      " ",
+      badge,
+      " ",
+      element("span", {
+        className: "sec-aside",
+        text: app.t("tolerance", { tolerance: scientific(SCORE_TOLERANCE) }),
+      }),
+    ]),
+    otherText,
+    oddText,
+    message,
+  );
+
+  let last = null;
+  let shown = "";
+
+  function redraw() {
+    if (last === null) return;
+    const state = last;
+    const dim = 2 * Math.floor(state.dim / 2);
+    const n = scoreSize(dim);
+    const start = state.start ?? 0;
+    const key = JSON.stringify([state.schedule, start, pairing, seed]);
+    if (key === shown) return;
+    shown = key;
+    try {
+      // The frequencies of the current schedule, one per pair that rope turns.
+      const omega = lib.frequencies(state.schedule).slice(0, dim / 2);
+      const { q, k } = randomPair(seed, dim);
+      const scores = (p) =>
+        scoreMatrix(lib, q, k, n, start, { pairing: p, frequencies: omega });
+      const shownScores = scores(pairing);
+      const other = scores(PAIRINGS.find((p) => p !== pairing));
+      const reach = Math.max(...shownScores.map(Math.abs)) || 1;
+      heatmap.set(shownScores, n, n, {
+        min: -reach,
+        max: reach,
+        rowLabel: app.t("rowLabel"),
+        colLabel: app.t("colLabel"),
+        rowStart: start,
+        colStart: start,
+      });
+      matrixText.textContent = app.t("matrixText", {
+        dim,
+        seed,
+        from: start,
+        to: start + n - 1,
+      });
+      const deviation = diagonalError(shownScores, n);
+      const pass = deviation <= SCORE_TOLERANCE;
+      errorValue.textContent = scientific(deviation);
+      errorValue.dataset.value = String(deviation);
+      badge.textContent = app.t(pass ? "pass" : "fail");
+      badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
+      otherText.textContent = app.t("other", {
+        difference: scientific(largestDifference(shownScores, other), 3),
+      });
+      oddText.textContent = app.t("oddDim", { dim: state.dim });
+      oddText.hidden = dim === state.dim;
+      const capped = n < SCORE_MAX;
+      app.note(root, capped ? app.t("capped", { n, dim, max: SCORE_MAX }) : "");
+      message.hidden = true;
+    } catch (error) {
+      message.textContent = app.t("error", { message: error.message });
+      message.hidden = false;
+    }
+  }
+
+  return {
+    update(state) {
+      last = state;
+      redraw();
+    },
+  };
+}
