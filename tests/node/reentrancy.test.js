@@ -13,6 +13,8 @@ import {
   init,
   linearRelationError,
   rope,
+  ropeCache,
+  ropeFrequencies,
   rotate,
   rotationMatrix,
   si,
@@ -231,6 +233,27 @@ const INPUTS = [
     values: [0, 10, 1000],
     call: (x) => decayComparison({ dim: 64, x }),
   },
+  {
+    name: "ropeCache positions",
+    values: [0, 3.5, 1e5],
+    call: (positions) =>
+      ropeCache({ positions, dim: 8, layout: "duplicated", dtype: "float64" }),
+  },
+  {
+    name: "ropeFrequencies longrope shortFactor",
+    values: [1, 1.5, 2, 4],
+    call: (shortFactor) =>
+      ropeFrequencies({
+        dim: 8,
+        scaling: {
+          type: "longrope",
+          shortFactor,
+          longFactor: [1, 2, 3, 4],
+          maxPositionEmbeddings: 8192,
+          originalMaxPositionEmbeddings: 4096,
+        },
+      }),
+  },
   { name: "ci x", values: [0.5, 1, 30], call: (x) => ci(x) },
   { name: "si x", values: [-2, 0, 1], call: (x) => si(x) },
 ];
@@ -312,6 +335,23 @@ const OPTION_CALLS = [
     name: "decayComparison",
     options: { dim: 32, theta: "power", alpha: 0.5, x: [1, 2] },
     call: decayComparison,
+  },
+  {
+    name: "ropeFrequencies",
+    options: { dim: 16, base: 500000, scaling: { type: "linear", factor: 4 } },
+    call: ropeFrequencies,
+  },
+  {
+    name: "ropeCache",
+    options: {
+      dim: 8,
+      positions: 5,
+      start: 2,
+      layout: "interleaved",
+      dtype: "float16",
+      scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 32 },
+    },
+    call: ropeCache,
   },
 ];
 
