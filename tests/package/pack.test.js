@@ -22,6 +22,7 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/index.d.ts",
     "dist/index.js",
     "dist/relation.d.ts",
+    "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
     "dist/sinusoidal-pe.wasm",
     "package.json",
