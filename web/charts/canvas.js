@@ -21,6 +21,9 @@ export function fitCanvas(canvas, width, height) {
   return { context, ratio };
 }
 
+/** How many series colours the style sheet defines (--series-0 …). */
+export const SERIES_COLOURS = 8;
+
 /** Chart colours from the CSS custom properties (light or dark theme). */
 export function theme(element) {
   const style = getComputedStyle(element);
@@ -31,7 +34,9 @@ export function theme(element) {
     text: read("--chart-text", "#222"),
     axis: read("--chart-axis", "#888"),
     grid: read("--chart-grid", "#ddd"),
-    series: [0, 1, 2, 3, 4, 5].map((i) => read(`--series-${i}`, "#36c")),
+    series: Array.from({ length: SERIES_COLOURS }, (_, i) =>
+      read(`--series-${i}`, "#36c"),
+    ),
     font: `12px ${style.fontFamily || "sans-serif"}`,
   };
 }

@@ -1,16 +1,26 @@
 // Line charts on a canvas: axes with ticks (linear or log), a legend, and a
 // readout of the values nearest the pointer or, from the keyboard, a cursor
-// moved with the arrow keys. NaN breaks a line.
+// moved with the arrow keys. NaN breaks a line. Series may share a colour
+// (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
   element,
   fitCanvas,
   linearTicks,
   logTicks,
+  SERIES_COLOURS,
   theme,
   tickLabel,
 } from "./canvas.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
+// Room above and below the curves, as a fraction of the span (in decades on
+// a log axis, where a flat curve at one end is common), so that no curve
+// lies on the frame.
+const PAD = 0.04;
+const LOG_PAD = 0.08;
+
+/** A series' colour: its own `colour` index, else its place in the list. */
+const colourIndex = (series, i) => (series?.colour ?? i) % SERIES_COLOURS;
 
 export function lineChart(container, spec) {
   const canvas = document.createElement("canvas");
@@ -25,7 +35,8 @@ export function lineChart(container, spec) {
     "ul",
     "legend",
     spec.series.map((s, i) => {
-      const swatch = element("span", `swatch swatch-${i % 6}`);
+      const swatch = element("span", "swatch");
+      swatch.style.borderTopColor = `var(--series-${colourIndex(s, i)})`;
       if (s.dash) swatch.classList.add("dashed");
       return element("li", "", [swatch, s.label]);
     }),
@@ -79,8 +90,12 @@ export function lineChart(container, spec) {
     };
     const [x0, x1] = range([xs], spec.logX);
     let [y0, y1] = range(ys, spec.logY);
-    if (!spec.logY) {
-      const pad = (y1 - y0) * 0.04;
+    if (spec.logY) {
+      const pad = (y1 / y0) ** LOG_PAD;
+      y0 /= pad;
+      y1 *= pad;
+    } else {
+      const pad = (y1 - y0) * PAD;
       y0 -= pad;
       y1 += pad;
     }
@@ -144,7 +159,7 @@ export function lineChart(container, spec) {
     context.clip();
     context.lineWidth = 1.5;
     ys.forEach((list, s) => {
-      context.strokeStyle = colours.series[s % 6];
+      context.strokeStyle = colours.series[colourIndex(spec.series[s], s)];
       context.setLineDash(spec.series[s]?.dash ? [6, 4] : []);
       context.beginPath();
       let drawing = false;
