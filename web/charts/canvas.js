@@ -24,12 +24,21 @@ export function fitCanvas(canvas, width, height) {
 /** How many series colours the style sheet defines (--series-0 …). */
 export const SERIES_COLOURS = 8;
 
+// Colours are read once per element and colour scheme: a computed style read
+// after the page has changed costs a style recalculation on every redraw.
+const themes = new WeakMap();
+let darkQuery = null;
+
 /** Chart colours from the CSS custom properties (light or dark theme). */
 export function theme(element) {
+  darkQuery ??= matchMedia("(prefers-color-scheme: dark)");
+  const dark = darkQuery.matches;
+  const known = themes.get(element);
+  if (known?.dark === dark) return known.colours;
   const style = getComputedStyle(element);
   const read = (name, fallback) =>
     style.getPropertyValue(name).trim() || fallback;
-  return {
+  const colours = {
     background: read("--chart-bg", "#fff"),
     text: read("--chart-text", "#222"),
     axis: read("--chart-axis", "#888"),
@@ -39,6 +48,8 @@ export function theme(element) {
     ),
     font: `12px ${style.fontFamily || "sans-serif"}`,
   };
+  themes.set(element, { dark, colours });
+  return colours;
 }
 
 /** About `count` round tick values covering [low, high]. */

@@ -49,6 +49,7 @@ export function lineChart(container, spec) {
   let ys = [];
   let cursor = -1;
   let frame = null;
+  let observedWidth = null;
 
   function set(newXs, newYs) {
     xs = newXs;
@@ -78,7 +79,9 @@ export function lineChart(container, spec) {
   }
 
   function draw() {
-    const width = Math.max(240, container.clientWidth);
+    // The width the observer last saw: reading it from the page here would
+    // lay the page out again after every other panel's change.
+    const width = Math.max(240, observedWidth ?? container.clientWidth);
     const height = spec.height ?? Math.round(Math.min(320, width * 0.55));
     const { context } = fitCanvas(canvas, width, height);
     const colours = theme(canvas);
@@ -245,7 +248,6 @@ export function lineChart(container, spec) {
   canvas.addEventListener("blur", () => showCursor(-1));
 
   const chart = { set, canvas, redraw: draw };
-  let observedWidth = 0;
   new ResizeObserver(() => {
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;

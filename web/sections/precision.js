@@ -2,7 +2,9 @@
 // the library's float32 table, over positions 1 … 10^6, with the library's
 // stated error bound.
 import {
+  BANDS_PER_DECADE,
   bandErrors,
+  DECADES,
   MODULE_BOUND,
   positionBands,
   rowsPerBand,
@@ -88,6 +90,9 @@ export function mount(root, app) {
   app.exportable(box, chart.canvas, "precision");
 
   let shown = "";
+  // The positions depend on the number of pairs only, not on the base.
+  let bands = {};
+  const bound = new Float64Array(DECADES * BANDS_PER_DECADE).fill(MODULE_BOUND);
   return {
     update(state) {
       const key = JSON.stringify(state.schedule);
@@ -108,19 +113,20 @@ export function mount(root, app) {
     // offsets and output scales play no part in the rounding shown here.
     const omega = lib.frequencies(state.schedule);
     const rows = rowsPerBand(omega.length);
-    const { centres, positions } = positionBands(rows);
+    if (bands.rows !== rows) bands = { rows, ...positionBands(rows) };
+    const { centres, positions } = bands;
     const moduleTable = lib.table({
       dim: 2 * omega.length,
       frequencies: omega,
       positions,
     });
     const { naive, module } = bandErrors(omega, positions, rows, moduleTable);
-    chart.set(centres, [naive, module, centres.map(() => MODULE_BOUND)]);
+    chart.set(centres, [naive, module, bound]);
     methodText.textContent = app.t("methodText", {
       rows,
       pairs: omega.length,
     });
-    const worst = Math.max(...module);
+    const worst = module.reduce((a, b) => Math.max(a, b));
     summary.textContent = app.t(
       worst <= MODULE_BOUND ? "summary" : "summaryOver",
       {
