@@ -88,6 +88,11 @@ export function tickLabel(value) {
   return String(Number(value.toPrecision(4)));
 }
 
+/** A power of ten as 10ⁿ, the way a log axis with decade ticks is read. */
+export function powerLabel(value) {
+  return `10${superscript(String(Math.round(Math.log10(value))))}`;
+}
+
 const SUPERSCRIPTS = {
   "-": "⁻",
   "+": "",

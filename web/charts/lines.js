@@ -7,6 +7,7 @@ import {
   fitCanvas,
   linearTicks,
   logTicks,
+  powerLabel,
   SERIES_COLOURS,
   theme,
   tickLabel,
@@ -121,17 +122,21 @@ export function lineChart(container, spec) {
     context.fillStyle = colours.text;
     context.textAlign = "center";
     context.textBaseline = "top";
-    // Within one decade a log axis has no power of ten to mark.
+    // Within one decade a log axis has no power of ten to mark; with decade
+    // ticks every label is a power of ten.
+    const decades = (log, low, high) => log && high / low >= 10;
     const ticks = (log, low, high) =>
-      log && high / low >= 10 ? logTicks(low, high) : linearTicks(low, high);
+      decades(log, low, high) ? logTicks(low, high) : linearTicks(low, high);
     const xTicks = ticks(spec.logX, x0, x1);
+    const xTickLabel = decades(spec.logX, x0, x1) ? powerLabel : tickLabel;
+    const yTickLabel = decades(spec.logY, y0, y1) ? powerLabel : tickLabel;
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
       context.beginPath();
       context.moveTo(x, plot.y);
       context.lineTo(x, plot.y + plot.h);
       context.stroke();
-      context.fillText(tickLabel(t), x, plot.y + plot.h + 4);
+      context.fillText(xTickLabel(t), x, plot.y + plot.h + 4);
     }
     context.textAlign = "right";
     context.textBaseline = "middle";
@@ -142,7 +147,7 @@ export function lineChart(container, spec) {
       context.moveTo(plot.x, y);
       context.lineTo(plot.x + plot.w, y);
       context.stroke();
-      context.fillText(tickLabel(t), plot.x - 4, y);
+      context.fillText(yTickLabel(t), plot.x - 4, y);
     }
     context.strokeStyle = colours.axis;
     context.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
