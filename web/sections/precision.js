@@ -59,16 +59,27 @@ export const strings = {
 };
 
 export const formulas = {
-  naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big), \qquad |\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
-  module: String.raw`PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big), \qquad |\mathrm{error}| \le 6 \cdot 10^{-8}`,
+  naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big),`,
+  naiveBound: String.raw`|\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
+  module: String.raw`PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big),`,
+  moduleBound: String.raw`|\mathrm{error}| \le 6 \cdot 10^{-8}`,
 };
 
 export function mount(root, app) {
   const lib = app.lib;
   heading(root, app);
+  // Each formula beside its bound, or below it where the page is narrow.
   root.append(
-    displayFormula(app, formulas.naive),
-    displayFormula(app, formulas.module),
+    ...[
+      [formulas.naive, formulas.naiveBound],
+      [formulas.module, formulas.moduleBound],
+    ].map((pair) =>
+      element(
+        "div",
+        { className: "sec-formula-pair" },
+        pair.map((tex) => displayFormula(app, tex)),
+      ),
+    ),
   );
   const methodText = paragraph("");
   const box = chartBox();
