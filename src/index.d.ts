@@ -120,7 +120,7 @@ export function table(
   },
 ): Float64Array;
 export function table(
-  options: (TableOptions | PresetTableOptions) & { out?: undefined },
+  options: TableOptions | PresetTableOptions,
 ): Float32Array | Float64Array;
 
 /** The w_i that `table` uses for these options (scale not applied). */

@@ -4,7 +4,13 @@ import * as kernels from "./kernels.js";
 import { boolean, positionList, rangeError, typeError } from "./options.js";
 import { paddingRows } from "./presets.js";
 import { deliver, outArray, write, zero } from "./out.js";
-import { allocateView, memoryBuffer, withScratch } from "./runtime.js";
+import { RESEED } from "sinusoidal-pe-constants";
+import {
+  allocateView,
+  MAX_REQUEST_BYTES,
+  memoryBuffer,
+  withScratch,
+} from "./runtime.js";
 import {
   DTYPES,
   largestFrequency,
@@ -54,7 +60,6 @@ const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
 // is a multiple of the core's re-seeding interval (PE_RESEED rows), so the
 // rows are the same, bit for bit, as those of one call over the whole table.
 const BLOCK_BYTES = 2 ** 20;
-const RESEED_ROWS = 128;
 
 /**
  * The angular frequencies w_i that `table` uses for these options (the angle
@@ -97,15 +102,15 @@ export function table(options) {
   }
   const { count, values } = rows;
   const zeroRows = paddingRows(p.padding, count, values);
-  const Typed = p.dtype === 0 ? Float32Array : Float64Array;
+  const Typed = p.float32 ? Float32Array : Float64Array;
   const bytes = count * p.dim * Typed.BYTES_PER_ELEMENT;
-  if (bytes > 2 ** 32 - 2 ** 20)
+  if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a table of ${count} × ${p.dim} ${DTYPES[p.dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
 
   const out = outArray(p.options.out, Typed, count * p.dim, { view });
-  const kernel = p.dtype === 0 ? kernels.tableF32 : kernels.tableF64;
+  const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
     const omega = writeFrequencies(p, scratch);
     let pointer = 0;
@@ -124,8 +129,7 @@ export function table(options) {
     const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
     const blockRows = Math.min(
       count,
-      RESEED_ROWS *
-        Math.max(1, Math.floor(BLOCK_BYTES / (RESEED_ROWS * rowBytes))),
+      RESEED * Math.max(1, Math.floor(BLOCK_BYTES / (RESEED * rowBytes))),
     );
     const result = out ?? new Typed(count * p.dim);
     if (count === 0) return result;

@@ -1,6 +1,8 @@
 // Validation of user options: every message names the option and the
 // allowed range. Type mistakes are TypeErrors, out-of-range values RangeErrors.
 
+import { MAX_COUNT } from "sinusoidal-pe-constants";
+
 const PREFIX = "sinusoidal-pe: ";
 
 export function typeError(message) {
@@ -211,7 +213,7 @@ export function positionList(positions, start, { min, maxCount, maxArray }) {
 
 // Evenly spaced points { from, to, count } or a list of numbers. Returns
 // { count, from, step, values }: values is null for an even grid.
-export function grid(value, name, maxCount = 2 ** 28) {
+export function grid(value, name, maxCount = MAX_COUNT) {
   if (
     value !== null &&
     typeof value === "object" &&

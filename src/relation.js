@@ -289,10 +289,9 @@ export function linearRelationError(options) {
     { min: 1, maxCount: 2 ** 24, maxArray: 2 ** 24 },
   );
   const offsets = numberList(p.options.offsets, "offsets");
-  const [Typed, table, rotation] =
-    p.dtype === 0
-      ? [Float32Array, kernels.tableF32, kernels.rotateF32]
-      : [Float64Array, kernels.tableF64, kernels.rotateF64];
+  const [Typed, table, rotation] = p.float32
+    ? [Float32Array, kernels.tableF32, kernels.rotateF32]
+    : [Float64Array, kernels.tableF64, kernels.rotateF64];
   const dim = p.dim;
   const rowsPerChunk = Math.min(
     count,
@@ -390,10 +389,9 @@ export function toeplitzError(options) {
     { min: 1, maxCount: MAX_GRAM_COUNT, maxArray: MAX_GRAM_ARRAY },
   );
   const dim = p.dim;
-  const [size, tableKernel, gramKernel] =
-    p.dtype === 0
-      ? [4, kernels.tableF32, kernels.gramDeviationF32]
-      : [8, kernels.tableF64, kernels.gramDeviationF64];
+  const [size, tableKernel, gramKernel] = p.float32
+    ? [4, kernels.tableF32, kernels.gramDeviationF32]
+    : [8, kernels.tableF64, kernels.gramDeviationF64];
   // Evenly spaced rows need g at the 2 count - 1 differences only.
   const toeplitz = values === null;
   const gCount = toeplitz ? 2 * count - 1 : count * count;

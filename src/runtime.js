@@ -111,9 +111,13 @@ export function wasm() {
   return instance;
 }
 
+// The largest single request: the address space less room for the stack,
+// the static data and the allocator's own bookkeeping.
+export const MAX_REQUEST_BYTES = MAX_BYTES - 2 ** 20;
+
 function allocate(bytes, what) {
   const exports = wasm();
-  if (bytes > MAX_BYTES - 2 ** 20)
+  if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `${what} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );

@@ -71,6 +71,7 @@ export function prepare(
     scale: engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale"),
     amplitude: amplitudeOf(engine.outputScale, outputScale, dtypeIndex),
     dtype: dtypeIndex,
+    float32: DTYPES[dtypeIndex] === "float32",
     presetStart: start,
     padding,
     options: engine,

@@ -14,10 +14,6 @@
 /* Pairs per block: the block's five arrays of doubles (10 KiB) stay in L1
    while rows stream through. A multiple of 4, the padding of a block. */
 #define PE_BLOCK 256
-/* Evenly spaced angles advance by one rotation per row and re-seed from an
-   exact sin/cos every PE_RESEED rows; the float64 recurrence drifts by about
-   1e-16 per step, far below float32 rounding. */
-#define PE_RESEED 128
 
 /* Whether x[j] = x[0] + j * step for every j in real arithmetic, step =
    x[1] - x[0]: the recurrence then forms exactly the angles of x. Rounded

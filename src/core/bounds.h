@@ -24,6 +24,12 @@
 /* Largest |x| the quadrature accepts: its cost grows linearly with |x|. */
 #define PE_DECAY_QUADRATURE_MAX_X 1e6
 
+/* Evenly spaced angles advance by one rotation per row and re-seed from an
+   exact sin/cos every PE_RESEED rows; the float64 recurrence drifts by about
+   1e-16 per step, far below float32 rounding. JS builds tables in blocks of
+   whole re-seed periods, so blocks give the values of one call. */
+#define PE_RESEED 128
+
 /* Whether p is a multiple of alignment, a power of two. */
 static inline int pe_is_aligned(const void *p, uintptr_t alignment) {
   return ((uintptr_t)p & (alignment - 1)) == 0;

@@ -165,10 +165,6 @@ const fOut: Float64Array<SharedArrayBuffer> = decayIntegral({
 });
 const ciOut: Float64Array<SharedArrayBuffer> = ci([1, 2], { out: outF64 });
 const siOut: Float64Array<SharedArrayBuffer> = si([1, 2], { out: outF64 });
-// @ts-expect-error: a float32 table is not written into a Float64Array
-table({ positions: 4, dim: 8, out: outF64 });
-// @ts-expect-error: out and view do not combine
-table({ positions: 4, dim: 8, view: true, out: outF32 });
 // @ts-expect-error: rope writes float32
 rope(f32, 1, { dim: 8, out: outF64 });
 // @ts-expect-error: the quadrature returns { values, errors }, not into out

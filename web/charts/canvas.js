@@ -21,19 +21,35 @@ export function fitCanvas(canvas, width, height) {
   return { context, ratio };
 }
 
+/** How many series colours the style sheet defines (--series-0 …). */
+export const SERIES_COLOURS = 8;
+
+// Colours are read once per element and colour scheme: a computed style read
+// after the page has changed costs a style recalculation on every redraw.
+const themes = new WeakMap();
+let darkQuery = null;
+
 /** Chart colours from the CSS custom properties (light or dark theme). */
 export function theme(element) {
+  darkQuery ??= matchMedia("(prefers-color-scheme: dark)");
+  const dark = darkQuery.matches;
+  const known = themes.get(element);
+  if (known?.dark === dark) return known.colours;
   const style = getComputedStyle(element);
   const read = (name, fallback) =>
     style.getPropertyValue(name).trim() || fallback;
-  return {
+  const colours = {
     background: read("--chart-bg", "#fff"),
     text: read("--chart-text", "#222"),
     axis: read("--chart-axis", "#888"),
     grid: read("--chart-grid", "#ddd"),
-    series: [0, 1, 2, 3, 4, 5].map((i) => read(`--series-${i}`, "#36c")),
+    series: Array.from({ length: SERIES_COLOURS }, (_, i) =>
+      read(`--series-${i}`, "#36c"),
+    ),
     font: `12px ${style.fontFamily || "sans-serif"}`,
   };
+  themes.set(element, { dark, colours });
+  return colours;
 }
 
 /** About `count` round tick values covering [low, high]. */
@@ -70,6 +86,11 @@ export function tickLabel(value) {
     return `${m === "1" ? "" : m + "×"}10${superscript(exponent)}`;
   }
   return String(Number(value.toPrecision(4)));
+}
+
+/** A power of ten as 10ⁿ, the way a log axis with decade ticks is read. */
+export function powerLabel(value) {
+  return `10${superscript(String(Math.round(Math.log10(value))))}`;
 }
 
 const SUPERSCRIPTS = {

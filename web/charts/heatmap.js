@@ -63,6 +63,7 @@ export function heatmap(container, spec = {}) {
   let image = null;
   let cursor = null;
   let frame = null;
+  let observedWidth = null;
   let layout = null;
 
   /** Draws the table; returns the size of the binned image shown. */
@@ -88,7 +89,9 @@ export function heatmap(container, spec = {}) {
   }
 
   function measure() {
-    const width = Math.max(260, container.clientWidth);
+    // The width the observer last saw: reading it from the page here would
+    // lay the page out again after every other panel's change.
+    const width = Math.max(260, observedWidth ?? container.clientWidth);
     const plotW = width - MARGIN.left - MARGIN.right;
     const square = spec.square ?? rows === cols;
     const plotH = square
@@ -281,7 +284,6 @@ export function heatmap(container, spec = {}) {
     });
   });
 
-  let observedWidth = 0;
   new ResizeObserver(() => {
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;

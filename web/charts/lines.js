@@ -1,16 +1,27 @@
 // Line charts on a canvas: axes with ticks (linear or log), a legend, and a
 // readout of the values nearest the pointer or, from the keyboard, a cursor
-// moved with the arrow keys. NaN breaks a line.
+// moved with the arrow keys. NaN breaks a line. Series may share a colour
+// (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
   element,
   fitCanvas,
   linearTicks,
   logTicks,
+  powerLabel,
+  SERIES_COLOURS,
   theme,
   tickLabel,
 } from "./canvas.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
+// Room above and below the curves, as a fraction of the span (in decades on
+// a log axis, where a flat curve at one end is common), so that no curve
+// lies on the frame.
+const PAD = 0.04;
+const LOG_PAD = 0.08;
+
+/** A series' colour: its own `colour` index, else its place in the list. */
+const colourIndex = (series, i) => (series?.colour ?? i) % SERIES_COLOURS;
 
 export function lineChart(container, spec) {
   const canvas = document.createElement("canvas");
@@ -25,7 +36,8 @@ export function lineChart(container, spec) {
     "ul",
     "legend",
     spec.series.map((s, i) => {
-      const swatch = element("span", `swatch swatch-${i % 6}`);
+      const swatch = element("span", "swatch");
+      swatch.style.borderTopColor = `var(--series-${colourIndex(s, i)})`;
       if (s.dash) swatch.classList.add("dashed");
       return element("li", "", [swatch, s.label]);
     }),
@@ -38,6 +50,7 @@ export function lineChart(container, spec) {
   let ys = [];
   let cursor = -1;
   let frame = null;
+  let observedWidth = null;
 
   function set(newXs, newYs) {
     xs = newXs;
@@ -67,7 +80,9 @@ export function lineChart(container, spec) {
   }
 
   function draw() {
-    const width = Math.max(240, container.clientWidth);
+    // The width the observer last saw: reading it from the page here would
+    // lay the page out again after every other panel's change.
+    const width = Math.max(240, observedWidth ?? container.clientWidth);
     const height = spec.height ?? Math.round(Math.min(320, width * 0.55));
     const { context } = fitCanvas(canvas, width, height);
     const colours = theme(canvas);
@@ -79,8 +94,12 @@ export function lineChart(container, spec) {
     };
     const [x0, x1] = range([xs], spec.logX);
     let [y0, y1] = range(ys, spec.logY);
-    if (!spec.logY) {
-      const pad = (y1 - y0) * 0.04;
+    if (spec.logY) {
+      const pad = (y1 / y0) ** LOG_PAD;
+      y0 /= pad;
+      y1 *= pad;
+    } else {
+      const pad = (y1 - y0) * PAD;
       y0 -= pad;
       y1 += pad;
     }
@@ -103,17 +122,21 @@ export function lineChart(container, spec) {
     context.fillStyle = colours.text;
     context.textAlign = "center";
     context.textBaseline = "top";
-    // Within one decade a log axis has no power of ten to mark.
+    // Within one decade a log axis has no power of ten to mark; with decade
+    // ticks every label is a power of ten.
+    const decades = (log, low, high) => log && high / low >= 10;
     const ticks = (log, low, high) =>
-      log && high / low >= 10 ? logTicks(low, high) : linearTicks(low, high);
+      decades(log, low, high) ? logTicks(low, high) : linearTicks(low, high);
     const xTicks = ticks(spec.logX, x0, x1);
+    const xTickLabel = decades(spec.logX, x0, x1) ? powerLabel : tickLabel;
+    const yTickLabel = decades(spec.logY, y0, y1) ? powerLabel : tickLabel;
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
       context.beginPath();
       context.moveTo(x, plot.y);
       context.lineTo(x, plot.y + plot.h);
       context.stroke();
-      context.fillText(tickLabel(t), x, plot.y + plot.h + 4);
+      context.fillText(xTickLabel(t), x, plot.y + plot.h + 4);
     }
     context.textAlign = "right";
     context.textBaseline = "middle";
@@ -124,7 +147,7 @@ export function lineChart(container, spec) {
       context.moveTo(plot.x, y);
       context.lineTo(plot.x + plot.w, y);
       context.stroke();
-      context.fillText(tickLabel(t), plot.x - 4, y);
+      context.fillText(yTickLabel(t), plot.x - 4, y);
     }
     context.strokeStyle = colours.axis;
     context.strokeRect(plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
@@ -144,7 +167,7 @@ export function lineChart(container, spec) {
     context.clip();
     context.lineWidth = 1.5;
     ys.forEach((list, s) => {
-      context.strokeStyle = colours.series[s % 6];
+      context.strokeStyle = colours.series[colourIndex(spec.series[s], s)];
       context.setLineDash(spec.series[s]?.dash ? [6, 4] : []);
       context.beginPath();
       let drawing = false;
@@ -230,7 +253,6 @@ export function lineChart(container, spec) {
   canvas.addEventListener("blur", () => showCursor(-1));
 
   const chart = { set, canvas, redraw: draw };
-  let observedWidth = 0;
   new ResizeObserver(() => {
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;

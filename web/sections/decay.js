@@ -33,7 +33,7 @@ export const strings = {
     title: "Long-range decay",
     lead: "Why does the dot product fall off with distance? Write the frequencies as θᵢ = θ(tᵢ) with tᵢ = 2i/d. Then the sum Σ cos(x·θᵢ) is a Riemann sum, close to (d/2)·f(x) with f(x) = ∫₀¹ cos(x·θ(t)) dt. The integral shows the shape of the decay without the detail of a particular d, and the module computes it exactly for several families of θ. The sinusoidal encoding is the exponential family θ(t) = b⁻ᵗ with base b = 10000.",
     chartText:
-      "Solid lines: (d/2)·f(x) from the module's closed forms. Dashed: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
+      "Solid lines: (d/2)·f(x) from the module's closed forms. Dashed, in the same colour: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
     familyText:
       "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster, turns negative around x ≈ b and then oscillates about zero; with b = 10000 it stays positive and decays slowly over the whole length of a typical context. The power family tᵅ decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
     families: "families",
@@ -63,7 +63,7 @@ export const strings = {
     title: "远程衰减",
     lead: "为什么点积会随距离衰减？把频率写成 θᵢ = θ(tᵢ)，其中 tᵢ = 2i/d。于是 Σ cos(x·θᵢ) 是一个黎曼和，近似等于 (d/2)·f(x)，其中 f(x) = ∫₀¹ cos(x·θ(t)) dt。积分去掉了具体维度 d 的细节，只留下衰减的形状，模块可以对几族 θ 精确计算它。正弦位置编码对应指数族 θ(t) = b⁻ᵗ，底数 b = 10000。",
     chartText:
-      "实线：模块用闭式解算出的 (d/2)·f(x)。虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
+      "实线：模块用闭式解算出的 (d/2)·f(x)。同色虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
     familyText:
       "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，在 x ≈ b 附近变为负值，之后在零附近振荡；b = 10000 时，在常见上下文长度的整个范围内它都保持为正，并且缓慢衰减。幂函数族 tᵅ 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
     families: "函数族",
@@ -220,12 +220,19 @@ export function mount(root, app) {
     if (key === chartKey) return chart;
     chartKey = key;
     box.replaceChildren();
+    // A family's integral and sum share a colour, the same whichever other
+    // families are shown.
     const series = [];
     for (const family of families) {
       const name = familyName(family);
-      series.push({ label: app.t("integral", { family: name }) });
+      const colour = FAMILIES.findIndex((f) => f.key === family);
+      series.push({ label: app.t("integral", { family: name }), colour });
       if (settings.sums)
-        series.push({ label: app.t("sum", { family: name }), dash: [5, 4] });
+        series.push({
+          label: app.t("sum", { family: name }),
+          dash: [5, 4],
+          colour,
+        });
     }
     chart = app.lineChart(box, {
       testid: "decay-chart",

@@ -1,7 +1,7 @@
-// The Gram block of the dot-product section: which positions, how many, and
-// the matrix itself. The library checks the Toeplitz property
-// (toeplitzError); the matrix drawn is the product of a library table with
-// its own transpose, because that product is the thing shown.
+// The Gram block of the dot-product section: which positions and how many.
+// The library checks the Toeplitz property (toeplitzError); the matrix drawn
+// is the product of a library table with its own transpose (rowProducts),
+// because that product is the thing shown.
 
 // n² · dim multiply-adds per redraw, a few milliseconds at most.
 const GRAM_WORK = 2 ** 21;
@@ -13,21 +13,6 @@ export function gramSize(dim) {
     2,
     Math.min(GRAM_MAX, Math.floor(Math.sqrt(GRAM_WORK / Math.max(dim, 1)))),
   );
-}
-
-/** G[a, b] = Σ_j rows[a, j] · rows[b, j] in float64, row-major n × n. */
-export function gramMatrix(rows, n, dim) {
-  const gram = new Float64Array(n * n);
-  for (let a = 0; a < n; a++) {
-    for (let b = 0; b <= a; b++) {
-      let sum = 0;
-      for (let j = 0, x = a * dim, y = b * dim; j < dim; j++)
-        sum += rows[x + j] * rows[y + j];
-      gram[a * n + b] = sum;
-      gram[b * n + a] = sum;
-    }
-  }
-  return gram;
 }
 
 /** Evenly spaced offsets −K … K, K = positions − 1, at most 4001 of them. */

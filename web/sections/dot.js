@@ -3,12 +3,12 @@
 // the library's check that this matrix is Toeplitz.
 import {
   GRAM_MAX,
-  gramMatrix,
   gramSize,
   offsetGrid,
   plainRows,
   toeplitzTolerance,
 } from "./dot-gram.js";
+import { rowProducts } from "./row-products.js";
 import {
   chartBox,
   displayFormula,
@@ -163,8 +163,8 @@ export function mount(root, app) {
     const block = { ...rows, positions: n, start };
     const values = lib.table({ ...block, dtype: "float64" });
     const dim = state.dim;
-    const gram = gramMatrix(values, n, dim);
-    const reach = Math.max(...gram.map(Math.abs));
+    const gram = rowProducts(values, values, n, dim);
+    const reach = largestMagnitude(gram);
     heatmap.set(gram, n, n, {
       min: -reach,
       max: reach,
@@ -193,4 +193,10 @@ export function mount(root, app) {
     });
     oddText.hidden = pass || dim % 2 === 0;
   }
+}
+
+function largestMagnitude(values) {
+  let reach = 0;
+  for (const v of values) reach = Math.max(reach, Math.abs(v));
+  return reach;
 }

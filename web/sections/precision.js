@@ -2,7 +2,9 @@
 // the library's float32 table, over positions 1 … 10^6, with the library's
 // stated error bound.
 import {
+  BANDS_PER_DECADE,
   bandErrors,
+  DECADES,
   MODULE_BOUND,
   positionBands,
   rowsPerBand,
@@ -57,16 +59,27 @@ export const strings = {
 };
 
 export const formulas = {
-  naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big), \qquad |\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
-  module: String.raw`PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big), \qquad |\mathrm{error}| \le 6 \cdot 10^{-8}`,
+  naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big),`,
+  naiveBound: String.raw`|\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
+  module: String.raw`PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big),`,
+  moduleBound: String.raw`|\mathrm{error}| \le 6 \cdot 10^{-8}`,
 };
 
 export function mount(root, app) {
   const lib = app.lib;
   heading(root, app);
+  // Each formula beside its bound, or below it where the page is narrow.
   root.append(
-    displayFormula(app, formulas.naive),
-    displayFormula(app, formulas.module),
+    ...[
+      [formulas.naive, formulas.naiveBound],
+      [formulas.module, formulas.moduleBound],
+    ].map((pair) =>
+      element(
+        "div",
+        { className: "sec-formula-pair" },
+        pair.map((tex) => displayFormula(app, tex)),
+      ),
+    ),
   );
   const methodText = paragraph("");
   const box = chartBox();
@@ -88,6 +101,9 @@ export function mount(root, app) {
   app.exportable(box, chart.canvas, "precision");
 
   let shown = "";
+  // The positions depend on the number of pairs only, not on the base.
+  let bands = {};
+  const bound = new Float64Array(DECADES * BANDS_PER_DECADE).fill(MODULE_BOUND);
   return {
     update(state) {
       const key = JSON.stringify(state.schedule);
@@ -108,19 +124,20 @@ export function mount(root, app) {
     // offsets and output scales play no part in the rounding shown here.
     const omega = lib.frequencies(state.schedule);
     const rows = rowsPerBand(omega.length);
-    const { centres, positions } = positionBands(rows);
+    if (bands.rows !== rows) bands = { rows, ...positionBands(rows) };
+    const { centres, positions } = bands;
     const moduleTable = lib.table({
       dim: 2 * omega.length,
       frequencies: omega,
       positions,
     });
     const { naive, module } = bandErrors(omega, positions, rows, moduleTable);
-    chart.set(centres, [naive, module, centres.map(() => MODULE_BOUND)]);
+    chart.set(centres, [naive, module, bound]);
     methodText.textContent = app.t("methodText", {
       rows,
       pairs: omega.length,
     });
-    const worst = Math.max(...module);
+    const worst = module.reduce((a, b) => Math.max(a, b));
     summary.textContent = app.t(
       worst <= MODULE_BOUND ? "summary" : "summaryOver",
       {

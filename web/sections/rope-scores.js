@@ -1,6 +1,7 @@
 // The RoPE section's computations around the library's `rope`: seeded random
 // query and key vectors, the score matrix of the rotated rows (the product
 // is the thing shown) and how far that matrix is from constant diagonals.
+import { rowProducts } from "./row-products.js";
 
 // n² · dim multiply-adds per pairing, a few milliseconds at most.
 const SCORE_WORK = 2 ** 19;
@@ -62,15 +63,8 @@ export function scoreMatrix(lib, q, k, n, start, options) {
   const dim = q.length;
   const qs = lib.rope(repeat(q, n), positions, { ...options, dim });
   const ks = lib.rope(repeat(k, n), positions, { ...options, dim });
-  const scores = new Float64Array(n * n);
-  for (let a = 0; a < n; a++)
-    for (let b = 0; b < n; b++) {
-      let sum = 0;
-      for (let j = 0, x = a * dim, y = b * dim; j < dim; j++)
-        sum += qs[x + j] * ks[y + j];
-      scores[a * n + b] = sum;
-    }
-  return scores;
+  // float64 copies (exact) keep rowProducts to one kind of array.
+  return rowProducts(new Float64Array(qs), new Float64Array(ks), n, dim);
 }
 
 /** max over the matrix of |S[a, b] − S at the start of the diagonal a − b|. */

@@ -205,6 +205,8 @@ export function mount(root, app) {
 
   let last = null;
   let shown = "";
+  // q and k change with the seed and dim only, not with the schedule.
+  let vectors = {};
 
   function redraw() {
     if (last === null) return;
@@ -218,7 +220,9 @@ export function mount(root, app) {
     try {
       // The frequencies of the current schedule, one per pair that rope turns.
       const omega = lib.frequencies(state.schedule).slice(0, dim / 2);
-      const { q, k } = randomPair(seed, dim);
+      if (vectors.seed !== seed || vectors.dim !== dim)
+        vectors = { seed, dim, ...randomPair(seed, dim) };
+      const { q, k } = vectors;
       const scores = (p) =>
         scoreMatrix(lib, q, k, n, start, { pairing: p, frequencies: omega });
       const shownScores = scores(pairing);
