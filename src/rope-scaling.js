@@ -112,7 +112,7 @@ function positiveNumbers(value, name) {
 
 // dim, base and scaling as JS-owned values: the parameter array of the C
 // core (NaN = absent) and longrope's factors.
-function ropeSpec(raw) {
+export function ropeSpec(raw) {
   const dim = integer(raw.dim, "dim", 2, 2 ** 20);
   if (dim % 2 !== 0)
     throw rangeError(`option "dim" must be even (the rotary dim), got ${dim}`);
@@ -228,7 +228,7 @@ function ropeSpec(raw) {
 
 // Writes the inverse frequencies into module memory; returns their pointer
 // and the attention factor.
-function writeRopeFrequencies(spec, scratch) {
+export function writeRopeFrequencies(spec, scratch) {
   const n = spec.dim / 2;
   const params = scratch(SLOTS.length * 8, "RoPE parameters");
   new Float64Array(memoryBuffer(), params, SLOTS.length).set(spec.params);
