@@ -521,3 +521,31 @@ test("ropeCache's out: every misuse names out.cos, out.sin or out, and writes no
   assert.deepEqual(cos, ropeCache(options).cos);
   assert.deepEqual(sin, ropeCache(options).sin);
 });
+
+test("ropeCache's out.cos and out.sin are read once, even when reading them grows the memory", () => {
+  const cos = new Float32Array(3 * 4);
+  const sin = new Float32Array(3 * 4);
+  const reads = { cos: 0, sin: 0 };
+  const grow = () => {
+    const before = table({ positions: 1, dim: 2, view: true }).buffer
+      .byteLength;
+    table({ positions: Math.ceil(before / 4096) + 1, dim: 1024, view: true });
+  };
+  const out = {
+    get cos() {
+      reads.cos++;
+      grow();
+      return cos;
+    },
+    get sin() {
+      reads.sin++;
+      grow();
+      return sin;
+    },
+  };
+  const got = ropeCache({ positions: 3, dim: 8, out });
+  assert.deepEqual(reads, { cos: 1, sin: 1 });
+  assert.equal(got.cos, cos);
+  assert.deepEqual(cos, ropeCache({ positions: 3, dim: 8 }).cos);
+  assert.deepEqual(sin, ropeCache({ positions: 3, dim: 8 }).sin);
+});
