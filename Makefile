@@ -16,7 +16,7 @@ NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/nati
 # Debian's emcc 3.1.6 finds its optimizer's `acorn` only on this path.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
 # Each file is compiled with its own -O level, then linked at -O3 (a link
-# at -Oz would swap in libc's size-optimised exp, log and pow, whose results
+# at -Oz would swap in libc's size-optimised log and pow, whose results
 # differ from the native build's in the last bit).
 EMCFLAGS := -msimd128 -Wall -Wextra -Werror -Isrc/core
 EMFLAGS := -O3 -msimd128 --no-entry -sSTANDALONE_WASM \
