@@ -99,8 +99,9 @@ static void sums_even(double *out, uint32_t m, double from, double step,
 static double sum_at(double k, const double *omega, uint32_t h, double scale) {
   v128_t acc = wasm_f64x2_splat(0), kv = wasm_f64x2_splat(k);
   for (uint32_t i = 0; i < h; i += 2) {
-    v128_t mask, s, c, w = pair_w(omega, i, h, scale, &mask);
-    pe_sincos_product_f64x2(kv, w, &s, &c);
+    v128_t mask, hi, lo, s, c, w = pair_w(omega, i, h, scale, &mask);
+    pe_two_product_f64x2(kv, w, &hi, &lo);
+    pe_sincos_f64x2_full(hi, lo, &s, &c); /* inline: the hot loop here */
     acc = wasm_f64x2_add(acc, wasm_f64x2_mul(c, mask));
   }
   return wasm_f64x2_extract_lane(acc, 0) + wasm_f64x2_extract_lane(acc, 1);

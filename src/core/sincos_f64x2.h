@@ -58,40 +58,13 @@ static inline __attribute__((always_inline)) v128_t pe_poly_cos(v128_t r,
   return wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_mul(p, z));
 }
 
-/* Lanes beyond the fast range (rare: only huge angles reach it). libm
-   reduces x exactly at any magnitude; x_lo, below half an ulp of x, is added
-   by the angle-sum formula. */
-static inline void pe_sincos_f64x2_slow(v128_t x, v128_t x_lo, v128_t *s,
-                                        v128_t *c) {
-  double lanes_s[2], lanes_c[2];
-  for (int k = 0; k < 2; k++) {
-    double a =
-        k == 0 ? wasm_f64x2_extract_lane(x, 0) : wasm_f64x2_extract_lane(x, 1);
-    double a_lo = k == 0 ? wasm_f64x2_extract_lane(x_lo, 0)
-                         : wasm_f64x2_extract_lane(x_lo, 1);
-    double sin_a = sin(a), cos_a = cos(a);
-    double sin_lo = sin(a_lo), cos_lo = cos(a_lo);
-    lanes_s[k] = sin_a * cos_lo + cos_a * sin_lo;
-    lanes_c[k] = cos_a * cos_lo - sin_a * sin_lo;
-  }
-  *s = wasm_f64x2_make(lanes_s[0], lanes_s[1]);
-  *c = wasm_f64x2_make(lanes_c[0], lanes_c[1]);
-}
-
-/* Shared by every variant; `sin_terms`, `cos_terms` and `check_range` are
-   constants. Without the range check (the caller knows |x| is in the fast
-   range) the kernels run about 15% faster. */
+/* Shared by every variant; `sin_terms` and `cos_terms` are constants. The
+   caller has checked that every lane is in the fast range. */
 static inline __attribute__((always_inline)) void
 pe_sincos_f64x2_terms(v128_t x, v128_t x_lo, v128_t *s, v128_t *c,
-                      int sin_terms, int cos_terms, int check_range) {
-  if (check_range &&
-      !wasm_i64x2_all_true(wasm_f64x2_le(
-          wasm_f64x2_abs(x), wasm_f64x2_splat(PE_SINCOS_FAST_LIMIT)))) {
-    pe_sincos_f64x2_slow(x, x_lo, s, c);
-    return;
-  }
+                      int sin_terms, int cos_terms) {
   /* Adding 1.5 * 2^52 rounds x * 2/pi to the nearest integer k and leaves
-     k mod 2^51 in the low mantissa bits, two's complement for negative k. */
+       k mod 2^51 in the low mantissa bits, two's complement for negative k. */
   const v128_t magic = wasm_f64x2_splat(0x1.8p52);
   v128_t t = wasm_f64x2_add(
       wasm_f64x2_mul(x, wasm_f64x2_splat(0x1.45f306dc9c883p-1)), magic);
@@ -113,11 +86,6 @@ pe_sincos_f64x2_terms(v128_t x, v128_t x_lo, v128_t *s, v128_t *c,
       wasm_i64x2_shl(wasm_v128_and(wasm_i64x2_add(t, one), two), 62);
   *s = wasm_v128_xor(wasm_v128_bitselect(cos_r, sin_r, swap), sin_sign);
   *c = wasm_v128_xor(wasm_v128_bitselect(sin_r, cos_r, swap), cos_sign);
-}
-
-/* Full double precision: about 1e-16 absolute. */
-static inline void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 8, 8, 1);
 }
 
 /* a * b = hi + lo exactly (Dekker's product with Veltkamp's split; wasm has
@@ -156,15 +124,36 @@ static inline void pe_two_product_f64x2(v128_t a, v128_t b, v128_t *hi,
   *lo = wasm_f64x2_mul(e, undo);
 }
 
-/* sin and cos of the exact product a * b, not of its rounding: the angle of
-   a large position keeps its last bits, so PE(p + k) = R(k) PE(p) holds to
-   about 1e-16 in float64 for exactly representable p + k. */
-static inline void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s,
-                                           v128_t *c) {
-  v128_t hi, lo;
-  pe_two_product_f64x2(a, b, &hi, &lo);
-  pe_sincos_f64x2_terms(hi, lo, s, c, 8, 8, 1);
+typedef struct {
+  v128_t sin, cos;
+} pe_sincos_lanes;
+
+/* Lanes beyond the fast range (rare: only huge angles reach it), out of
+   line in sincos_f64x2.c. It returns a value, so that the caller's results
+   need no address and stay in locals. */
+pe_sincos_lanes pe_sincos_f64x2_slow(v128_t x, v128_t x_lo);
+
+/* Full double precision of x + x_lo (|x_lo| below half an ulp of x): about
+   1e-16 absolute, at any finite x. */
+static inline __attribute__((always_inline)) void
+pe_sincos_f64x2_full(v128_t x, v128_t x_lo, v128_t *s, v128_t *c) {
+  if (wasm_i64x2_all_true(wasm_f64x2_le(
+          wasm_f64x2_abs(x), wasm_f64x2_splat(PE_SINCOS_FAST_LIMIT))))
+    pe_sincos_f64x2_terms(x, x_lo, s, c, 8, 8);
+  else {
+    pe_sincos_lanes slow = pe_sincos_f64x2_slow(x, x_lo);
+    *s = slow.sin;
+    *c = slow.cos;
+  }
 }
+
+/* pe_sincos_f64x2_full of x, and of the exact product a * b, not of its
+   rounding: the angle of a large position keeps its last bits, so PE(p + k)
+   = R(k) PE(p) holds to about 1e-16 in float64 for exactly representable
+   p + k. Out of line (sincos_f64x2.c), one copy for the calls outside hot
+   loops. */
+void pe_sincos_f64x2(v128_t x, v128_t *s, v128_t *c);
+void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s, v128_t *c);
 
 /* For results rounded to float32: Taylor to r^9 and r^10, whose truncation
    errors on |r| <= pi/4 (1.8e-9 and 1.1e-10) stay far below the float32
@@ -172,7 +161,7 @@ static inline void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s,
    |x| <= PE_SINCOS_FAST_LIMIT in every lane (past it, the rounding of an
    angle product would show in float32 anyway). */
 static inline void pe_sincos_f64x2_for_f32(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5, 0);
+  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5);
 }
 
 #endif

@@ -71,16 +71,14 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
                                                              : PE_ERR_POSITIONS;
 }
 
-/* Advances pairs [i, i + 2) by `rows` (1 or 2) steps, demoting each step to
-   float32 as (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in
-   c32[step]. */
+/* Advances pairs [i, i + 2) by two steps, demoting each step to float32 as
+   (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in c32[step]. */
 static inline __attribute__((always_inline)) void
-advance2(pe_angle_block *b, uint32_t i, uint32_t rows, v128_t *s32,
-         v128_t *c32) {
+advance2(pe_angle_block *b, uint32_t i, v128_t *s32, v128_t *c32) {
   v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
   v128_t sw = wasm_v128_load(b->step_sin + i);
   v128_t cw = wasm_v128_load(b->step_cos + i);
-  for (uint32_t r = 0; r < rows; r++) {
+  for (uint32_t r = 0; r < 2; r++) {
     pe_angle_step(&s, &c, sw, cw);
     s32[r] = wasm_f32x4_demote_f64x2_zero(s);
     c32[r] = wasm_f32x4_demote_f64x2_zero(c);
@@ -89,21 +87,21 @@ advance2(pe_angle_block *b, uint32_t i, uint32_t rows, v128_t *s32,
   wasm_v128_store(b->cos + i, c);
 }
 
-/* Advances pairs [i0, i0 + n) by one step per row and writes `rows` (1 or 2)
+/* Advances pairs [i0, i0 + n) by one step per row and writes two
    consecutive rows: the hot loop of evenly spaced float32 tables, fused so
    the state is read and written once per two rows. */
 static inline __attribute__((always_inline)) void
-advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
-                 int cos_first, const columns *cols, pe_angle_block *b,
-                 uint32_t i0, uint32_t n) {
+advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
+                 const columns *cols, pe_angle_block *b, uint32_t i0,
+                 uint32_t n) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
   if (interleaved) {
     float *dst = row + 2 * i0;
     for (; i + 4 <= n; i += 4) {
-      advance2(b, i, rows, s0, c0);
-      advance2(b, i + 2, rows, s1, c1);
-      for (uint32_t r = 0; r < rows; r++) {
+      advance2(b, i, s0, c0);
+      advance2(b, i + 2, s1, c1);
+      for (uint32_t r = 0; r < 2; r++) {
         float *d = dst + r * stride + 2 * i;
         if (cos_first) {
           wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
@@ -118,9 +116,9 @@ advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
     float *dst_sin = row + cols->sin_offset + i0;
     float *dst_cos = row + cols->cos_offset + i0;
     for (; i + 4 <= n; i += 4) {
-      advance2(b, i, rows, s0, c0);
-      advance2(b, i + 2, rows, s1, c1);
-      for (uint32_t r = 0; r < rows; r++) {
+      advance2(b, i, s0, c0);
+      advance2(b, i + 2, s1, c1);
+      for (uint32_t r = 0; r < 2; r++) {
         wasm_v128_store(dst_sin + r * stride + i,
                         wasm_i32x4_shuffle(s0[r], s1[r], 0, 1, 4, 5));
         wasm_v128_store(dst_cos + r * stride + i,
@@ -130,8 +128,8 @@ advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
   }
   /* Tail: the last one to three pairs (the state is padded to even n). */
   for (; i < n; i += 2) {
-    advance2(b, i, rows, s0, c0);
-    for (uint32_t r = 0; r < rows; r++) {
+    advance2(b, i, s0, c0);
+    for (uint32_t r = 0; r < 2; r++) {
       float s[4], c[4];
       wasm_v128_store(s, s0[r]);
       wasm_v128_store(c, c0[r]);
@@ -143,70 +141,76 @@ advance_emit_f32(float *row, size_t stride, uint32_t rows, int interleaved,
   }
 }
 
-/* Calls advance_emit_f32 with constant flags, so that each combination
-   compiles to a loop with no branch and every step in registers. */
-static void advance_emit_rows_f32(float *row, size_t stride, uint32_t rows,
-                                  const columns *cols, pe_angle_block *b,
-                                  uint32_t i0, uint32_t n) {
-#define PE_ADVANCE_EMIT(r, il, cf)                                             \
-  advance_emit_f32(row, stride, r, il, cf, cols, b, i0, n)
-  if (rows == 2) {
-    if (!cols->interleaved)
-      PE_ADVANCE_EMIT(2, 0, 0);
-    else if (cols->cos_first)
-      PE_ADVANCE_EMIT(2, 1, 1);
-    else
-      PE_ADVANCE_EMIT(2, 1, 0);
-  } else {
-    if (!cols->interleaved)
-      PE_ADVANCE_EMIT(1, 0, 0);
-    else if (cols->cos_first)
-      PE_ADVANCE_EMIT(1, 1, 1);
-    else
-      PE_ADVANCE_EMIT(1, 1, 0);
+/* Calls advance_emit_f32 for two rows with constant flags, so that each
+   layout compiles to a loop with no branch and every step in registers. */
+static void advance_emit_2_rows_f32(float *row, size_t stride,
+                                    const columns *cols, pe_angle_block *b,
+                                    uint32_t i0, uint32_t n) {
+  if (!cols->interleaved)
+    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n);
+  else if (cols->cos_first)
+    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n);
+  else
+    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n);
+}
+
+/* One step of every pair of the block: the single rows before a re-seed. */
+static void advance_block(pe_angle_block *b, uint32_t n_pad) {
+  for (uint32_t i = 0; i < n_pad; i += 2) {
+    v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
+    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    wasm_v128_store(b->sin + i, s);
+    wasm_v128_store(b->cos + i, c);
   }
-#undef PE_ADVANCE_EMIT
+}
+
+/* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
+static inline __attribute__((always_inline)) void
+store4_f32(float *row, const columns *cols, uint32_t i, v128_t s, v128_t c) {
+  if (cols->interleaved) {
+    v128_t first = cols->cos_first ? c : s, second = cols->cos_first ? s : c;
+    wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
+    wasm_v128_store(row + 2 * i + 4,
+                    wasm_i32x4_shuffle(first, second, 2, 6, 3, 7));
+  } else {
+    wasm_v128_store(row + cols->sin_offset + i, s);
+    wasm_v128_store(row + cols->cos_offset + i, c);
+  }
+}
+
+/* Lanes 0, 1 of x0 and x1 times a, as four float32. */
+static inline __attribute__((always_inline)) v128_t
+demote4(v128_t x0, v128_t x1, v128_t a) {
+  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(x0, a)),
+                            wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(x1, a)),
+                            0, 1, 4, 5);
 }
 
 /* One row at an arbitrary position, pairs [i0, i0 + n): sin/cos straight
-   to float32, with no state kept (nothing follows from this row). Flags are
-   constants, as in advance_emit_f32; `in_range` skips the sin/cos range
-   check when the whole row is known to be in the fast range. */
+   to float32, with no state kept (nothing follows from this row).
+   `in_range` (a constant) skips the sin/cos range check when the whole row
+   is known to be in the fast range. The layout is a branch per four pairs,
+   negligible beside their sin/cos. */
 static inline __attribute__((always_inline)) void
-position_emit_f32(float *row, int interleaved, int cos_first, int in_range,
-                  const columns *cols, pe_angle_block *b, uint32_t i0,
-                  uint32_t n, double position, double amplitude) {
+position_emit_f32(float *row, int in_range, const columns *cols,
+                  pe_angle_block *b, uint32_t i0, uint32_t n, double position,
+                  double amplitude) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
-  float *dst = row + 2 * i0;
-  float *dst_sin = row + cols->sin_offset + i0;
-  float *dst_cos = row + cols->cos_offset + i0;
   uint32_t i = 0;
   for (; i + 4 <= n; i += 4) {
     v128_t s0, c0, s1, c1;
-    v128_t x0 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i));
-    v128_t x1 = wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2));
     if (in_range) {
-      pe_sincos_f64x2_for_f32(x0, &s0, &c0);
-      pe_sincos_f64x2_for_f32(x1, &s1, &c1);
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s0,
+                              &c0);
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2)),
+                              &s1, &c1);
     } else {
       /* Past 1e8 the rounding of p * w itself would show in float32. */
       pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i), &s0, &c0);
       pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i + 2), &s1, &c1);
     }
-    s0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s0, a));
-    c0 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(c0, a));
-    s1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(s1, a));
-    c1 = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(c1, a));
-    if (!interleaved) {
-      wasm_v128_store(dst_sin + i, wasm_i32x4_shuffle(s0, s1, 0, 1, 4, 5));
-      wasm_v128_store(dst_cos + i, wasm_i32x4_shuffle(c0, c1, 0, 1, 4, 5));
-    } else if (cos_first) {
-      wasm_v128_store(dst + 2 * i, wasm_i32x4_shuffle(c0, s0, 0, 4, 1, 5));
-      wasm_v128_store(dst + 2 * i + 4, wasm_i32x4_shuffle(c1, s1, 0, 4, 1, 5));
-    } else {
-      wasm_v128_store(dst + 2 * i, wasm_i32x4_shuffle(s0, c0, 0, 4, 1, 5));
-      wasm_v128_store(dst + 2 * i + 4, wasm_i32x4_shuffle(s1, c1, 0, 4, 1, 5));
-    }
+    store4_f32(row, cols, i0 + i, demote4(s0, s1, a), demote4(c0, c1, a));
   }
   /* Tail: one to three pairs, through the block state. */
   if (i < n) {
@@ -223,26 +227,14 @@ position_emit_f32(float *row, int interleaved, int cos_first, int in_range,
   }
 }
 
-static inline __attribute__((always_inline)) void
-position_emit_layout_f32(float *row, const columns *cols, pe_angle_block *b,
-                         uint32_t i0, uint32_t n, double position,
-                         double amplitude, int in_range) {
-  if (!cols->interleaved)
-    position_emit_f32(row, 0, 0, in_range, cols, b, i0, n, position, amplitude);
-  else if (cols->cos_first)
-    position_emit_f32(row, 1, 1, in_range, cols, b, i0, n, position, amplitude);
-  else
-    position_emit_f32(row, 1, 0, in_range, cols, b, i0, n, position, amplitude);
-}
-
 static void position_emit_rows_f32(float *row, const columns *cols,
                                    pe_angle_block *b, uint32_t i0, uint32_t n,
                                    double position, double amplitude) {
   /* Rounding is monotonic: every |position * w| <= fl(|position| max |w|). */
   if (fabs(position) * b->max_w <= PE_SINCOS_FAST_LIMIT)
-    position_emit_layout_f32(row, cols, b, i0, n, position, amplitude, 1);
+    position_emit_f32(row, 1, cols, b, i0, n, position, amplitude);
   else
-    position_emit_layout_f32(row, cols, b, i0, n, position, amplitude, 0);
+    position_emit_f32(row, 0, cols, b, i0, n, position, amplitude);
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
@@ -372,9 +364,14 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
                                amplitude);
         j++;
       } else if (j % PE_RESEED != 0) {
-        uint32_t rows = (j + 1) % PE_RESEED != 0 && j + 1 < count ? 2 : 1;
-        advance_emit_rows_f32(row, dim, rows, &cols, &b, i0, n);
-        j += rows;
+        if ((j + 1) % PE_RESEED != 0 && j + 1 < count) {
+          advance_emit_2_rows_f32(row, dim, &cols, &b, i0, n);
+          j += 2;
+        } else {
+          advance_block(&b, n_pad);
+          emit_f32(row, &cols, &b, i0, n);
+          j++;
+        }
       } else {
         pe_angle_block_seed(&b, n_pad, position_of(positions, start, step, j),
                             amplitude, 1);
