@@ -9,6 +9,7 @@ import {
   dotProducts,
   frequencies,
   init,
+  ropeFrequencies,
   toeplitzError,
 } from "../../dist/index.js";
 import * as decay from "../../web/sections/decay.js";
@@ -279,6 +280,122 @@ test("a bad decay alpha in the link falls back with a note", async () => {
   await close();
 });
 
+// The schedules of the models the RoPE panel names, as their config.json
+// files give them (README, "To reproduce model X").
+const MODELS = {
+  llama3: {
+    base: 500000,
+    scaling: {
+      type: "llama3",
+      factor: 8,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+      originalMaxPositionEmbeddings: 8192,
+    },
+  },
+  yarn: {
+    base: 1000000,
+    scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 32768 },
+  },
+  dynamic: {
+    base: 10000,
+    scaling: {
+      type: "dynamic",
+      factor: 2,
+      maxPositionEmbeddings: 4096,
+      seqLen: 32768,
+    },
+  },
+};
+
+test("the RoPE panel shows ropeFrequencies and dotProducts, scheme by scheme", async () => {
+  const dim = 64;
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: `#lang=en&dim=${dim}&decay.rope=llama3&decay.ropeRange=16384`,
+  });
+  await settle(page);
+  const en = decay.strings.en;
+  const spectrumBefore = await canvasImage(page, "scaling-spectrum");
+  const decayBefore = await canvasImage(page, "scaling-decay");
+
+  async function check(model, label) {
+    const { base, scaling } = MODELS[model];
+    const plain = ropeFrequencies({ dim, base, scaling: { type: "default" } });
+    const scaled = ropeFrequencies({ dim, base, scaling });
+    // Pair i after i presses, the slow end where the schedules differ.
+    for (const presses of [5, 31]) {
+      const shown = await readout(
+        page,
+        "scaling-spectrum",
+        Array(presses).fill("ArrowRight"),
+      );
+      assert.equal(shown.x, presses);
+      const wavelength = (r) => (2 * Math.PI) / r.inverseFrequencies[presses];
+      close6(shown.values[en.unscaled], wavelength(plain), `${model} plain`);
+      close6(shown.values[label], wavelength(scaled), `${model} scaled`);
+    }
+    // Whole distances from 1 to 16384: the readout shows them exactly.
+    for (const presses of [3, 12, 30]) {
+      const shown = await readout(
+        page,
+        "scaling-decay",
+        Array(presses).fill("Shift+ArrowRight"),
+      );
+      assert.ok(Number.isInteger(shown.x) && shown.x > 1, String(shown.x));
+      for (const [which, r] of [
+        [en.unscaled, plain],
+        [label, scaled],
+      ]) {
+        const [g] = dotProducts({
+          dim,
+          frequencies: r.inverseFrequencies,
+          offsets: [shown.x],
+        });
+        close6(shown.values[which], g, `${model} g(${shown.x})`);
+      }
+    }
+    const attention = await page
+      .locator("[data-testid=scaling-attention]")
+      .textContent();
+    assert.ok(
+      attention.includes(String(Number(scaled.attentionFactor.toPrecision(6)))),
+      attention,
+    );
+  }
+
+  await check("llama3", en.llama3Scheme);
+  await page.selectOption("[data-testid=scaling-scheme]", "yarn");
+  await settle(page);
+  assert.notEqual(await canvasImage(page, "scaling-spectrum"), spectrumBefore);
+  assert.notEqual(await canvasImage(page, "scaling-decay"), decayBefore);
+  await check("yarn", en.yarnScheme);
+
+  await page.selectOption("[data-testid=scaling-scheme]", "dynamic");
+  const seqLen = page.locator("[data-testid=scaling-seqlen]");
+  await seqLen.selectOption("16384");
+  await settle(page);
+  const shorter = await canvasImage(page, "scaling-spectrum");
+  await seqLen.selectOption("32768");
+  await settle(page);
+  assert.notEqual(await canvasImage(page, "scaling-spectrum"), shorter);
+  await check("dynamic", en.dynamicScheme);
+  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  assert.match(hash, /decay\.rope=dynamic(&|$)/);
+  assert.match(hash, /decay\.seqLen=32768(&|$)/);
+
+  // An odd dim has no RoPE schedule: a note says so, and nothing is drawn.
+  await page.fill("[data-testid=control-dim]", "65");
+  await settle(page);
+  const note = page.getByText(decay.strings.en.oddDim.replace("{dim}", "65"));
+  assert.ok(await note.isVisible());
+  assert.equal(
+    await page.locator("[data-testid=scaling-spectrum]").isVisible(),
+    false,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test("RoPE scores depend on m − n only, for both pairings", async () => {
   for (const start of [0, 100000]) {
     const { page, errors, close } = await chromium.open("index.html", {
@@ -368,9 +485,23 @@ test("the sections' text switches language, and their settings stay", async () =
       section.strings.zh.lead,
     );
   }
-  const legend = await page.locator("#decay .legend").textContent();
+  const legend = await page.locator("#decay .legend").first().textContent();
   assert.ok(legend.includes(decay.strings.zh.linear), legend);
   assert.ok(!legend.includes(decay.strings.zh.exp10000), legend);
+  // The RoPE panel: its title, legend and axis labels.
+  const zh = decay.strings.zh;
+  assert.equal(await page.locator("#decay h3").textContent(), zh.ropeTitle);
+  const ropeLegend = await page
+    .locator("[data-testid=scaling-decay] ~ .legend")
+    .textContent();
+  assert.ok(ropeLegend.includes(zh.unscaled), ropeLegend);
+  assert.ok(ropeLegend.includes(zh.llama3Scheme), ropeLegend);
+  assert.equal(
+    await page
+      .locator("[data-testid=scaling-spectrum]")
+      .getAttribute("aria-label"),
+    `${zh.wavelength} / ${zh.pairIndex}`,
+  );
   assert.ok(
     (await page.locator("#precision .legend").textContent()).includes(
       precision.strings.zh.naive,

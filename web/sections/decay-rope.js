@@ -148,10 +148,10 @@ export function mountRopePanel(root, app) {
     choices(SEQ_LENS),
     String(settings.seqLen),
     (v) => change("seqLen", Number(v)),
-    "rope-seqlen",
+    "scaling-seqlen",
   );
   const attention = paragraph("");
-  attention.dataset.testid = "rope-attention";
+  attention.dataset.testid = "scaling-attention";
   const spectrumText = paragraph(app.t("spectrumText"));
   const spectrumBox = chartBox();
   const decayText = paragraph("");
@@ -175,7 +175,7 @@ export function mountRopePanel(root, app) {
         Object.keys(SCHEMES).map((k) => [k, app.t(`${k}Scheme`)]),
         settings.scheme,
         (v) => change("scheme", v),
-        "rope-scheme",
+        "scaling-scheme",
       ),
       seqLenField,
       select(
@@ -183,7 +183,7 @@ export function mountRopePanel(root, app) {
         choices(ROPE_RANGES),
         String(settings.range),
         (v) => change("range", Number(v)),
-        "rope-range",
+        "scaling-range",
       ),
     ]),
     warning,
@@ -204,7 +204,7 @@ export function mountRopePanel(root, app) {
     const context = SCHEMES[scheme].context.toLocaleString("en");
     spectrumBox.replaceChildren();
     spectrum = app.lineChart(spectrumBox, {
-      testid: "rope-spectrum",
+      testid: "scaling-spectrum",
       xLabel: app.t("pairIndex"),
       yLabel: app.t("wavelength"),
       logY: true,
@@ -213,16 +213,16 @@ export function mountRopePanel(root, app) {
         { label: app.t("context", { context }), colour: 2, dash: true },
       ],
     });
-    app.exportable(spectrumBox, spectrum.canvas, "rope-spectrum");
+    app.exportable(spectrumBox, spectrum.canvas, "rope-scaling-spectrum");
     decayBox.replaceChildren();
     decay = app.lineChart(decayBox, {
-      testid: "rope-decay",
+      testid: "scaling-decay",
       xLabel: app.t("distance"),
       yLabel: app.t("decaySum"),
       logX: true,
       series,
     });
-    app.exportable(decayBox, decay.canvas, "rope-decay");
+    app.exportable(decayBox, decay.canvas, "rope-scaling-decay");
   }
 
   let dim = null;
