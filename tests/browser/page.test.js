@@ -525,6 +525,26 @@ test("axe-core finds no serious or critical violation", async () => {
   }
 });
 
+test("the period formula stands clear of the period chart", async () => {
+  for (const width of [1100, 700, 360]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: "#lang=en",
+      viewport: { width, height: 900 },
+    });
+    const [formula, chart] = await page.$$eval(
+      "#table figure:nth-of-type(2) :is(math, canvas)",
+      (nodes) => nodes.map((node) => node.getBoundingClientRect()),
+    );
+    // Glyphs reach slightly past the formula's box: a clear gap, not contact.
+    assert.ok(
+      chart.top - formula.bottom >= 4,
+      `${width}: formula ends at ${formula.bottom}, chart starts at ${chart.top}`,
+    );
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
 test("a 360-pixel phone has no horizontal scrolling", async () => {
   for (const lang of ["en", "zh"]) {
     const { page, errors, close } = await chromium.open("index.html", {
@@ -538,6 +558,13 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
       document.documentElement.clientWidth,
     ]);
     assert.ok(widths[0] <= widths[1], `${lang}: ${widths}`);
+    // Nor does any formula scroll inside its box.
+    const scrolling = await page.$$eval(".formula, .sec-formula", (boxes) =>
+      boxes
+        .filter((box) => box.scrollWidth > box.clientWidth)
+        .map((box) => `${box.closest("section")?.id}: ${box.textContent}`),
+    );
+    assert.deepEqual(scrolling, [], lang);
     // HiDPI: the heatmap's backing store has twice its CSS pixels.
     const ratio = await page.$eval(
       '[data-testid="heatmap"]',

@@ -102,7 +102,11 @@ const ownFormulas = {
   riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
   integral: String.raw`\displaystyle f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt`,
   exp: String.raw`\displaystyle \theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
-  power: String.raw`\displaystyle \theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}`,
+  power: [
+    String.raw`\theta(t) = t^{\alpha}:`,
+    String.raw`\displaystyle f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right),`,
+    String.raw`\displaystyle s = \tfrac{1}{\alpha}`,
+  ],
   linear: String.raw`\displaystyle \theta(t) = t: \quad f(x) = \frac{\sin x}{x}`,
 };
 

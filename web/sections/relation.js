@@ -65,8 +65,15 @@ export const strings = {
 };
 
 export const formulas = {
-  relation: String.raw`\begin{pmatrix} \sin((p+k)\,\omega_i) \\ \cos((p+k)\,\omega_i) \end{pmatrix} = \begin{pmatrix} \cos(k\,\omega_i) & \sin(k\,\omega_i) \\ -\sin(k\,\omega_i) & \cos(k\,\omega_i) \end{pmatrix} \begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
-  blocks: String.raw`PE(p+k) = R(k)\,PE(p), \qquad R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
+  relation: [
+    String.raw`\begin{pmatrix} \sin((p+k)\,\omega_i) \\ \cos((p+k)\,\omega_i) \end{pmatrix}`,
+    String.raw`= \begin{pmatrix} \cos(k\,\omega_i) & \sin(k\,\omega_i) \\ -\sin(k\,\omega_i) & \cos(k\,\omega_i) \end{pmatrix}`,
+    String.raw`\begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
+  ],
+  blocks: [
+    String.raw`PE(p+k) = R(k)\,PE(p),`,
+    String.raw`R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
+  ],
 };
 
 // Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
@@ -95,8 +102,8 @@ export function mount(root, app) {
     element("h2", "", [app.t("title")]),
     element("p", "", [app.t("lead")]),
     element("div", "formula", [
-      app.math(formulas.relation, { display: true }),
-      app.math(formulas.blocks, { display: true }),
+      app.displayMath(formulas.relation),
+      app.displayMath(formulas.blocks),
     ]),
     element("p", "remark", [app.t("remark")]),
   );

@@ -29,7 +29,7 @@ export function paragraph(text, className = "sec-text") {
 
 export function displayFormula(app, tex) {
   const box = element("div", { className: "sec-formula" }, [
-    app.math(tex, { display: true }),
+    app.displayMath(tex),
   ]);
   // Room for the limits of a display-style sum, which the box scrolls.
   box.style.padding = "0.25rem 0";

@@ -57,10 +57,24 @@ export const strings = {
 };
 
 const LAYOUT_FORMULAS = {
-  interleaved: String.raw`PE(p, 2i) = \sin(p\,\omega_i), \quad PE(p, 2i+1) = \cos(p\,\omega_i)`,
-  "interleaved-cos-first": String.raw`PE(p, 2i) = \cos(p\,\omega_i), \quad PE(p, 2i+1) = \sin(p\,\omega_i)`,
-  halves: String.raw`PE(p, i) = \sin(p\,\omega_i), \quad PE(p, h+i) = \cos(p\,\omega_i), \quad h = \lfloor d/2 \rfloor`,
-  "halves-cos-first": String.raw`PE(p, i) = \cos(p\,\omega_i), \quad PE(p, h+i) = \sin(p\,\omega_i), \quad h = \lfloor d/2 \rfloor`,
+  interleaved: [
+    String.raw`PE(p, 2i) = \sin(p\,\omega_i),`,
+    String.raw`PE(p, 2i+1) = \cos(p\,\omega_i)`,
+  ],
+  "interleaved-cos-first": [
+    String.raw`PE(p, 2i) = \cos(p\,\omega_i),`,
+    String.raw`PE(p, 2i+1) = \sin(p\,\omega_i)`,
+  ],
+  halves: [
+    String.raw`PE(p, i) = \sin(p\,\omega_i),`,
+    String.raw`PE(p, h+i) = \cos(p\,\omega_i),`,
+    String.raw`h = \lfloor d/2 \rfloor`,
+  ],
+  "halves-cos-first": [
+    String.raw`PE(p, i) = \cos(p\,\omega_i),`,
+    String.raw`PE(p, h+i) = \sin(p\,\omega_i),`,
+    String.raw`h = \lfloor d/2 \rfloor`,
+  ],
 };
 
 // The frequencies as each preset's source code writes them (b: the base).
@@ -136,7 +150,11 @@ export function mount(root, app) {
 
   const periodTitle = document.createElement("figcaption");
   periodTitle.textContent = app.t("periodsTitle");
-  periodBox.append(periodTitle, app.math(formulas.period, { display: true }));
+  // In its own box, so that the fraction's depth cannot reach the chart.
+  const periodFormula = document.createElement("div");
+  periodFormula.className = "formula";
+  periodFormula.append(app.displayMath(formulas.period));
+  periodBox.append(periodTitle, periodFormula);
   const periods = app.lineChart(periodBox, {
     xLabel: app.t("pair"),
     yLabel: app.t("period"),
@@ -176,8 +194,8 @@ export function mount(root, app) {
       if (key !== shownFormula) {
         shownFormula = key;
         formula.replaceChildren(
-          app.math(formulas[`layout-${next.layout}`], { display: true }),
-          app.math(formulas[`schedule-${next.preset}`], { display: true }),
+          app.displayMath(formulas[`layout-${next.layout}`]),
+          app.displayMath(formulas[`schedule-${next.preset}`]),
         );
       }
       omega = lib.frequencies(next.schedule);
