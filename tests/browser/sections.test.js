@@ -232,7 +232,7 @@ test("decay families, alpha and view live in the link", async () => {
   assert.equal(await page.inputValue("[data-testid=decay-alpha]"), "0.5");
   assert.equal(await page.inputValue("[data-testid=decay-view]"), "long");
   const legend = await page
-    .locator("#decay .legend li")
+    .locator("[data-testid=decay-chart] ~ .legend li")
     .evaluateAll((items) => items.map((li) => li.textContent));
   assert.equal(legend.length, 4);
   assert.ok(legend.some((text) => text.includes("α = 0.5")));
