@@ -187,6 +187,7 @@ export function mount(root, app) {
   downloads.append(csvButton, npyButton);
 
   let shownFormula = "";
+  let shownSchedule = "";
   return {
     update(next) {
       state = next;
@@ -198,7 +199,15 @@ export function mount(root, app) {
           app.displayMath(formulas[`schedule-${next.preset}`]),
         );
       }
-      omega = lib.frequencies(next.schedule);
+      // The frequencies and their periods follow the schedule only.
+      const schedule = JSON.stringify(next.schedule);
+      if (schedule !== shownSchedule) {
+        shownSchedule = schedule;
+        omega = lib.frequencies(next.schedule);
+        const pairs = Float64Array.from(omega, (_, i) => i);
+        const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
+        periods.set(pairs, [period]);
+      }
       const values = lib.table({ ...next.options, view: true });
       const reach = amplitude(values, next.positions, next.dim);
       const shown = chart.set(values, next.positions, next.dim, {
@@ -217,9 +226,6 @@ export function mount(root, app) {
               h: shown.h,
             })
           : "";
-      const pairs = Float64Array.from(omega, (_, i) => i);
-      const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
-      periods.set(pairs, [period]);
     },
   };
 }
