@@ -8,7 +8,7 @@ import {
   plainRows,
   toeplitzTolerance,
 } from "./dot-gram.js";
-import { rowProducts } from "./row-products.js";
+import { largestMagnitude, rowProducts } from "./row-products.js";
 import {
   chartBox,
   displayFormula,
@@ -196,10 +196,4 @@ export function mount(root, app) {
     });
     oddText.hidden = pass || dim % 2 === 0;
   }
-}
-
-function largestMagnitude(values) {
-  let reach = 0;
-  for (const v of values) reach = Math.max(reach, Math.abs(v));
-  return reach;
 }

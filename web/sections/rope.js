@@ -9,6 +9,7 @@ import {
   scoreMatrix,
   scoreSize,
 } from "./rope-scores.js";
+import { largestMagnitude } from "./row-products.js";
 import {
   button,
   chartBox,
@@ -227,7 +228,7 @@ export function mount(root, app) {
         scoreMatrix(lib, q, k, n, start, { pairing: p, frequencies: omega });
       const shownScores = scores(pairing);
       const other = scores(PAIRINGS.find((p) => p !== pairing));
-      const reach = Math.max(...shownScores.map(Math.abs)) || 1;
+      const reach = largestMagnitude(shownScores) || 1;
       heatmap.set(shownScores, n, n, {
         min: -reach,
         max: reach,

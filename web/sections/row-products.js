@@ -48,3 +48,11 @@ export function rowProducts(left, right, n, dim) {
   }
   return products;
 }
+
+/** The largest |entry|: the colour range of a product matrix. */
+export function largestMagnitude(values) {
+  let reach = 0;
+  for (let j = 0; j < values.length; j++)
+    reach = Math.max(reach, Math.abs(values[j]));
+  return reach;
+}
