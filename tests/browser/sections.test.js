@@ -42,6 +42,19 @@ function settle(page) {
 }
 
 /**
+ * The link (decoded) once the page has written one that matches `pattern`:
+ * the page writes it when changes pause.
+ */
+async function linkMatching(page, pattern) {
+  await page.waitForFunction(
+    ([source, flags]) =>
+      new RegExp(source, flags).test(decodeURIComponent(location.hash)),
+    [pattern.source, pattern.flags],
+  );
+  return page.evaluate(() => decodeURIComponent(location.hash));
+}
+
+/**
  * A line chart's readout after focusing it and pressing `keys`:
  * { x, values: { label: value } }, as the reader sees it (6 digits).
  */
@@ -258,10 +271,8 @@ test("decay families, alpha and view live in the link", async () => {
   await page.locator("[data-testid=decay-family-linear]").check();
   await page.fill("[data-testid=decay-alpha]", "3");
   await page.locator("[data-testid=decay-alpha]").press("Enter");
-  await settle(page);
-  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  const hash = await linkMatching(page, /decay\.alpha=3(&|$)/);
   assert.match(hash, /decay\.families=exp1000,power,linear(&|$)/);
-  assert.match(hash, /decay\.alpha=3(&|$)/);
   assert.deepEqual(errors, []);
   await close();
 });
@@ -379,9 +390,8 @@ test("the RoPE panel shows ropeFrequencies and dotProducts, scheme by scheme", a
   await settle(page);
   assert.notEqual(await canvasImage(page, "scaling-spectrum"), shorter);
   await check("dynamic", en.dynamicScheme);
-  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  const hash = await linkMatching(page, /decay\.seqLen=32768(&|$)/);
   assert.match(hash, /decay\.rope=dynamic(&|$)/);
-  assert.match(hash, /decay\.seqLen=32768(&|$)/);
 
   // An odd dim has no RoPE schedule: a note says so, and nothing is drawn.
   await page.fill("[data-testid=control-dim]", "65");
@@ -427,9 +437,8 @@ test("RoPE scores depend on m − n only, for both pairings", async () => {
       await settle(page);
       assert.ok((await deviation()) <= 3e-7, `${pairing}, new vectors`);
     }
-    const hash = await page.evaluate(() => location.hash);
+    const hash = await linkMatching(page, /rope\.seed=3/);
     assert.match(hash, /rope\.pairing=interleaved/);
-    assert.match(hash, /rope\.seed=3/);
     assert.deepEqual(errors, []);
     await close();
   }
