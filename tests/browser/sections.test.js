@@ -1,5 +1,6 @@
-// The dot-product, RoPE, decay and precision sections of the built page in
-// Chromium: what they show against the library run here in Node.
+// The rows and columns, dot-product, RoPE, decay and precision sections of
+// the built page in Chromium: what they show against the library run here in
+// Node.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -10,6 +11,7 @@ import {
   frequencies,
   init,
   ropeFrequencies,
+  table,
   toeplitzError,
 } from "../../dist/index.js";
 import * as decay from "../../web/sections/decay.js";
@@ -287,6 +289,49 @@ test("a bad decay alpha in the link falls back with a note", async () => {
     await page.locator("#decay .note").first().textContent(),
     /decay\.alpha/,
   );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the row and column charts show the table, and follow their own fields", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=16&positions=32&base=100&curves.rows=3,7&curves.dims=2,5",
+  });
+  await settle(page);
+  const schedule = { dim: 16, base: 100, dtype: "float64" };
+  // Component j of the rows after j presses; position p of the columns.
+  async function checkRows(rows) {
+    for (const j of [1, 6, 13]) {
+      const shown = await readout(
+        page,
+        "curves-rows",
+        Array(j).fill("ArrowRight"),
+      );
+      assert.equal(shown.x, j);
+      for (const p of rows) {
+        const row = table({ ...schedule, positions: [p] });
+        close6(shown.values[`p = ${p}`], row[j], `PE(${p}, ${j})`);
+      }
+    }
+  }
+  await checkRows([3, 7]);
+  const column = await readout(
+    page,
+    "curves-columns",
+    Array(9).fill("ArrowRight"),
+  );
+  assert.equal(column.x, 9);
+  const at9 = table({ ...schedule, positions: [9] });
+  close6(column.values["j = 5"], at9[5], "PE(9, 5)");
+
+  // The shared positions leave the rows as they are; the rows field moves them.
+  await page.fill("[data-testid=control-positions]", "20");
+  await settle(page);
+  await checkRows([3, 7]);
+  await page.fill("[data-testid=curves-positions]", "11");
+  await page.locator("[data-testid=curves-positions]").press("Enter");
+  await settle(page);
+  await checkRows([11]);
   assert.deepEqual(errors, []);
   await close();
 });

@@ -285,7 +285,18 @@ export function mount(root, app) {
     });
   }
 
-  return { update: draw };
+  // Shown at its own p and k, the relation does not follow the shared
+  // positions or first position.
+  let shown = "";
+  return {
+    update(next) {
+      const key = JSON.stringify([next.schedule, next.layout]);
+      if (key === shown) return;
+      // Only once drawn: after a failure the next update tries again.
+      draw(next);
+      shown = key;
+    },
+  };
 }
 
 // The circle, the arc turned through (its last turn), and both points.
