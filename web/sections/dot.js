@@ -16,6 +16,7 @@ import {
   heading,
   paragraph,
   scientific,
+  setText,
 } from "./section-parts.js";
 
 export const id = "dot";
@@ -152,10 +153,13 @@ export function mount(root, app) {
     const h = Math.floor(state.dim / 2);
     const g0 = g[(grid.count - 1) / 2];
     chart.set(ks, [g]);
-    chartText.textContent = app.t("chartText", {
-      h,
-      g0: Number(g0.toPrecision(6)),
-    });
+    setText(
+      chartText,
+      app.t("chartText", {
+        h,
+        g0: Number(g0.toPrecision(6)),
+      }),
+    );
 
     // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
     // the heatmap and the module's check see the same rows (a preset's
@@ -176,24 +180,30 @@ export function mount(root, app) {
       rowStart: start,
       colStart: start,
     });
-    gramText.textContent = app.t("gramText", {
-      from: start,
-      to: start + n - 1,
-    });
+    setText(
+      gramText,
+      app.t("gramText", {
+        from: start,
+        to: start + n - 1,
+      }),
+    );
     const capped = n < GRAM_MAX;
     app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
 
     const check = lib.toeplitzError(block);
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
-    errorValue.textContent = scientific(check.maxAbsError);
+    setText(errorValue, scientific(check.maxAbsError));
     errorValue.dataset.value = String(check.maxAbsError);
-    badge.textContent = app.t(pass ? "pass" : "fail");
+    setText(badge, app.t(pass ? "pass" : "fail"));
     badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-    tolerance.textContent = app.t("tolerance", {
-      tolerance: scientific(limit),
-      h: Math.floor(dim / 2),
-    });
+    setText(
+      tolerance,
+      app.t("tolerance", {
+        tolerance: scientific(limit),
+        h: Math.floor(dim / 2),
+      }),
+    );
     oddText.hidden = pass || dim % 2 === 0;
   }
 }

@@ -16,6 +16,7 @@ import {
   heading,
   paragraph,
   scientific,
+  setText,
 } from "./section-parts.js";
 
 export const id = "precision";
@@ -133,19 +134,22 @@ export function mount(root, app) {
     });
     const { naive, module } = bandErrors(omega, positions, rows, moduleTable);
     chart.set(centres, [naive, module, bound]);
-    methodText.textContent = app.t("methodText", {
-      rows,
-      pairs: omega.length,
-    });
+    setText(
+      methodText,
+      app.t("methodText", {
+        rows,
+        pairs: omega.length,
+      }),
+    );
     const worst = module.reduce((a, b) => Math.max(a, b));
-    summary.textContent = app.t(
-      worst <= MODULE_BOUND ? "summary" : "summaryOver",
-      {
+    setText(
+      summary,
+      app.t(worst <= MODULE_BOUND ? "summary" : "summaryOver", {
         position: scientific(centres[centres.length - 1]),
         naive: scientific(naive[naive.length - 1]),
         module: scientific(worst),
         bound: scientific(MODULE_BOUND),
-      },
+      }),
     );
     summary.dataset.naive = String(naive[naive.length - 1]);
     summary.dataset.module = String(worst);

@@ -5,6 +5,7 @@
 import { element, fitCanvas, theme } from "../charts/canvas.js";
 import { pairColumns } from "../layouts.js";
 import { optionsAt } from "../state.js";
+import { setText } from "./section-parts.js";
 
 export const id = "relation";
 
@@ -228,9 +229,12 @@ export function mount(root, app) {
     let wrong = 0;
     for (let j = 0; j < there.length; j++)
       wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
-    mistakenText.textContent = app.t("mistakenError", {
-      error: Number(wrong.toPrecision(3)),
-    });
+    setText(
+      mistakenText,
+      app.t("mistakenError", {
+        error: Number(wrong.toPrecision(3)),
+      }),
+    );
 
     const result = lib.linearRelationError({
       ...schedule,
@@ -238,9 +242,9 @@ export function mount(root, app) {
       offsets: [k],
     });
     errorValue.dataset.value = String(result.maxAbsError);
-    errorValue.textContent = result.maxAbsError.toExponential(2);
+    setText(errorValue, result.maxAbsError.toExponential(2));
     const pass = result.maxAbsError <= TOLERANCE;
-    badge.textContent = app.t(pass ? "pass" : "fail");
+    setText(badge, app.t(pass ? "pass" : "fail"));
     badge.className = `badge ${pass ? "pass" : "fail"}`;
 
     drawCircles(next, here, moved);
@@ -270,11 +274,14 @@ export function mount(root, app) {
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
       const { sin, cos } = pairColumns(i, next.dim, next.layout);
       const angle = k * omega[i];
-      figure.lastChild.textContent = app.t("circle", {
-        i,
-        sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
-        angle: Number(angle.toPrecision(4)),
-      });
+      setText(
+        figure.lastChild,
+        app.t("circle", {
+          i,
+          sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
+          angle: Number(angle.toPrecision(4)),
+        }),
+      );
       unitCircle(
         canvas,
         colours,

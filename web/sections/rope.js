@@ -20,6 +20,7 @@ import {
   paragraph,
   scientific,
   select,
+  setText,
 } from "./section-parts.js";
 
 export const id = "rope";
@@ -237,22 +238,28 @@ export function mount(root, app) {
         rowStart: start,
         colStart: start,
       });
-      matrixText.textContent = app.t("matrixText", {
-        dim,
-        seed,
-        from: start,
-        to: start + n - 1,
-      });
+      setText(
+        matrixText,
+        app.t("matrixText", {
+          dim,
+          seed,
+          from: start,
+          to: start + n - 1,
+        }),
+      );
       const deviation = diagonalError(shownScores, n);
       const pass = deviation <= SCORE_TOLERANCE;
-      errorValue.textContent = scientific(deviation);
+      setText(errorValue, scientific(deviation));
       errorValue.dataset.value = String(deviation);
-      badge.textContent = app.t(pass ? "pass" : "fail");
+      setText(badge, app.t(pass ? "pass" : "fail"));
       badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-      otherText.textContent = app.t("other", {
-        difference: scientific(largestDifference(shownScores, other), 3),
-      });
-      oddText.textContent = app.t("oddDim", { dim: state.dim });
+      setText(
+        otherText,
+        app.t("other", {
+          difference: scientific(largestDifference(shownScores, other), 3),
+        }),
+      );
+      setText(oddText, app.t("oddDim", { dim: state.dim }));
       oddText.hidden = dim === state.dim;
       const capped = n < SCORE_MAX;
       app.note(root, capped ? app.t("capped", { n, dim, max: SCORE_MAX }) : "");

@@ -1,6 +1,6 @@
-// DOM parts shared by the dot-product, RoPE, decay and precision sections:
-// headings, formulas, labelled inputs and number formatting. Styles come from
-// classes (the page's CSP forbids inline style attributes).
+// DOM parts shared by the sections: headings, formulas, labelled inputs, text
+// updates and number formatting. Styles come from classes (the page's CSP
+// forbids inline style attributes).
 
 export function element(tag, properties = {}, children = []) {
   const node = document.createElement(tag);
@@ -21,6 +21,14 @@ export function heading(root, app) {
     element("h2", { text: app.t("title") }),
     element("p", { className: "sec-lead", text: app.t("lead") }),
   );
+}
+
+/**
+ * Replaces a node's text only if it differs: the same text written again
+ * still replaces the text node, and the page is laid out again.
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 export function paragraph(text, className = "sec-text") {

@@ -4,6 +4,7 @@
 import { fileName, saveCsv, saveNpy } from "../export.js";
 import { columnPair } from "../layouts.js";
 import { optionsAt } from "../state.js";
+import { setText } from "./section-parts.js";
 
 export const id = "table";
 
@@ -217,7 +218,8 @@ export function mount(root, app) {
         colLabel: app.t("dimension"),
         rowStart: next.start,
       });
-      caption.textContent =
+      setText(
+        caption,
         shown.w < next.dim || shown.h < next.positions
           ? app.t("downsampled", {
               rows: next.positions,
@@ -225,7 +227,8 @@ export function mount(root, app) {
               w: shown.w,
               h: shown.h,
             })
-          : "";
+          : "",
+      );
     },
   };
 }
