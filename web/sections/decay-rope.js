@@ -233,23 +233,31 @@ export function mountRopePanel(root, app) {
     if (key === shown) return;
     shown = key;
     seqLenField.style.display = settings.scheme === "dynamic" ? "" : "none";
-    const odd = dim % 2 === 1;
-    warning.textContent = odd ? app.t("oddDim", { dim }) : "";
-    warning.hidden = !odd;
-    charts.hidden = odd;
-    if (odd) return;
-    const { scheme, seqLen, range } = settings;
-    const scaled = lib.ropeFrequencies(schemeOptions(scheme, dim, seqLen));
-    const plain = lib.ropeFrequencies({
-      dim,
-      base: SCHEMES[scheme].base,
-      scaling: { type: "default" },
-    });
+    // RoPE turns pairs: an odd dim has no schedule to show.
+    const problem = dim % 2 === 1 ? app.t("oddDim", { dim }) : draw(settings);
+    warning.textContent = problem;
+    warning.hidden = problem === "";
+    charts.hidden = problem !== "";
+  }
+
+  /** Draws both charts; "" or the library's reason why it cannot. */
+  function draw({ scheme, seqLen, range }) {
+    let scaled, plain, sums, x;
+    try {
+      scaled = lib.ropeFrequencies(schemeOptions(scheme, dim, seqLen));
+      plain = lib.ropeFrequencies({
+        dim,
+        base: SCHEMES[scheme].base,
+        scaling: { type: "default" },
+      });
+      x = distanceGrid(range, pointCount(dim, 2));
+      sums = [plain, scaled].map(({ inverseFrequencies }) =>
+        lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
+      );
+    } catch (error) {
+      return app.t("error", { message: error.message });
+    }
     const pairs = dim / 2;
-    const x = distanceGrid(range, pointCount(dim, 2));
-    const sums = [plain, scaled].map(({ inverseFrequencies }) =>
-      lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
-    );
     chartsFor(scheme);
     const wavelength = (omega) => omega.map((w) => (2 * Math.PI) / w);
     spectrum.set(
@@ -269,6 +277,7 @@ export function mountRopePanel(root, app) {
       range: range.toLocaleString("en"),
       points: x.length,
     });
+    return "";
   }
 
   return {
