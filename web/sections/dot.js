@@ -164,7 +164,7 @@ export function mount(root, app) {
     // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
     // the heatmap and the module's check see the same rows (a preset's
     // position offsets and padding rows play no part).
-    const rows = plainRows(lib.frequencies(state.schedule), state.dim);
+    const rows = plainRows(state.frequencies(), state.dim);
     // Evenly spaced rows (a count and a start) let the check compare with g
     // at the 2n − 1 differences only.
     const block = { ...rows, positions: n, start };

@@ -123,7 +123,7 @@ export function mount(root, app) {
   function draw(state) {
     // The schedule's frequencies, applied as plain p·ω_i: presets' position
     // offsets and output scales play no part in the rounding shown here.
-    const omega = lib.frequencies(state.schedule);
+    const omega = state.frequencies();
     const rows = rowsPerBand(omega.length);
     if (bands.rows !== rows) bands = { rows, ...positionBands(rows) };
     const { centres, positions } = bands;

@@ -251,7 +251,7 @@ export function mount(root, app) {
   }
 
   function drawCircles(next, here, moved) {
-    const omega = lib.frequencies(next.schedule);
+    const omega = next.frequencies();
     const h = omega.length;
     const chosen = [
       ...new Set([0, 1, 2, Math.floor(h / 8), Math.floor(h / 2)]),

@@ -221,7 +221,7 @@ export function mount(root, app) {
     shown = key;
     try {
       // The frequencies of the current schedule, one per pair that rope turns.
-      const omega = lib.frequencies(state.schedule).slice(0, dim / 2);
+      const omega = state.frequencies().slice(0, dim / 2);
       if (vectors.seed !== seed || vectors.dim !== dim)
         vectors = { seed, dim, ...randomPair(seed, dim) };
       const { q, k } = vectors;

@@ -204,7 +204,7 @@ export function mount(root, app) {
       const schedule = JSON.stringify(next.schedule);
       if (schedule !== shownSchedule) {
         shownSchedule = schedule;
-        omega = lib.frequencies(next.schedule);
+        omega = next.frequencies();
         const pairs = Float64Array.from(omega, (_, i) => i);
         const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
         periods.set(pairs, [period]);
