@@ -5,7 +5,7 @@ import { heatmap } from "./charts/heatmap.js";
 import { lineChart } from "./charts/lines.js";
 import { fileName, savePng } from "./export.js";
 import { quoted, strings as pageStrings, translate } from "./i18n.js";
-import { math } from "./math.js";
+import { displayMath, math } from "./math.js";
 
 /** Shows `message` in a note of `root` (one per slot); "" removes it. */
 export function note(root, message, slot = "section") {
@@ -40,6 +40,7 @@ export function createApp(context) {
     lang,
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
+    displayMath,
     lineChart,
     heatmap,
     note: (where, message) => note(where, message),

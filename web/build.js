@@ -1,7 +1,8 @@
 // Builds the site into dist/site/: the page and the embedding script, each
 // one classic script (pages opened from file:// refuse module scripts), with
-// every section's formulas typeset to MathML here, once, so the page needs no
-// fonts and no typesetting at run time. Usage: node web/build.js [outdir]
+// every section's formulas (a TeX string or a list of parts) typeset to
+// MathML here, once, so the page needs no fonts and no typesetting at run
+// time. Usage: node web/build.js [outdir]
 import { build } from "esbuild";
 import katex from "katex";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
@@ -27,7 +28,7 @@ checkStrings("page", pageStrings);
 const typeset = {};
 for (const section of sections) {
   checkStrings(section.id, section.strings);
-  for (const tex of Object.values(section.formulas ?? {})) {
+  for (const tex of Object.values(section.formulas ?? {}).flat()) {
     // KaTeX's MathML output: no fonts, no style attributes.
     const markup = katex.renderToString(tex, {
       output: "mathml",

@@ -57,47 +57,33 @@ function readLink() {
   return messages;
 }
 
-// Browsers ignore history updates beyond a rate (Chromium: 200 in 10 s), and
-// a slider drag makes dozens a second: the link is updated at most once a
-// frame and 50 times in 10 s, and catches up when the window allows.
-const LINK_WINDOW = 10000;
-const LINK_WRITES = 50;
-const link = { frame: null, timer: null, writes: [], own: "" };
+// A history update costs milliseconds, too much for every frame of a slider
+// drag, and browsers ignore them beyond a rate (Chromium: 200 in 10 s): the
+// link is written once the changes pause, at most a few times a second.
+const LINK_PAUSE = 250;
+const link = { timer: null, own: "" };
 
 function updateLink() {
-  if (link.frame === null) link.frame = requestAnimationFrame(flushLink);
-}
-
-function flushLink() {
-  link.frame = null;
   clearTimeout(link.timer);
-  const now = performance.now();
-  while (link.writes.length && link.writes[0] < now - LINK_WINDOW)
-    link.writes.shift();
-  if (link.writes.length >= LINK_WRITES) {
-    link.timer = setTimeout(flushLink, link.writes[0] + LINK_WINDOW - now);
-    return;
-  }
-  if (writeLink()) link.writes.push(now);
+  link.timer = setTimeout(writeLink, LINK_PAUSE);
 }
 
 /**
- * Puts the state into the hash; false if it was there already, or if a link
- * the reader followed is waiting for its hashchange (it wins), unless forced.
+ * Puts the state into the hash, unless (when not forced) a link the reader
+ * followed is waiting for its hashchange: that link wins.
  */
 function writeLink(force = false) {
-  if (!force && location.hash !== link.own) return false;
+  if (!force && location.hash !== link.own) return;
   const params = Array.from(page.params).filter(([key]) => page.known.has(key));
   const hash = hashOf(page.values, page.lang, params);
   link.own = hash;
-  if (hash === location.hash) return false;
+  if (hash === location.hash) return;
   try {
     history.replaceState(null, "", hash);
   } catch {
     // Where history updates are refused, the hash can still be replaced.
     location.replace(hash);
   }
-  return true;
 }
 
 function render(messages) {

@@ -16,3 +16,15 @@ export function math(tex, { display = false } = {}) {
   if (display) node.setAttribute("display", "block");
   return node;
 }
+
+/**
+ * A display formula. Given a list of parts, a row of them that breaks
+ * between parts where the page is narrow: MathML has no line breaking.
+ */
+export function displayMath(tex) {
+  if (!Array.isArray(tex)) return math(tex, { display: true });
+  const row = document.createElement("div");
+  row.className = "formula-parts";
+  row.append(...tex.map((part) => math(part)));
+  return row;
+}

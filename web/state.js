@@ -2,7 +2,7 @@
 // the library, and the URL hash that makes every view a link. Everything
 // read from the hash is untrusted text: it is parsed into numbers or one of
 // a fixed list of names, or dropped with a note.
-import { LAYOUTS, presets } from "sinusoidal-pe";
+import { frequencies, LAYOUTS, presets } from "sinusoidal-pe";
 import { LANGUAGES } from "./i18n.js";
 import { layoutOf } from "./layouts.js";
 
@@ -57,7 +57,7 @@ export function optionsAt(state, positions) {
   return options;
 }
 
-/** The state handed to sections, with its option objects. */
+/** The state handed to sections, with its option objects and frequencies. */
 export function withOptions(values, lang) {
   const { preset, dim, positions, base, layout, start } = values;
   const schedule = preset === "custom" ? { dim, base } : { preset, dim };
@@ -73,6 +73,7 @@ export function withOptions(values, lang) {
               ? positions
               : Float64Array.from({ length: positions }, (_, r) => start + r),
         };
+  let omega = null;
   return {
     lang,
     preset,
@@ -83,6 +84,8 @@ export function withOptions(values, lang) {
     start,
     options,
     schedule,
+    // Computed once, for every section that asks: the same for all of them.
+    frequencies: () => (omega ??= frequencies(schedule)),
   };
 }
 

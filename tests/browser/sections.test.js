@@ -1,5 +1,6 @@
-// The dot-product, RoPE, decay and precision sections of the built page in
-// Chromium: what they show against the library run here in Node.
+// The rows and columns, dot-product, RoPE, decay and precision sections of
+// the built page in Chromium: what they show against the library run here in
+// Node.
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -9,6 +10,8 @@ import {
   dotProducts,
   frequencies,
   init,
+  ropeFrequencies,
+  table,
   toeplitzError,
 } from "../../dist/index.js";
 import * as decay from "../../web/sections/decay.js";
@@ -38,6 +41,19 @@ function settle(page) {
         requestAnimationFrame(() => requestAnimationFrame(resolve)),
       ),
   );
+}
+
+/**
+ * The link (decoded) once the page has written one that matches `pattern`:
+ * the page writes it when changes pause.
+ */
+async function linkMatching(page, pattern) {
+  await page.waitForFunction(
+    ([source, flags]) =>
+      new RegExp(source, flags).test(decodeURIComponent(location.hash)),
+    [pattern.source, pattern.flags],
+  );
+  return page.evaluate(() => decodeURIComponent(location.hash));
 }
 
 /**
@@ -231,7 +247,7 @@ test("decay families, alpha and view live in the link", async () => {
   assert.equal(await page.inputValue("[data-testid=decay-alpha]"), "0.5");
   assert.equal(await page.inputValue("[data-testid=decay-view]"), "long");
   const legend = await page
-    .locator("#decay .legend li")
+    .locator("[data-testid=decay-chart] ~ .legend li")
     .evaluateAll((items) => items.map((li) => li.textContent));
   assert.equal(legend.length, 4);
   assert.ok(legend.some((text) => text.includes("α = 0.5")));
@@ -257,10 +273,8 @@ test("decay families, alpha and view live in the link", async () => {
   await page.locator("[data-testid=decay-family-linear]").check();
   await page.fill("[data-testid=decay-alpha]", "3");
   await page.locator("[data-testid=decay-alpha]").press("Enter");
-  await settle(page);
-  const hash = decodeURIComponent(await page.evaluate(() => location.hash));
+  const hash = await linkMatching(page, /decay\.alpha=3(&|$)/);
   assert.match(hash, /decay\.families=exp1000,power,linear(&|$)/);
-  assert.match(hash, /decay\.alpha=3(&|$)/);
   assert.deepEqual(errors, []);
   await close();
 });
@@ -274,6 +288,164 @@ test("a bad decay alpha in the link falls back with a note", async () => {
   assert.match(
     await page.locator("#decay .note").first().textContent(),
     /decay\.alpha/,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the row and column charts show the table, and follow their own fields", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=16&positions=32&base=100&curves.rows=3,7&curves.dims=2,5",
+  });
+  await settle(page);
+  const schedule = { dim: 16, base: 100, dtype: "float64" };
+  // Component j of the rows after j presses; position p of the columns.
+  async function checkRows(rows) {
+    for (const j of [1, 6, 13]) {
+      const shown = await readout(
+        page,
+        "curves-rows",
+        Array(j).fill("ArrowRight"),
+      );
+      assert.equal(shown.x, j);
+      for (const p of rows) {
+        const row = table({ ...schedule, positions: [p] });
+        close6(shown.values[`p = ${p}`], row[j], `PE(${p}, ${j})`);
+      }
+    }
+  }
+  await checkRows([3, 7]);
+  const column = await readout(
+    page,
+    "curves-columns",
+    Array(9).fill("ArrowRight"),
+  );
+  assert.equal(column.x, 9);
+  const at9 = table({ ...schedule, positions: [9] });
+  close6(column.values["j = 5"], at9[5], "PE(9, 5)");
+
+  // The shared positions leave the rows as they are; the rows field moves them.
+  await page.fill("[data-testid=control-positions]", "20");
+  await settle(page);
+  await checkRows([3, 7]);
+  await page.fill("[data-testid=curves-positions]", "11");
+  await page.locator("[data-testid=curves-positions]").press("Enter");
+  await settle(page);
+  await checkRows([11]);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The schedules of the models the RoPE panel names, as their config.json
+// files give them (README, "To reproduce model X").
+const MODELS = {
+  llama3: {
+    base: 500000,
+    scaling: {
+      type: "llama3",
+      factor: 8,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+      originalMaxPositionEmbeddings: 8192,
+    },
+  },
+  yarn: {
+    base: 1000000,
+    scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 32768 },
+  },
+  dynamic: {
+    base: 10000,
+    scaling: {
+      type: "dynamic",
+      factor: 2,
+      maxPositionEmbeddings: 4096,
+      seqLen: 32768,
+    },
+  },
+};
+
+test("the RoPE panel shows ropeFrequencies and dotProducts, scheme by scheme", async () => {
+  const dim = 64;
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: `#lang=en&dim=${dim}&decay.rope=llama3&decay.ropeRange=16384`,
+  });
+  await settle(page);
+  const en = decay.strings.en;
+  const spectrumBefore = await canvasImage(page, "scaling-spectrum");
+  const decayBefore = await canvasImage(page, "scaling-decay");
+
+  async function check(model, label) {
+    const { base, scaling } = MODELS[model];
+    const plain = ropeFrequencies({ dim, base, scaling: { type: "default" } });
+    const scaled = ropeFrequencies({ dim, base, scaling });
+    // Pair i after i presses, the slow end where the schedules differ.
+    for (const presses of [5, 31]) {
+      const shown = await readout(
+        page,
+        "scaling-spectrum",
+        Array(presses).fill("ArrowRight"),
+      );
+      assert.equal(shown.x, presses);
+      const wavelength = (r) => (2 * Math.PI) / r.inverseFrequencies[presses];
+      close6(shown.values[en.unscaled], wavelength(plain), `${model} plain`);
+      close6(shown.values[label], wavelength(scaled), `${model} scaled`);
+    }
+    // Whole distances from 1 to 16384: the readout shows them exactly.
+    for (const presses of [3, 12, 30]) {
+      const shown = await readout(
+        page,
+        "scaling-decay",
+        Array(presses).fill("Shift+ArrowRight"),
+      );
+      assert.ok(Number.isInteger(shown.x) && shown.x > 1, String(shown.x));
+      for (const [which, r] of [
+        [en.unscaled, plain],
+        [label, scaled],
+      ]) {
+        const [g] = dotProducts({
+          dim,
+          frequencies: r.inverseFrequencies,
+          offsets: [shown.x],
+        });
+        close6(shown.values[which], g, `${model} g(${shown.x})`);
+      }
+    }
+    const attention = await page
+      .locator("[data-testid=scaling-attention]")
+      .textContent();
+    assert.ok(
+      attention.includes(String(Number(scaled.attentionFactor.toPrecision(6)))),
+      attention,
+    );
+  }
+
+  await check("llama3", en.llama3Scheme);
+  await page.selectOption("[data-testid=scaling-scheme]", "yarn");
+  await settle(page);
+  assert.notEqual(await canvasImage(page, "scaling-spectrum"), spectrumBefore);
+  assert.notEqual(await canvasImage(page, "scaling-decay"), decayBefore);
+  await check("yarn", en.yarnScheme);
+
+  await page.selectOption("[data-testid=scaling-scheme]", "dynamic");
+  const seqLen = page.locator("[data-testid=scaling-seqlen]");
+  await seqLen.selectOption("16384");
+  await settle(page);
+  const shorter = await canvasImage(page, "scaling-spectrum");
+  await seqLen.selectOption("32768");
+  await settle(page);
+  assert.notEqual(await canvasImage(page, "scaling-spectrum"), shorter);
+  await check("dynamic", en.dynamicScheme);
+  const hash = await linkMatching(page, /decay\.seqLen=32768(&|$)/);
+  assert.match(hash, /decay\.rope=dynamic(&|$)/);
+
+  // An odd dim has no RoPE schedule: a note says so, and nothing is drawn.
+  await page.fill("[data-testid=control-dim]", "65");
+  await settle(page);
+  const note = page.getByText(decay.strings.en.oddDim.replace("{dim}", "65"));
+  assert.ok(await note.isVisible());
+  assert.equal(
+    await page.locator("[data-testid=scaling-spectrum]").isVisible(),
+    false,
   );
   assert.deepEqual(errors, []);
   await close();
@@ -310,9 +482,8 @@ test("RoPE scores depend on m − n only, for both pairings", async () => {
       await settle(page);
       assert.ok((await deviation()) <= 3e-7, `${pairing}, new vectors`);
     }
-    const hash = await page.evaluate(() => location.hash);
+    const hash = await linkMatching(page, /rope\.seed=3/);
     assert.match(hash, /rope\.pairing=interleaved/);
-    assert.match(hash, /rope\.seed=3/);
     assert.deepEqual(errors, []);
     await close();
   }
@@ -368,9 +539,23 @@ test("the sections' text switches language, and their settings stay", async () =
       section.strings.zh.lead,
     );
   }
-  const legend = await page.locator("#decay .legend").textContent();
+  const legend = await page.locator("#decay .legend").first().textContent();
   assert.ok(legend.includes(decay.strings.zh.linear), legend);
   assert.ok(!legend.includes(decay.strings.zh.exp10000), legend);
+  // The RoPE panel: its title, legend and axis labels.
+  const zh = decay.strings.zh;
+  assert.equal(await page.locator("#decay h3").textContent(), zh.ropeTitle);
+  const ropeLegend = await page
+    .locator("[data-testid=scaling-decay] ~ .legend")
+    .textContent();
+  assert.ok(ropeLegend.includes(zh.unscaled), ropeLegend);
+  assert.ok(ropeLegend.includes(zh.llama3Scheme), ropeLegend);
+  assert.equal(
+    await page
+      .locator("[data-testid=scaling-spectrum]")
+      .getAttribute("aria-label"),
+    `${zh.wavelength} / ${zh.pairIndex}`,
+  );
   assert.ok(
     (await page.locator("#precision .legend").textContent()).includes(
       precision.strings.zh.naive,

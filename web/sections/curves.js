@@ -92,17 +92,21 @@ export function mount(root, app) {
   let colChart = null;
 
   let state = null;
+  let rowsShown = "";
   // The legends name the curves, so a new list needs new charts.
   function charts() {
+    rowsShown = "";
     rowHost.replaceChildren();
     colHost.replaceChildren();
     rowChart = app.lineChart(rowHost, {
+      testid: "curves-rows",
       xLabel: app.t("dimension"),
       yLabel: app.t("value"),
       series: rows.map((p) => ({ label: app.t("row", { p }) })),
     });
     app.exportable(rowHost, rowChart.canvas, "rows");
     colChart = app.lineChart(colHost, {
+      testid: "curves-columns",
       xLabel: app.t("position"),
       yLabel: app.t("value"),
       series: dims.map((j) => ({ label: app.t("column", { j }) })),
@@ -133,12 +137,19 @@ export function mount(root, app) {
   function draw(next) {
     state = next;
     const { dim, positions } = next;
-    const block = lib.table({ ...optionsAt(next, rows), dtype: "float64" });
-    const xs = Float64Array.from({ length: dim }, (_, j) => j);
-    rowChart.set(
-      xs,
-      rows.map((_, r) => block.subarray(r * dim, (r + 1) * dim)),
-    );
+    // The rows are the reader's own positions: the shared positions and
+    // first position play no part in them.
+    const rowOptions = optionsAt(next, rows);
+    const rowKey = JSON.stringify(rowOptions);
+    if (rowKey !== rowsShown) {
+      const block = lib.table({ ...rowOptions, dtype: "float64" });
+      const xs = Float64Array.from({ length: dim }, (_, j) => j);
+      rowChart.set(
+        xs,
+        rows.map((_, r) => block.subarray(r * dim, (r + 1) * dim)),
+      );
+      rowsShown = rowKey;
+    }
 
     const shown = dims.filter((j) => j < dim);
     app.note(

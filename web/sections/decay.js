@@ -1,6 +1,7 @@
 // Long-range decay: (d/2)·f(x) for several θ families beside the exact
 // finite-d sum Σ cos(x·θᵢ), both from the library's decayComparison, at
-// short range (|x| ≤ 128) and long range.
+// short range (|x| ≤ 128) and long range; then the RoPE panel
+// (decay-rope.js).
 import {
   ALPHA,
   DEFAULT_FAMILIES,
@@ -14,6 +15,7 @@ import {
   SHORT_RANGE,
   xGrid,
 } from "./decay-families.js";
+import * as ropePanel from "./decay-rope.js";
 import {
   chartBox,
   checkbox,
@@ -28,7 +30,7 @@ import {
 
 export const id = "decay";
 
-export const strings = {
+const ownStrings = {
   en: {
     title: "Long-range decay",
     lead: "Why does the dot product fall off with distance? Write the frequencies as θᵢ = θ(tᵢ) with tᵢ = 2i/d. Then the sum Σ cos(x·θᵢ) is a Riemann sum, close to (d/2)·f(x) with f(x) = ∫₀¹ cos(x·θ(t)) dt. The integral shows the shape of the decay without the detail of a particular d, and the module computes it exactly for several families of θ. The sinusoidal encoding is the exponential family θ(t) = b⁻ᵗ with base b = 10000.",
@@ -91,13 +93,24 @@ export const strings = {
   },
 };
 
-export const formulas = {
+export const strings = {
+  en: { ...ownStrings.en, ...ropePanel.strings.en },
+  zh: { ...ownStrings.zh, ...ropePanel.strings.zh },
+};
+
+const ownFormulas = {
   riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
   integral: String.raw`\displaystyle f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt`,
   exp: String.raw`\displaystyle \theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
-  power: String.raw`\displaystyle \theta(t) = t^{\alpha}: \quad f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right), \quad s = \tfrac{1}{\alpha}`,
+  power: [
+    String.raw`\theta(t) = t^{\alpha}:`,
+    String.raw`\displaystyle f(x) = {}_1F_2\!\left(\tfrac{s}{2};\ \tfrac12,\ 1 + \tfrac{s}{2};\ -\tfrac{x^2}{4}\right),`,
+    String.raw`\displaystyle s = \tfrac{1}{\alpha}`,
+  ],
   linear: String.raw`\displaystyle \theta(t) = t: \quad f(x) = \frac{\sin x}{x}`,
 };
+
+export const formulas = { ...ownFormulas, ...ropePanel.formulas };
 
 const VIEWS = ["short", "long"];
 const POWERS_OF_TEN = { 1e4: "10⁴", 1e5: "10⁵", 1e6: "10⁶" };
@@ -128,7 +141,7 @@ export function mount(root, app) {
 
   heading(root, app);
   root.append(
-    ...Object.values(formulas).map((tex) => displayFormula(app, tex)),
+    ...Object.values(ownFormulas).map((tex) => displayFormula(app, tex)),
     paragraph(app.t("familyText")),
   );
 
@@ -153,7 +166,7 @@ export function mount(root, app) {
     (input) => {
       const alpha = parseAlpha(input.value);
       if (alpha === undefined) {
-        app.note(root, app.t("badAlpha", ALPHA));
+        app.note(notes, app.t("badAlpha", ALPHA));
         input.value = String(settings.alpha);
         return;
       }
@@ -207,7 +220,10 @@ export function mount(root, app) {
   const chartText = paragraph("");
   const box = chartBox();
   const message = paragraph("", "sec-text sec-warning");
-  root.append(chartText, box, message);
+  // The families' notes stay beside their chart, above the RoPE panel.
+  const notes = element("div");
+  root.append(chartText, box, message, notes);
+  const rope = ropePanel.mountRopePanel(root, app);
 
   let chart = null;
   let chartKey = "";
@@ -283,7 +299,7 @@ export function mount(root, app) {
       message.textContent = families.length === 0 ? app.t("none") : "";
       message.hidden = families.length > 0;
       const capped = points < POINTS.max;
-      app.note(root, capped ? app.t("capped", { points, dim }) : "");
+      app.note(notes, capped ? app.t("capped", { points, dim }) : "");
     } catch (error) {
       message.textContent = app.t("error", { message: error.message });
       message.hidden = false;
@@ -294,6 +310,7 @@ export function mount(root, app) {
     update(state) {
       last = state;
       redraw();
+      rope.update(state);
     },
   };
 }

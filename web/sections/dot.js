@@ -8,7 +8,7 @@ import {
   plainRows,
   toeplitzTolerance,
 } from "./dot-gram.js";
-import { rowProducts } from "./row-products.js";
+import { largestMagnitude, rowProducts } from "./row-products.js";
 import {
   chartBox,
   displayFormula,
@@ -16,6 +16,7 @@ import {
   heading,
   paragraph,
   scientific,
+  setText,
 } from "./section-parts.js";
 
 export const id = "dot";
@@ -71,7 +72,10 @@ export const strings = {
 };
 
 export const formulas = {
-  pair: String.raw`\displaystyle \sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i) = \cos\big((m-n)\,\omega_i\big)`,
+  pair: [
+    String.raw`\sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i)`,
+    String.raw`= \cos\big((m-n)\,\omega_i\big)`,
+  ],
   g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i)`,
   gram: String.raw`\langle PE(m), PE(n) \rangle = g(m-n)`,
 };
@@ -149,15 +153,18 @@ export function mount(root, app) {
     const h = Math.floor(state.dim / 2);
     const g0 = g[(grid.count - 1) / 2];
     chart.set(ks, [g]);
-    chartText.textContent = app.t("chartText", {
-      h,
-      g0: Number(g0.toPrecision(6)),
-    });
+    setText(
+      chartText,
+      app.t("chartText", {
+        h,
+        g0: Number(g0.toPrecision(6)),
+      }),
+    );
 
     // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
     // the heatmap and the module's check see the same rows (a preset's
     // position offsets and padding rows play no part).
-    const rows = plainRows(lib.frequencies(state.schedule), state.dim);
+    const rows = plainRows(state.frequencies(), state.dim);
     // Evenly spaced rows (a count and a start) let the check compare with g
     // at the 2n − 1 differences only.
     const block = { ...rows, positions: n, start };
@@ -173,30 +180,30 @@ export function mount(root, app) {
       rowStart: start,
       colStart: start,
     });
-    gramText.textContent = app.t("gramText", {
-      from: start,
-      to: start + n - 1,
-    });
+    setText(
+      gramText,
+      app.t("gramText", {
+        from: start,
+        to: start + n - 1,
+      }),
+    );
     const capped = n < GRAM_MAX;
     app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
 
     const check = lib.toeplitzError(block);
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
-    errorValue.textContent = scientific(check.maxAbsError);
+    setText(errorValue, scientific(check.maxAbsError));
     errorValue.dataset.value = String(check.maxAbsError);
-    badge.textContent = app.t(pass ? "pass" : "fail");
+    setText(badge, app.t(pass ? "pass" : "fail"));
     badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-    tolerance.textContent = app.t("tolerance", {
-      tolerance: scientific(limit),
-      h: Math.floor(dim / 2),
-    });
+    setText(
+      tolerance,
+      app.t("tolerance", {
+        tolerance: scientific(limit),
+        h: Math.floor(dim / 2),
+      }),
+    );
     oddText.hidden = pass || dim % 2 === 0;
   }
-}
-
-function largestMagnitude(values) {
-  let reach = 0;
-  for (const v of values) reach = Math.max(reach, Math.abs(v));
-  return reach;
 }

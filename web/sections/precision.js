@@ -16,6 +16,7 @@ import {
   heading,
   paragraph,
   scientific,
+  setText,
 } from "./section-parts.js";
 
 export const id = "precision";
@@ -122,7 +123,7 @@ export function mount(root, app) {
   function draw(state) {
     // The schedule's frequencies, applied as plain p·ω_i: presets' position
     // offsets and output scales play no part in the rounding shown here.
-    const omega = lib.frequencies(state.schedule);
+    const omega = state.frequencies();
     const rows = rowsPerBand(omega.length);
     if (bands.rows !== rows) bands = { rows, ...positionBands(rows) };
     const { centres, positions } = bands;
@@ -133,19 +134,22 @@ export function mount(root, app) {
     });
     const { naive, module } = bandErrors(omega, positions, rows, moduleTable);
     chart.set(centres, [naive, module, bound]);
-    methodText.textContent = app.t("methodText", {
-      rows,
-      pairs: omega.length,
-    });
+    setText(
+      methodText,
+      app.t("methodText", {
+        rows,
+        pairs: omega.length,
+      }),
+    );
     const worst = module.reduce((a, b) => Math.max(a, b));
-    summary.textContent = app.t(
-      worst <= MODULE_BOUND ? "summary" : "summaryOver",
-      {
+    setText(
+      summary,
+      app.t(worst <= MODULE_BOUND ? "summary" : "summaryOver", {
         position: scientific(centres[centres.length - 1]),
         naive: scientific(naive[naive.length - 1]),
         module: scientific(worst),
         bound: scientific(MODULE_BOUND),
-      },
+      }),
     );
     summary.dataset.naive = String(naive[naive.length - 1]);
     summary.dataset.module = String(worst);

@@ -5,6 +5,7 @@
 import { element, fitCanvas, theme } from "../charts/canvas.js";
 import { pairColumns } from "../layouts.js";
 import { optionsAt } from "../state.js";
+import { setText } from "./section-parts.js";
 
 export const id = "relation";
 
@@ -65,8 +66,15 @@ export const strings = {
 };
 
 export const formulas = {
-  relation: String.raw`\begin{pmatrix} \sin((p+k)\,\omega_i) \\ \cos((p+k)\,\omega_i) \end{pmatrix} = \begin{pmatrix} \cos(k\,\omega_i) & \sin(k\,\omega_i) \\ -\sin(k\,\omega_i) & \cos(k\,\omega_i) \end{pmatrix} \begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
-  blocks: String.raw`PE(p+k) = R(k)\,PE(p), \qquad R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
+  relation: [
+    String.raw`\begin{pmatrix} \sin((p+k)\,\omega_i) \\ \cos((p+k)\,\omega_i) \end{pmatrix}`,
+    String.raw`= \begin{pmatrix} \cos(k\,\omega_i) & \sin(k\,\omega_i) \\ -\sin(k\,\omega_i) & \cos(k\,\omega_i) \end{pmatrix}`,
+    String.raw`\begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
+  ],
+  blocks: [
+    String.raw`PE(p+k) = R(k)\,PE(p),`,
+    String.raw`R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
+  ],
 };
 
 // Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
@@ -95,8 +103,8 @@ export function mount(root, app) {
     element("h2", "", [app.t("title")]),
     element("p", "", [app.t("lead")]),
     element("div", "formula", [
-      app.math(formulas.relation, { display: true }),
-      app.math(formulas.blocks, { display: true }),
+      app.displayMath(formulas.relation),
+      app.displayMath(formulas.blocks),
     ]),
     element("p", "remark", [app.t("remark")]),
   );
@@ -221,9 +229,12 @@ export function mount(root, app) {
     let wrong = 0;
     for (let j = 0; j < there.length; j++)
       wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
-    mistakenText.textContent = app.t("mistakenError", {
-      error: Number(wrong.toPrecision(3)),
-    });
+    setText(
+      mistakenText,
+      app.t("mistakenError", {
+        error: Number(wrong.toPrecision(3)),
+      }),
+    );
 
     const result = lib.linearRelationError({
       ...schedule,
@@ -231,16 +242,16 @@ export function mount(root, app) {
       offsets: [k],
     });
     errorValue.dataset.value = String(result.maxAbsError);
-    errorValue.textContent = result.maxAbsError.toExponential(2);
+    setText(errorValue, result.maxAbsError.toExponential(2));
     const pass = result.maxAbsError <= TOLERANCE;
-    badge.textContent = app.t(pass ? "pass" : "fail");
+    setText(badge, app.t(pass ? "pass" : "fail"));
     badge.className = `badge ${pass ? "pass" : "fail"}`;
 
     drawCircles(next, here, moved);
   }
 
   function drawCircles(next, here, moved) {
-    const omega = lib.frequencies(next.schedule);
+    const omega = next.frequencies();
     const h = omega.length;
     const chosen = [
       ...new Set([0, 1, 2, Math.floor(h / 8), Math.floor(h / 2)]),
@@ -263,11 +274,14 @@ export function mount(root, app) {
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
       const { sin, cos } = pairColumns(i, next.dim, next.layout);
       const angle = k * omega[i];
-      figure.lastChild.textContent = app.t("circle", {
-        i,
-        sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
-        angle: Number(angle.toPrecision(4)),
-      });
+      setText(
+        figure.lastChild,
+        app.t("circle", {
+          i,
+          sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
+          angle: Number(angle.toPrecision(4)),
+        }),
+      );
       unitCircle(
         canvas,
         colours,
@@ -278,7 +292,18 @@ export function mount(root, app) {
     });
   }
 
-  return { update: draw };
+  // Shown at its own p and k, the relation does not follow the shared
+  // positions or first position.
+  let shown = "";
+  return {
+    update(next) {
+      const key = JSON.stringify([next.schedule, next.layout]);
+      if (key === shown) return;
+      // Only once drawn: after a failure the next update tries again.
+      draw(next);
+      shown = key;
+    },
+  };
 }
 
 // The circle, the arc turned through (its last turn), and both points.

@@ -9,6 +9,7 @@ import {
   scoreMatrix,
   scoreSize,
 } from "./rope-scores.js";
+import { largestMagnitude } from "./row-products.js";
 import {
   button,
   chartBox,
@@ -19,6 +20,7 @@ import {
   paragraph,
   scientific,
   select,
+  setText,
 } from "./section-parts.js";
 
 export const id = "rope";
@@ -219,7 +221,7 @@ export function mount(root, app) {
     shown = key;
     try {
       // The frequencies of the current schedule, one per pair that rope turns.
-      const omega = lib.frequencies(state.schedule).slice(0, dim / 2);
+      const omega = state.frequencies().slice(0, dim / 2);
       if (vectors.seed !== seed || vectors.dim !== dim)
         vectors = { seed, dim, ...randomPair(seed, dim) };
       const { q, k } = vectors;
@@ -227,7 +229,7 @@ export function mount(root, app) {
         scoreMatrix(lib, q, k, n, start, { pairing: p, frequencies: omega });
       const shownScores = scores(pairing);
       const other = scores(PAIRINGS.find((p) => p !== pairing));
-      const reach = Math.max(...shownScores.map(Math.abs)) || 1;
+      const reach = largestMagnitude(shownScores) || 1;
       heatmap.set(shownScores, n, n, {
         min: -reach,
         max: reach,
@@ -236,22 +238,28 @@ export function mount(root, app) {
         rowStart: start,
         colStart: start,
       });
-      matrixText.textContent = app.t("matrixText", {
-        dim,
-        seed,
-        from: start,
-        to: start + n - 1,
-      });
+      setText(
+        matrixText,
+        app.t("matrixText", {
+          dim,
+          seed,
+          from: start,
+          to: start + n - 1,
+        }),
+      );
       const deviation = diagonalError(shownScores, n);
       const pass = deviation <= SCORE_TOLERANCE;
-      errorValue.textContent = scientific(deviation);
+      setText(errorValue, scientific(deviation));
       errorValue.dataset.value = String(deviation);
-      badge.textContent = app.t(pass ? "pass" : "fail");
+      setText(badge, app.t(pass ? "pass" : "fail"));
       badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-      otherText.textContent = app.t("other", {
-        difference: scientific(largestDifference(shownScores, other), 3),
-      });
-      oddText.textContent = app.t("oddDim", { dim: state.dim });
+      setText(
+        otherText,
+        app.t("other", {
+          difference: scientific(largestDifference(shownScores, other), 3),
+        }),
+      );
+      setText(oddText, app.t("oddDim", { dim: state.dim }));
       oddText.hidden = dim === state.dim;
       const capped = n < SCORE_MAX;
       app.note(root, capped ? app.t("capped", { n, dim, max: SCORE_MAX }) : "");

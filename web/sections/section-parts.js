@@ -1,6 +1,6 @@
-// DOM parts shared by the dot-product, RoPE, decay and precision sections:
-// headings, formulas, labelled inputs and number formatting. Styles come from
-// classes (the page's CSP forbids inline style attributes).
+// DOM parts shared by the sections: headings, formulas, labelled inputs, text
+// updates and number formatting. Styles come from classes (the page's CSP
+// forbids inline style attributes).
 
 export function element(tag, properties = {}, children = []) {
   const node = document.createElement(tag);
@@ -23,13 +23,21 @@ export function heading(root, app) {
   );
 }
 
+/**
+ * Replaces a node's text only if it differs: the same text written again
+ * still replaces the text node, and the page is laid out again.
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 export function paragraph(text, className = "sec-text") {
   return element("p", { className, text });
 }
 
 export function displayFormula(app, tex) {
   const box = element("div", { className: "sec-formula" }, [
-    app.math(tex, { display: true }),
+    app.displayMath(tex),
   ]);
   // Room for the limits of a display-style sum, which the box scrolls.
   box.style.padding = "0.25rem 0";

@@ -4,6 +4,7 @@
 import { fileName, saveCsv, saveNpy } from "../export.js";
 import { columnPair } from "../layouts.js";
 import { optionsAt } from "../state.js";
+import { setText } from "./section-parts.js";
 
 export const id = "table";
 
@@ -57,10 +58,24 @@ export const strings = {
 };
 
 const LAYOUT_FORMULAS = {
-  interleaved: String.raw`PE(p, 2i) = \sin(p\,\omega_i), \quad PE(p, 2i+1) = \cos(p\,\omega_i)`,
-  "interleaved-cos-first": String.raw`PE(p, 2i) = \cos(p\,\omega_i), \quad PE(p, 2i+1) = \sin(p\,\omega_i)`,
-  halves: String.raw`PE(p, i) = \sin(p\,\omega_i), \quad PE(p, h+i) = \cos(p\,\omega_i), \quad h = \lfloor d/2 \rfloor`,
-  "halves-cos-first": String.raw`PE(p, i) = \cos(p\,\omega_i), \quad PE(p, h+i) = \sin(p\,\omega_i), \quad h = \lfloor d/2 \rfloor`,
+  interleaved: [
+    String.raw`PE(p, 2i) = \sin(p\,\omega_i),`,
+    String.raw`PE(p, 2i+1) = \cos(p\,\omega_i)`,
+  ],
+  "interleaved-cos-first": [
+    String.raw`PE(p, 2i) = \cos(p\,\omega_i),`,
+    String.raw`PE(p, 2i+1) = \sin(p\,\omega_i)`,
+  ],
+  halves: [
+    String.raw`PE(p, i) = \sin(p\,\omega_i),`,
+    String.raw`PE(p, h+i) = \cos(p\,\omega_i),`,
+    String.raw`h = \lfloor d/2 \rfloor`,
+  ],
+  "halves-cos-first": [
+    String.raw`PE(p, i) = \cos(p\,\omega_i),`,
+    String.raw`PE(p, h+i) = \sin(p\,\omega_i),`,
+    String.raw`h = \lfloor d/2 \rfloor`,
+  ],
 };
 
 // The frequencies as each preset's source code writes them (b: the base).
@@ -136,7 +151,11 @@ export function mount(root, app) {
 
   const periodTitle = document.createElement("figcaption");
   periodTitle.textContent = app.t("periodsTitle");
-  periodBox.append(periodTitle, app.math(formulas.period, { display: true }));
+  // In its own box, so that the fraction's depth cannot reach the chart.
+  const periodFormula = document.createElement("div");
+  periodFormula.className = "formula";
+  periodFormula.append(app.displayMath(formulas.period));
+  periodBox.append(periodTitle, periodFormula);
   const periods = app.lineChart(periodBox, {
     xLabel: app.t("pair"),
     yLabel: app.t("period"),
@@ -169,6 +188,7 @@ export function mount(root, app) {
   downloads.append(csvButton, npyButton);
 
   let shownFormula = "";
+  let shownSchedule = "";
   return {
     update(next) {
       state = next;
@@ -176,11 +196,19 @@ export function mount(root, app) {
       if (key !== shownFormula) {
         shownFormula = key;
         formula.replaceChildren(
-          app.math(formulas[`layout-${next.layout}`], { display: true }),
-          app.math(formulas[`schedule-${next.preset}`], { display: true }),
+          app.displayMath(formulas[`layout-${next.layout}`]),
+          app.displayMath(formulas[`schedule-${next.preset}`]),
         );
       }
-      omega = lib.frequencies(next.schedule);
+      // The frequencies and their periods follow the schedule only.
+      const schedule = JSON.stringify(next.schedule);
+      if (schedule !== shownSchedule) {
+        shownSchedule = schedule;
+        omega = next.frequencies();
+        const pairs = Float64Array.from(omega, (_, i) => i);
+        const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
+        periods.set(pairs, [period]);
+      }
       const values = lib.table({ ...next.options, view: true });
       const reach = amplitude(values, next.positions, next.dim);
       const shown = chart.set(values, next.positions, next.dim, {
@@ -190,7 +218,8 @@ export function mount(root, app) {
         colLabel: app.t("dimension"),
         rowStart: next.start,
       });
-      caption.textContent =
+      setText(
+        caption,
         shown.w < next.dim || shown.h < next.positions
           ? app.t("downsampled", {
               rows: next.positions,
@@ -198,10 +227,8 @@ export function mount(root, app) {
               w: shown.w,
               h: shown.h,
             })
-          : "";
-      const pairs = Float64Array.from(omega, (_, i) => i);
-      const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
-      periods.set(pairs, [period]);
+          : "",
+      );
     },
   };
 }

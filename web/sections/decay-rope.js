@@ -1,0 +1,289 @@
+// The decay section's RoPE panel: the rescaled schedules long-context models
+// ship with, beside the unscaled one at the same base. Frequencies come from
+// the library's ropeFrequencies, the decay from its dotProducts given them as
+// explicit frequencies; the page only turns ω into the wavelength 2π/ω.
+import { pointCount } from "./decay-families.js";
+import {
+  chartBox,
+  controlRow,
+  displayFormula,
+  element,
+  paragraph,
+  select,
+} from "./section-parts.js";
+
+/** Each scheme with its model's rope_theta and original context length. */
+export const SCHEMES = {
+  linear: {
+    base: 10000,
+    context: 4096,
+    scaling: { type: "linear", factor: 4 },
+  },
+  dynamic: {
+    base: 10000,
+    context: 4096,
+    scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 4096 },
+  },
+  yarn: {
+    base: 1e6,
+    context: 32768,
+    scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 32768 },
+  },
+  llama3: {
+    base: 500000,
+    context: 8192,
+    scaling: {
+      type: "llama3",
+      factor: 8,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+      originalMaxPositionEmbeddings: 8192,
+    },
+  },
+};
+export const SEQ_LENS = [4096, 8192, 16384, 32768];
+export const ROPE_RANGES = [16384, 131072, 1048576];
+
+/** ropeFrequencies' options for a scheme (dynamic also takes seqLen). */
+export function schemeOptions(key, dim, seqLen) {
+  const { base, scaling } = SCHEMES[key];
+  return {
+    dim,
+    base,
+    scaling: key === "dynamic" ? { ...scaling, seqLen } : scaling,
+  };
+}
+
+/**
+ * Relative distances 1 … range on a logarithmic grid, rounded to whole
+ * positions (duplicates at the short end dropped).
+ */
+export function distanceGrid(range, count) {
+  const top = Math.log10(range);
+  const x = new Set();
+  for (let j = 0; j < count; j++)
+    x.add(Math.round(10 ** ((top * j) / (count - 1))));
+  return Float64Array.from(x);
+}
+
+export const strings = {
+  en: {
+    ropeTitle: "RoPE context extension",
+    ropeText:
+      "Models trained on a short context stretch their RoPE schedule to read a longer one. Linear interpolation divides every ω by the factor; dynamic NTK raises the base instead, more as the sequence grows; YaRN and Llama 3 leave the fast pairs alone and stretch only the slow ones, whose wavelength exceeds the original context. Each schedule below uses its model's base (rope_theta), and the unscaled curve the same base; dim is the shared control.",
+    scheme: "schedule",
+    linearScheme: "linear ×4 (Llama 2, base 10⁴)",
+    dynamicScheme: "dynamic NTK ×2 (Llama 2, base 10⁴)",
+    yarnScheme: "YaRN ×4 (Qwen2.5, base 10⁶)",
+    llama3Scheme: "llama3 ×8 (Llama 3.1, base 5·10⁵)",
+    seqLen: "sequence length",
+    ropeRange: "up to",
+    unscaled: "unscaled (default)",
+    context: "original context {context}",
+    attention:
+      "Attention factor from ropeFrequencies: {factor} (cos and sin are multiplied by it).",
+    spectrumText:
+      "Wavelength 2π/ωᵢ of each pair i, on a logarithmic axis; the dashed line is the original context length.",
+    decayText:
+      "The exact finite sum g(x) = Σ cos(x·ωᵢ) from dotProducts, not normalised (g(0) = d/2 = {pairs}), at whole distances x from 1 to {range} on a logarithmic axis ({points} points).",
+    pairIndex: "pair i",
+    wavelength: "wavelength 2π/ωᵢ",
+    distance: "relative distance x",
+    decaySum: "g(x) = Σ cos(x ωᵢ)",
+    oddDim: "RoPE needs an even dim: the shared dim d = {dim} is odd.",
+  },
+  zh: {
+    ropeTitle: "RoPE 上下文扩展",
+    ropeText:
+      "在短上下文上训练的模型会拉伸 RoPE 频率表，以读取更长的上下文。线性插值把每个 ω 除以缩放因子；动态 NTK 改为增大底数，序列越长增得越多；YaRN 和 Llama 3 保持高频的维度对不变，只拉伸波长超过原始上下文长度的低频对。下面每种频率表都使用其模型的底数（rope_theta），未缩放的曲线使用同一底数；维度取共享控件的值。",
+    scheme: "频率表",
+    linearScheme: "线性 ×4（Llama 2，底数 10⁴）",
+    dynamicScheme: "动态 NTK ×2（Llama 2，底数 10⁴）",
+    yarnScheme: "YaRN ×4（Qwen2.5，底数 10⁶）",
+    llama3Scheme: "llama3 ×8（Llama 3.1，底数 5·10⁵）",
+    seqLen: "序列长度",
+    ropeRange: "最远到",
+    unscaled: "未缩放（default）",
+    context: "原始上下文 {context}",
+    attention:
+      "ropeFrequencies 给出的注意力因子：{factor}（cos 与 sin 都乘以它）。",
+    spectrumText:
+      "每个维度对 i 的波长 2π/ωᵢ，纵轴取对数；虚线是原始上下文长度。",
+    decayText:
+      "来自 dotProducts 的精确有限和 g(x) = Σ cos(x·ωᵢ)，未归一化（g(0) = d/2 = {pairs}），x 取 1 到 {range} 的整数距离，横轴取对数（{points} 个点）。",
+    pairIndex: "维度对 i",
+    wavelength: "波长 2π/ωᵢ",
+    distance: "相对距离 x",
+    decaySum: "g(x) = Σ cos(x ωᵢ)",
+    oddDim: "RoPE 需要偶数维度：共享维度 d = {dim} 是奇数。",
+  },
+};
+
+export const formulas = {
+  wavelength: String.raw`\displaystyle \lambda_i = \frac{2\pi}{\omega_i}, \qquad g(x) = \sum_{i=0}^{d/2-1} \cos(x\,\omega_i)`,
+};
+
+export function mountRopePanel(root, app) {
+  const lib = app.lib;
+  const settings = {
+    scheme: app.param("decay.rope", "llama3", (v) =>
+      v in SCHEMES ? v : undefined,
+    ),
+    seqLen: app.param("decay.seqLen", 16384, (v) =>
+      SEQ_LENS.includes(Number(v)) ? Number(v) : undefined,
+    ),
+    range: app.param("decay.ropeRange", ROPE_RANGES[1], (v) =>
+      ROPE_RANGES.includes(Number(v)) ? Number(v) : undefined,
+    ),
+  };
+  const change = (key, value) => {
+    settings[key] = value;
+    app.setParam(`decay.${key === "scheme" ? "rope" : key}`, value);
+    redraw();
+  };
+  const choices = (list) =>
+    list.map((v) => [String(v), v.toLocaleString("en")]);
+  const seqLenField = select(
+    app.t("seqLen"),
+    choices(SEQ_LENS),
+    String(settings.seqLen),
+    (v) => change("seqLen", Number(v)),
+    "scaling-seqlen",
+  );
+  const attention = paragraph("");
+  attention.dataset.testid = "scaling-attention";
+  const spectrumText = paragraph(app.t("spectrumText"));
+  const spectrumBox = chartBox();
+  const decayText = paragraph("");
+  const decayBox = chartBox();
+  const warning = paragraph("", "sec-text sec-warning");
+  warning.setAttribute("role", "status");
+  const charts = element("div", {}, [
+    attention,
+    spectrumText,
+    spectrumBox,
+    decayText,
+    decayBox,
+  ]);
+  root.append(
+    element("h3", { text: app.t("ropeTitle") }),
+    paragraph(app.t("ropeText")),
+    displayFormula(app, formulas.wavelength),
+    controlRow([
+      select(
+        app.t("scheme"),
+        Object.keys(SCHEMES).map((k) => [k, app.t(`${k}Scheme`)]),
+        settings.scheme,
+        (v) => change("scheme", v),
+        "scaling-scheme",
+      ),
+      seqLenField,
+      select(
+        app.t("ropeRange"),
+        choices(ROPE_RANGES),
+        String(settings.range),
+        (v) => change("range", Number(v)),
+        "scaling-range",
+      ),
+    ]),
+    warning,
+    charts,
+  );
+
+  // The series (and the context line) change with the scheme.
+  let spectrum = null;
+  let decay = null;
+  let chartScheme = "";
+  function chartsFor(scheme) {
+    if (scheme === chartScheme) return;
+    chartScheme = scheme;
+    const series = [
+      { label: app.t("unscaled"), colour: 0 },
+      { label: app.t(`${scheme}Scheme`), colour: 1 },
+    ];
+    const context = SCHEMES[scheme].context.toLocaleString("en");
+    spectrumBox.replaceChildren();
+    spectrum = app.lineChart(spectrumBox, {
+      testid: "scaling-spectrum",
+      xLabel: app.t("pairIndex"),
+      yLabel: app.t("wavelength"),
+      logY: true,
+      series: [
+        ...series,
+        { label: app.t("context", { context }), colour: 2, dash: true },
+      ],
+    });
+    app.exportable(spectrumBox, spectrum.canvas, "rope-scaling-spectrum");
+    decayBox.replaceChildren();
+    decay = app.lineChart(decayBox, {
+      testid: "scaling-decay",
+      xLabel: app.t("distance"),
+      yLabel: app.t("decaySum"),
+      logX: true,
+      series,
+    });
+    app.exportable(decayBox, decay.canvas, "rope-scaling-decay");
+  }
+
+  let dim = null;
+  let shown = "";
+  function redraw() {
+    if (dim === null) return;
+    const key = JSON.stringify([dim, settings]);
+    if (key === shown) return;
+    shown = key;
+    seqLenField.style.display = settings.scheme === "dynamic" ? "" : "none";
+    // RoPE turns pairs: an odd dim has no schedule to show.
+    const problem = dim % 2 === 1 ? app.t("oddDim", { dim }) : draw(settings);
+    warning.textContent = problem;
+    warning.hidden = problem === "";
+    charts.hidden = problem !== "";
+  }
+
+  /** Draws both charts; "" or the library's reason why it cannot. */
+  function draw({ scheme, seqLen, range }) {
+    let scaled, plain, sums, x;
+    try {
+      scaled = lib.ropeFrequencies(schemeOptions(scheme, dim, seqLen));
+      plain = lib.ropeFrequencies({
+        dim,
+        base: SCHEMES[scheme].base,
+        scaling: { type: "default" },
+      });
+      x = distanceGrid(range, pointCount(dim, 2));
+      sums = [plain, scaled].map(({ inverseFrequencies }) =>
+        lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
+      );
+    } catch (error) {
+      return app.t("error", { message: error.message });
+    }
+    const pairs = dim / 2;
+    chartsFor(scheme);
+    const wavelength = (omega) => omega.map((w) => (2 * Math.PI) / w);
+    spectrum.set(
+      Float64Array.from({ length: pairs }, (_, i) => i),
+      [
+        wavelength(plain.inverseFrequencies),
+        wavelength(scaled.inverseFrequencies),
+        new Float64Array(pairs).fill(SCHEMES[scheme].context),
+      ],
+    );
+    decay.set(x, sums);
+    attention.textContent = app.t("attention", {
+      factor: Number(scaled.attentionFactor.toPrecision(6)),
+    });
+    decayText.textContent = app.t("decayText", {
+      pairs,
+      range: range.toLocaleString("en"),
+      points: x.length,
+    });
+    return "";
+  }
+
+  return {
+    update(state) {
+      dim = state.dim;
+      redraw();
+    },
+  };
+}
