@@ -78,9 +78,12 @@ deps-test:
 		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
 	$(INSTALL_MISSING)
 
+# A CJK font, so the page's 中文 screenshots show their text.
 deps-browser:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || \
+		missing="$$missing fonts-wqy-microhei"; \
 	$(INSTALL_MISSING)
 
 node_modules/.package-lock.json: package-lock.json | deps-build
@@ -139,7 +142,9 @@ dist/%.d.ts: src/%.d.ts
 # to MathML, written to dist/site/ with relative paths only.
 WEB_SRC := $(shell find web -type f)
 
-dist/site/index.html: build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+# The build imports the page's modules in Node, where "sinusoidal-pe" is the
+# built package itself.
+dist/site/index.html: dist/index.js build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
 	node web/build.js dist/site
 
 site: dist/site/index.html
