@@ -296,6 +296,11 @@ static void test_rules(void) {
         run(c->type, 128, 10000, p, factors, n_factors, out, &attention);
     CHECK(status == c->status, "case %zu: status %d, expected %d", k, status,
           c->status);
+    /* run() NaN-filled both outputs: a refused call writes nothing. */
+    int written = !isnan(attention);
+    for (uint32_t i = 0; i < 64; i++)
+      written |= !isnan(out[i]);
+    CHECK(!written, "case %zu: a refused call wrote its outputs", k);
   }
   /* Arguments outside the parameters. */
   absent(p);
