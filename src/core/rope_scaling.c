@@ -130,8 +130,9 @@ static int32_t longrope(const double *p, const double *factors,
       !pe_is_aligned(factors, alignof(double)))
     return factors == NULL || n_factors != 2 * n ? PE_ERR_ROPE_SHORT_FACTOR
                                                  : PE_ERR_NULL;
+  /* w_i <= w_0 = 1, so a finite 1 / factor keeps w_i / factor finite. */
   for (uint32_t i = 0; i < 2 * n; i++)
-    if (!isfinite(factors[i]) || !(factors[i] > 0))
+    if (!isfinite(factors[i]) || !(factors[i] > 0) || !isfinite(1 / factors[i]))
       return i < n ? PE_ERR_ROPE_SHORT_FACTOR : PE_ERR_ROPE_LONG_FACTOR;
   double max_length = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
   if (!valid_at_least(max_length, 1, 1))

@@ -344,6 +344,10 @@ static void test_rules(void) {
   CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
             PE_ERR_ROPE_SHORT_FACTOR,
         "short factor NaN");
+  factors[3] = 0x1p-1030; /* w_0 / factor would overflow */
+  CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
+            PE_ERR_ROPE_SHORT_FACTOR,
+        "short factor with an infinite reciprocal");
   factors[3] = 1;
   p[PE_ROPE_FACTOR] = NAN;
   CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
