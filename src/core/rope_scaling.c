@@ -102,6 +102,9 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
         yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim);
   else
     *attention = yarn_mscale(factor, 1);
+  /* A huge mscale overflows the logarithm's product: inf, 0 or NaN. */
+  if (!isfinite(*attention) || !(*attention > 0))
+    return PE_ERR_ROPE_MSCALE;
 
   double low = yarn_correction_dim(beta_fast, dim, base, original);
   double high = yarn_correction_dim(beta_slow, dim, base, original);
