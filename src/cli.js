@@ -39,6 +39,9 @@ Table options (table, check)
   --layout NAME        interleaved (default), interleaved-cos-first, halves
                        or halves-cos-first
   --dtype TYPE         float32 (default) or float64
+  --scaling JSON       a RoPE context extension of the paper schedule: a
+                       model's rope_scaling as in its config.json (snake_case
+                       keys and rope_type are accepted) or in camelCase
   --offsets K,K,…      check: offsets k of PE(p + k) = R(k)·PE(p)
                        (default 1,-1,100)
 
@@ -66,6 +69,10 @@ Examples
   npx sinusoidal-pe table --preset whisper --positions 1500 --dim 512 --format csv
   npx sinusoidal-pe decay --from 0 --to 1000 --count 1001 --format json
   npx sinusoidal-pe check --positions 1000 --dim 512 --offsets 1,-7.5,4096
+  npx sinusoidal-pe table --positions 131072 --dim 128 --base 500000 \\
+    --layout halves-cos-first --scaling '{"rope_type": "llama3", "factor": 8,
+    "low_freq_factor": 1, "high_freq_factor": 4,
+    "original_max_position_embeddings": 8192}' -o llama31.npy
 `;
 
 const OPTIONS = {
@@ -83,6 +90,7 @@ const OPTIONS = {
   "odd-dim": { type: "string" },
   layout: { type: "string" },
   dtype: { type: "string" },
+  scaling: { type: "string" },
   offsets: { type: "string" },
   theta: { type: "string" },
   alpha: { type: "string" },
@@ -111,6 +119,7 @@ const TABLE_KEYS = [
   "odd-dim",
   "layout",
   "dtype",
+  "scaling",
 ];
 const COMMAND_KEYS = {
   table: [...TABLE_KEYS, "format", "output", "block-rows"],
@@ -152,14 +161,42 @@ function value(text) {
   return text.trim() !== "" && !Number.isNaN(number) ? number : text;
 }
 
-const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+const camel = (name) => name.replace(/[-_](\w)/g, (_, c) => c.toUpperCase());
+
+// --scaling: a JSON object, as a config.json's rope_scaling (snake_case,
+// rope_type) or as the library takes it; the library checks its contents.
+function scalingOption(text) {
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `sinusoidal-pe: option --scaling must be a JSON object such as '{"type": "linear", "factor": 4}': ${error.message}`,
+    );
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new UsageError(
+      `sinusoidal-pe: option --scaling must be a JSON object, got ${text}`,
+    );
+  return Object.fromEntries(
+    Object.entries(parsed).map(([key, v]) => [
+      key === "rope_type" ? "type" : camel(key),
+      v,
+    ]),
+  );
+}
 
 function libraryOptions(values, keys) {
   const options = {};
   for (const key of keys) {
     if (values[key] === undefined) continue;
     const text = values[key];
-    options[camel(key)] = NAMED_OPTIONS.includes(key) ? text : value(text);
+    options[camel(key)] =
+      key === "scaling"
+        ? scalingOption(text)
+        : NAMED_OPTIONS.includes(key)
+          ? text
+          : value(text);
   }
   return options;
 }

@@ -1,3 +1,5 @@
+import type { RopeScaling } from "./rope-scaling.js";
+
 /** Bytes of the wasm module, a compiled module, or where to fetch it. */
 export type WasmSource =
   WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response;
@@ -49,6 +51,8 @@ export interface ScheduleOptions {
   frequencies?: ArrayLike<number>;
   /** Odd dim: "extra-sin" (default; ⌈dim/2⌉ sin columns), "zero-pad" (zero last column) or "error". */
   oddDim?: OddDim;
+  /** A RoPE context extension of the "paper" schedule (even dim), as `ropeFrequencies` takes it; its attention factor multiplies every table value and every `rope` result. */
+  scaling?: RopeScaling;
 }
 
 export interface TableOptions extends ScheduleOptions {

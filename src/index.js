@@ -73,8 +73,8 @@ export function frequencies(options) {
   });
   const out = outArray(p.options.out, Float64Array, p.pairs);
   return withScratch((scratch) => {
-    const pointer = writeFrequencies(p, scratch);
-    return deliver(out, new Float64Array(memoryBuffer(), pointer, p.pairs));
+    const { omega } = writeFrequencies(p, scratch);
+    return deliver(out, new Float64Array(memoryBuffer(), omega, p.pairs));
   });
 }
 
@@ -112,7 +112,7 @@ export function table(options) {
   const out = outArray(p.options.out, Typed, count * p.dim, { view });
   const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
-    const omega = writeFrequencies(p, scratch);
+    const { omega, amplitude } = writeFrequencies(p, scratch);
     let pointer = 0;
     if (values !== null) {
       pointer = scratch(count * 8, "positions");
@@ -120,7 +120,15 @@ export function table(options) {
     }
     if (view) {
       const at = allocateView(bytes, "the table");
-      kernel({ ...p, out: at, positions: pointer, count, start, omega });
+      kernel({
+        ...p,
+        out: at,
+        positions: pointer,
+        count,
+        start,
+        omega,
+        amplitude,
+      });
       const result = new Typed(memoryBuffer(), at, count * p.dim);
       for (const row of zeroRows)
         result.fill(0, row * p.dim, (row + 1) * p.dim);
@@ -144,6 +152,7 @@ export function table(options) {
         count: n,
         start: start + first,
         omega,
+        amplitude,
       });
       write(result, new Typed(memoryBuffer(), data, n * p.dim), first * p.dim);
     }

@@ -112,6 +112,7 @@ export function ropeF32({
   omega,
   pairs,
   scale,
+  amplitude,
 }) {
   check(
     wasm().pe_rope_f32(
@@ -125,6 +126,7 @@ export function ropeF32({
       omega,
       pairs,
       scale,
+      amplitude,
     ),
     "rope",
   );

@@ -29,33 +29,47 @@ function isDetached(buffer) {
 
 /**
  * The caller's `out` checked to take `length` elements of type `Typed`, or
- * null when it is undefined. `view` is the function's own view option.
+ * null when it is undefined. `view` is the function's own view option;
+ * `name` the option's name in messages.
  */
-export function outArray(out, Typed, length, { view = false } = {}) {
+export function outArray(
+  out,
+  Typed,
+  length,
+  { view = false, name = "out" } = {},
+) {
   if (out === undefined) return null;
   if (view)
     throw typeError(
-      `option "out" cannot be combined with "view: true": a view lives in the module's memory, "out" in yours`,
+      `option "${name}" cannot be combined with "view: true": a view lives in the module's memory, "${name}" in yours`,
     );
   if (kindOf.call(out) !== Typed.name)
     throw typeError(
-      `option "out" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf.call(out) ?? out?.constructor?.name ?? typeof out)}`,
+      `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf.call(out) ?? out?.constructor?.name ?? typeof out)}`,
     );
   const buffer = bufferOf.call(out);
   if (isDetached(buffer))
     throw typeError(
-      `option "out" is detached (its buffer was transferred, or it is an invalidated view)`,
+      `option "${name}" is detached (its buffer was transferred, or it is an invalidated view)`,
     );
   if (buffer === memoryBuffer())
     throw typeError(
-      `option "out" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
+      `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
     );
   const available = lengthOf.call(out);
   if (available < length)
     throw rangeError(
-      `option "out" must hold at least ${length} elements, got ${available}`,
+      `option "${name}" must hold at least ${length} elements, got ${available}`,
     );
   return out;
+}
+
+/** Whether the first `bytes` bytes of typed arrays a and b overlap. */
+export function overlapping(a, b, bytes) {
+  if (bufferOf.call(a) !== bufferOf.call(b)) return false;
+  const start = byteOffsetOf.call(a);
+  const other = byteOffsetOf.call(b);
+  return bytes > 0 && start < other + bytes && other < start + bytes;
 }
 
 /** Copies `values` into `out` from element `at`. */

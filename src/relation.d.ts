@@ -71,6 +71,8 @@ export interface RopeOptions {
   shift?: number;
   /** Explicit w_i, dim / 2 of them. */
   frequencies?: ArrayLike<number>;
+  /** A RoPE context extension of the "paper" schedule; its attention factor multiplies the result, as transformers multiplies cos and sin. */
+  scaling?: ScheduleOptions["scaling"];
   /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
   scale?: number;
   inPlace?: boolean;

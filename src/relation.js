@@ -124,7 +124,7 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
   );
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
-    const omega = writeFrequencies(prepared, scratch);
+    const { omega, attention } = writeFrequencies(prepared, scratch);
     const maxFrequency = largestFrequency(prepared, omega);
     for (const angle of list ?? [angles])
       if (!Number.isFinite(angle * maxFrequency))
@@ -152,6 +152,7 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
         list: anglesPointer,
         one: list === null ? angles : 0,
         omega,
+        attention,
       });
       write(result, new Typed(memoryBuffer(), data, size), first * dim);
     }
@@ -202,6 +203,8 @@ export function rotate(vectors, offsets, options) {
     name: "offsets",
     out: outputOf(p, rows, count, inPlace),
     prepared: p,
+    // R(k) is a rotation whatever the attention factor: a scaled table
+    // keeps PE(p + k) = R(k) PE(p).
     kernel: ({ list, one, ...chunk }) =>
       kernel({ ...p, ...chunk, offsets: list, offset: one }),
   });
@@ -237,13 +240,15 @@ export function rope(vectors, positions, options) {
     name: "positions",
     out: outputOf(p, rows, count, inPlace),
     prepared: p,
-    kernel: ({ list, one, ...chunk }) =>
+    // As transformers multiplies cos and sin by the attention factor.
+    kernel: ({ list, one, attention, ...chunk }) =>
       kernels.ropeF32({
         ...p,
         ...chunk,
         positions: list,
         position: one,
         pairing,
+        amplitude: attention,
       }),
   });
 }
@@ -264,7 +269,7 @@ export function rotationMatrix(k, options) {
   if (!Number.isFinite(k)) throw rangeError(`k must be finite, got ${k}`);
   const out = outArray(p.options.out, Float64Array, p.dim * p.dim);
   return withScratch((scratch) => {
-    const omega = writeFrequencies(p, scratch);
+    const { omega } = writeFrequencies(p, scratch);
     const matrix = scratch(p.dim * p.dim * 8, "the matrix");
     kernels.rotationMatrixF64({ ...p, out: matrix, offset: k, omega });
     return deliver(out, new Float64Array(memoryBuffer(), matrix, p.dim ** 2));
@@ -302,7 +307,7 @@ export function linearRelationError(options) {
   const here = new Float64Array(rowsPerChunk);
   const there = new Float64Array(rowsPerChunk);
   withScratch((scratch) => {
-    const omega = writeFrequencies(p, scratch);
+    const { omega, amplitude } = writeFrequencies(p, scratch);
     const bytes = rowsPerChunk * dim * Typed.BYTES_PER_ELEMENT;
     const rotated = scratch(bytes, "rotated rows");
     const shifted = scratch(bytes, "shifted rows");
@@ -315,7 +320,7 @@ export function linearRelationError(options) {
         for (let j = 0; j < n; j++) there[j] = here[j] + k;
         const rowsAt = (out, at) => {
           new Float64Array(memoryBuffer(), positions, n).set(at.subarray(0, n));
-          table({ ...p, out, positions, count: n, omega });
+          table({ ...p, out, positions, count: n, omega, amplitude });
         };
         rowsAt(rotated, here);
         rotation({
@@ -358,14 +363,23 @@ export function dotProducts(options) {
   const { count, from, step, values } = grid(p.options.offsets, "offsets");
   const result = outArray(p.options.out, Float64Array, count);
   return withScratch((scratch) => {
-    const omega = writeFrequencies(p, scratch);
+    const { omega, amplitude } = writeFrequencies(p, scratch);
     const out = scratch(count * 8, "the dot products");
     let offsets = 0;
     if (values !== null) {
       offsets = scratch(count * 8, "offsets");
       new Float64Array(memoryBuffer(), offsets, count).set(values);
     }
-    kernels.dotProducts({ ...p, out, offsets, count, from, step, omega });
+    kernels.dotProducts({
+      ...p,
+      out,
+      offsets,
+      count,
+      from,
+      step,
+      omega,
+      amplitude,
+    });
     return deliver(result, new Float64Array(memoryBuffer(), out, count));
   });
 }
@@ -396,14 +410,22 @@ export function toeplitzError(options) {
   const toeplitz = values === null;
   const gCount = toeplitz ? 2 * count - 1 : count * count;
   return withScratch((scratch) => {
-    const omega = writeFrequencies(p, scratch);
+    const { omega, amplitude } = writeFrequencies(p, scratch);
     const table = scratch(count * dim * size, "the table");
     let positions = 0;
     if (values !== null) {
       positions = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), positions, count).set(values);
     }
-    tableKernel({ ...p, out: table, positions, count, start, omega });
+    tableKernel({
+      ...p,
+      out: table,
+      positions,
+      count,
+      start,
+      omega,
+      amplitude,
+    });
     const g = scratch(gCount * 8, "dot products");
     let differences = 0;
     if (!toeplitz) {
@@ -421,6 +443,7 @@ export function toeplitzError(options) {
       from: -(count - 1),
       step: 1,
       omega,
+      amplitude,
     });
     const result = scratch(24, "the result");
     gramKernel({ result, table, count, dim, g, toeplitz });

@@ -71,7 +71,18 @@ export interface RopeFrequencies {
   attentionFactor: number;
 }
 
-export function ropeFrequencies(options: RopeFrequencyOptions): RopeFrequencies;
+export function ropeFrequencies(
+  options: RopeFrequencyOptions & {
+    /** A Float64Array of at least dim/2 elements to fill and return as inverseFrequencies. */
+    out?: Float64Array;
+  },
+): RopeFrequencies;
+
+/** Arrays of the caller's for the cos and sin caches: of the dtype's type, each of at least rows × width elements, not overlapping. */
+export interface RopeCacheOut<T> {
+  cos: T;
+  sin: T;
+}
 
 export interface RopeCacheOptions extends RopeFrequencyOptions {
   /** A count of rows (from `start`) or the positions themselves. */
@@ -82,20 +93,31 @@ export interface RopeCacheOptions extends RopeFrequencyOptions {
   layout?: RopeLayout;
   /** Default "float32". */
   dtype?: RopeDType;
+  /** Fill these arrays and return them as cos and sin. */
+  out?:
+    | RopeCacheOut<Float32Array>
+    | RopeCacheOut<Float64Array>
+    | RopeCacheOut<Uint16Array>;
 }
 
-export function ropeCache(options: RopeCacheOptions & { dtype: "float64" }): {
-  cos: Float64Array;
-  sin: Float64Array;
-};
-export function ropeCache(options: RopeCacheOptions & { dtype: "float16" }): {
-  cos: Uint16Array;
-  sin: Uint16Array;
-};
-export function ropeCache(options: RopeCacheOptions & { dtype?: "float32" }): {
-  cos: Float32Array;
-  sin: Float32Array;
-};
+export function ropeCache(
+  options: RopeCacheOptions & {
+    dtype: "float64";
+    out?: RopeCacheOut<Float64Array>;
+  },
+): RopeCacheOut<Float64Array>;
+export function ropeCache(
+  options: RopeCacheOptions & {
+    dtype: "float16";
+    out?: RopeCacheOut<Uint16Array>;
+  },
+): RopeCacheOut<Uint16Array>;
+export function ropeCache(
+  options: RopeCacheOptions & {
+    dtype?: "float32";
+    out?: RopeCacheOut<Float32Array>;
+  },
+): RopeCacheOut<Float32Array>;
 export function ropeCache(options: RopeCacheOptions): {
   cos: Float32Array | Float64Array | Uint16Array;
   sin: Float32Array | Float64Array | Uint16Array;

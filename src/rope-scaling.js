@@ -19,6 +19,7 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
+import { deliver, outArray, overlapping } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 
 export {
@@ -112,7 +113,7 @@ function positiveNumbers(value, name) {
 
 // dim, base and scaling as JS-owned values: the parameter array of the C
 // core (NaN = absent) and longrope's factors.
-function ropeSpec(raw) {
+export function ropeSpec(raw) {
   const dim = integer(raw.dim, "dim", 2, 2 ** 20);
   if (dim % 2 !== 0)
     throw rangeError(`option "dim" must be even (the rotary dim), got ${dim}`);
@@ -228,7 +229,7 @@ function ropeSpec(raw) {
 
 // Writes the inverse frequencies into module memory; returns their pointer
 // and the attention factor.
-function writeRopeFrequencies(spec, scratch) {
+export function writeRopeFrequencies(spec, scratch) {
   const n = spec.dim / 2;
   const params = scratch(SLOTS.length * 8, "RoPE parameters");
   new Float64Array(memoryBuffer(), params, SLOTS.length).set(spec.params);
@@ -266,18 +267,18 @@ function writeRopeFrequencies(spec, scratch) {
 export function ropeFrequencies(options) {
   const raw = readOptions(
     options,
-    ["dim", "base", "scaling"],
+    ["dim", "base", "scaling", "out"],
     "ropeFrequencies()",
   );
   const spec = ropeSpec(raw);
+  const out = outArray(raw.out, Float64Array, spec.dim / 2);
   return withScratch((scratch) => {
     const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
     return {
-      inverseFrequencies: new Float64Array(
-        memoryBuffer(),
-        pointer,
-        spec.dim / 2,
-      ).slice(),
+      inverseFrequencies: deliver(
+        out,
+        new Float64Array(memoryBuffer(), pointer, spec.dim / 2),
+      ),
       attentionFactor,
     };
   });
@@ -293,7 +294,7 @@ const ARRAYS = [Float32Array, Float64Array, Uint16Array];
 export function ropeCache(options) {
   const raw = readOptions(
     options,
-    ["positions", "start", "dim", "base", "scaling", "layout", "dtype"],
+    ["positions", "start", "dim", "base", "scaling", "layout", "dtype", "out"],
     "ropeCache()",
   );
   const spec = ropeSpec(raw);
@@ -324,6 +325,7 @@ export function ropeCache(options) {
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
+  const out = cacheOut(raw.out, Typed, count * width);
 
   return withScratch((scratch) => {
     const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
@@ -352,8 +354,29 @@ export function ropeCache(options) {
     });
     const buffer = memoryBuffer();
     return {
-      cos: new Typed(buffer, cos, count * width).slice(),
-      sin: new Typed(buffer, sin, count * width).slice(),
+      cos: deliver(out.cos, new Typed(buffer, cos, count * width)),
+      sin: deliver(out.sin, new Typed(buffer, sin, count * width)),
     };
   });
+}
+
+// The caller's { cos, sin } arrays (each read once), or nulls for new ones.
+function cacheOut(value, Typed, length) {
+  if (value === undefined) return { cos: null, sin: null };
+  const given = readOptions(
+    value,
+    ["cos", "sin"],
+    'option "out"',
+    'option "out"',
+  );
+  for (const key of ["cos", "sin"])
+    if (given[key] === undefined)
+      throw typeError(`option "out.${key}" is required when "out" is given`);
+  const cos = outArray(given.cos, Typed, length, { name: "out.cos" });
+  const sin = outArray(given.sin, Typed, length, { name: "out.sin" });
+  if (overlapping(cos, sin, length * Typed.BYTES_PER_ELEMENT))
+    throw rangeError(
+      'options "out.cos" and "out.sin" overlap: each needs its own elements',
+    );
+  return { cos, sin };
 }

@@ -12,6 +12,7 @@ import {
   typeError,
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
+import { ropeSpec, writeRopeFrequencies } from "./rope-scaling.js";
 import { memoryBuffer } from "./runtime.js";
 import {
   DTYPES,
@@ -32,6 +33,7 @@ export const SCHEDULE_OPTIONS = [
   "shift",
   "frequencies",
   "oddDim",
+  "scaling",
 ];
 
 // Reads a public function's options once (a snapshot, so each getter runs
@@ -91,8 +93,9 @@ function expandPreset(given, withPreset) {
   return { ...resolved, engine: { ...resolved.engine, ...own } };
 }
 
-// The frequency schedule: explicit frequencies (read once into a Float64Array)
-// or a schedule and its parameters.
+// The frequency schedule: explicit frequencies (read once into a Float64Array),
+// a schedule and its parameters, or the paper schedule rescaled by a RoPE
+// `scaling` (read once into `rope`, the C core's parameters).
 function scheduleOf(options, defaultOddDim) {
   const dim = integer(options.dim, "dim", 1, MAX_DIM);
   const oddDim = oneOf(options.oddDim ?? defaultOddDim, "oddDim", ODD_DIMS);
@@ -113,6 +116,7 @@ function scheduleOf(options, defaultOddDim) {
     maxTimescale: 10000,
     shift: 1,
     explicit: null,
+    rope: null,
   };
   if (options.frequencies !== undefined) {
     for (const key of [
@@ -121,6 +125,7 @@ function scheduleOf(options, defaultOddDim) {
       "minTimescale",
       "maxTimescale",
       "shift",
+      "scaling",
     ])
       if (options[key] !== undefined)
         throw typeError(
@@ -163,19 +168,43 @@ function scheduleOf(options, defaultOddDim) {
     throw rangeError(
       `option "shift" must be below dim / 2 = ${h} for the shifted schedule, got ${spec.shift}`,
     );
+  if (options.scaling !== undefined) {
+    if (name !== "paper")
+      throw typeError(
+        `option "scaling" rescales the paper schedule (RoPE's), not schedule "${name}"`,
+      );
+    if (dim % 2 === 1)
+      throw rangeError(
+        `option "dim" must be even with "scaling" (the rotary dim), got ${dim}`,
+      );
+    spec.rope = ropeSpec({ dim, base: spec.base, scaling: options.scaling });
+  }
   return spec;
 }
 
-// Writes the frequencies of a prepared schedule into module memory; returns
-// the pointer.
+// Writes the frequencies of a prepared schedule into module memory. Returns
+// `omega`, their pointer; `attention`, the attention factor of a RoPE
+// scaling (1 without), which multiplies cos and sin; and `amplitude`, the
+// output scale times it, the factor of every table value.
 export function writeFrequencies(prepared, scratch) {
-  const out = scratch(prepared.pairs * 8, "frequencies");
+  if (prepared.rope !== null) {
+    const { pointer, attentionFactor } = writeRopeFrequencies(
+      prepared.rope,
+      scratch,
+    );
+    return {
+      omega: pointer,
+      attention: attentionFactor,
+      amplitude: prepared.amplitude * attentionFactor,
+    };
+  }
+  const omega = scratch(prepared.pairs * 8, "frequencies");
   if (prepared.explicit !== null)
-    new Float64Array(memoryBuffer(), out, prepared.pairs).set(
+    new Float64Array(memoryBuffer(), omega, prepared.pairs).set(
       prepared.explicit,
     );
-  else kernels.frequencies({ ...prepared, out, count: prepared.pairs });
-  return out;
+  else kernels.frequencies({ ...prepared, out: omega, count: prepared.pairs });
+  return { omega, attention: 1, amplitude: prepared.amplitude };
 }
 
 // The largest |scale · w_i| of frequencies written by writeFrequencies: the

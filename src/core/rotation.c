@@ -169,7 +169,7 @@ static void row_f64(double *dst, const double *src, uint32_t h, int32_t pairing,
 static void rotate_rows_f32(float *out, const float *in, uint32_t count,
                             uint32_t dim, const double *angles, double angle,
                             int32_t pairing, const double *omega,
-                            double w_scale) {
+                            double w_scale, double amplitude) {
   uint32_t h = dim / 2;
   angle_mode mode = angles == NULL                    ? ANGLES_CONSTANT
                     : pe_evenly_spaced(angles, count) ? ANGLES_EVEN
@@ -180,7 +180,7 @@ static void rotate_rows_f32(float *out, const float *in, uint32_t count,
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
     uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, step);
     if (mode == ANGLES_CONSTANT)
-      pe_angle_block_seed(&b, n_pad, angle, 1, 0);
+      pe_angle_block_seed(&b, n_pad, angle, amplitude, 0);
     for (uint32_t j = 0; j < count; j++) {
       const float *src = in + (size_t)j * dim;
       float *dst = out + (size_t)j * dim;
@@ -189,7 +189,7 @@ static void rotate_rows_f32(float *out, const float *in, uint32_t count,
         continue;
       }
       if (mode != ANGLES_CONSTANT)
-        pe_angle_block_seed(&b, n_pad, angles[j], 1, 0);
+        pe_angle_block_seed(&b, n_pad, angles[j], amplitude, 0);
       row_f32(dst, src, h, pairing, &b, i0, n, 0);
     }
   }
@@ -260,7 +260,7 @@ int32_t pe_rotate_f32(float *out, const float *in, uint32_t count, uint32_t dim,
   if (status != PE_OK)
     return status;
   rotate_rows_f32(out, in, count, dim, offsets, offset, pairing, omega,
-                  sign * scale);
+                  sign * scale, 1);
   return PE_OK;
 }
 
@@ -284,7 +284,8 @@ int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
 
 int32_t pe_rope_f32(float *out, const float *in, uint32_t count, uint32_t dim,
                     const double *positions, double position, int32_t pairing,
-                    const double *omega, uint32_t n_omega, double scale) {
+                    const double *omega, uint32_t n_omega, double scale,
+                    double amplitude) {
   if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))
     return PE_ERR_PAIRING;
   if (dim < 1 || dim > PE_MAX_DIM)
@@ -297,8 +298,10 @@ int32_t pe_rope_f32(float *out, const float *in, uint32_t count, uint32_t dim,
                         omega, n_omega, scale, PE_ERR_POSITIONS);
   if (status != PE_OK)
     return status;
+  if (!isfinite(amplitude))
+    return PE_ERR_OUTPUT_SCALE;
   rotate_rows_f32(out, in, count, dim, positions, position, pairing, omega,
-                  scale);
+                  scale, amplitude);
   return PE_OK;
 }
 

@@ -29,13 +29,14 @@ PE_EXPORT int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
 
 /* Rotary position embedding of count rows of even dim: each pair (x, y) of
    `pairing` becomes (x cos a - y sin a, y cos a + x sin a) with a =
-   position * scale * omega[i], position = positions[row] or `position`.
-   omega holds dim / 2 frequencies. out may equal in. */
+   position * scale * omega[i], position = positions[row] or `position`,
+   both times `amplitude` (finite): cos and sin multiplied by a rope type's
+   attention factor. omega holds dim / 2 frequencies. out may equal in. */
 PE_EXPORT int32_t pe_rope_f32(float *out, const float *in, uint32_t count,
                               uint32_t dim, const double *positions,
                               double position, int32_t pairing,
                               const double *omega, uint32_t n_omega,
-                              double scale);
+                              double scale, double amplitude);
 
 /* The dense dim x dim matrix R(offset), row-major, dim <= PE_MAX_MATRIX_DIM. */
 PE_EXPORT int32_t pe_rotation_matrix_f64(double *out, double offset,

@@ -486,6 +486,7 @@ function runWasm(c) {
         omega,
         n,
         c.scale,
+        1,
       );
       break;
     case KIND.rotation_matrix:

@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 2:
     pairing = layout; /* any value, valid or not */
     status = pe_rope_f32(dst_arg, src_arg, count, s.dim, angles_arg, start,
-                         pairing, s.omega, s.n_omega, scale);
+                         pairing, s.omega, s.n_omega, scale, 1);
     break;
   default:
     status = cells > 0 ? pe_rotation_matrix_f64((double *)dst_arg, start, s.dim,

@@ -152,7 +152,8 @@ static void check_rotate(uint32_t dim, int layout, uint32_t count, int kind,
   free(want), free(omega);
 }
 
-static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind) {
+static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind,
+                       double amplitude) {
   uint32_t n;
   double *omega = omega_for(dim, PE_ODD_ZERO_PAD, &n);
   size_t size = (size_t)count * dim;
@@ -164,17 +165,19 @@ static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind) {
   }
   fill_offsets(p, count, kind);
   const double *positions = kind == OFFSETS_ONE ? NULL : p;
-  CHECK(pe_rope_f32(out, in, count, dim, positions, 17, pairing, omega, n, 1) ==
-            PE_OK,
+  CHECK(pe_rope_f32(out, in, count, dim, positions, 17, pairing, omega, n, 1,
+                    amplitude) == PE_OK,
         "rope");
   int bad = 0;
   for (uint32_t j = 0; j < count; j++) {
     for (uint32_t c = 0; c < dim; c++)
       x[c] = in[(size_t)j * dim + c];
     reference_rope(want, x, dim, pairing, omega, positions ? p[j] : 17);
-    for (uint32_t c = 0; c < dim; c++)
+    for (uint32_t c = 0; c < dim; c++) {
+      want[c] *= amplitude;
       bad += !(fabs(out[(size_t)j * dim + c] - want[c]) <=
-               half_ulp(want[c]) + 1e-11);
+               half_ulp(want[c]) + 1e-11 * fabs(amplitude));
+    }
   }
   CHECK(bad == 0, "rope dim %u pairing %d count %u positions %d: %d off", dim,
         pairing, count, kind, bad);
@@ -187,7 +190,8 @@ static void test_every_tail(void) {
       for (int kind = 0; kind < 3; kind++) {
         check_rotate(dim, layout, kind == OFFSETS_RANDOM ? 20 : 300, kind, 1);
         if (dim % 2 == 0 && layout < 2)
-          check_rope(dim, layout, kind == OFFSETS_RANDOM ? 20 : 300, kind);
+          check_rope(dim, layout, kind == OFFSETS_RANDOM ? 20 : 300, kind,
+                     dim % 4 == 0 ? 1 : 1.2079441541679836);
       }
   check_rotate(40, PE_LAYOUT_HALVES, 50, OFFSETS_RANDOM, 1e-3);
   check_rotate(33, PE_LAYOUT_INTERLEAVED, 50, OFFSETS_EVEN, 7);
@@ -337,17 +341,23 @@ static void test_bad_input(void) {
   CHECK(pe_rotate_f64(NULL, NULL, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
         "f64 null");
   /* rope: pairing and odd dims. */
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 2, w, 4, 1) == PE_ERR_PAIRING,
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 2, w, 4, 1, 1) == PE_ERR_PAIRING,
         "pairing");
-  CHECK(pe_rope_f32(b, a, 3, 7, NULL, 1, 0, w3, 3, 1) == PE_ERR_PAIRING,
+  CHECK(pe_rope_f32(b, a, 3, 7, NULL, 1, 0, w3, 3, 1, 1) == PE_ERR_PAIRING,
         "rope odd");
-  CHECK(pe_rope_f32(b, a, 3, 8, k, 1, 0, w, 4, 1) == PE_ERR_POSITIONS,
+  CHECK(pe_rope_f32(b, a, 3, 8, k, 1, 0, w, 4, 1, 1) == PE_ERR_POSITIONS,
         "rope nan");
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 3, 1) == PE_ERR_FREQUENCIES,
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 3, 1, 1) == PE_ERR_FREQUENCIES,
         "rope count");
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 4, 1, INFINITY) ==
+            PE_ERR_OUTPUT_SCALE,
+        "rope amplitude");
+  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 4, 1, NAN) ==
+            PE_ERR_OUTPUT_SCALE,
+        "rope amplitude nan");
   /* Still working afterwards. */
   a[0] = 1;
-  CHECK(pe_rope_f32(b, a, 1, 2, NULL, 0.5, 0, w, 1, 1) == PE_OK &&
+  CHECK(pe_rope_f32(b, a, 1, 2, NULL, 0.5, 0, w, 1, 1, 1) == PE_OK &&
             fabs(b[0] - cos(0.5)) < 1e-7 && fabs(b[1] - sin(0.5)) < 1e-7,
         "rope after errors");
 }

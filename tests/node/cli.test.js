@@ -263,6 +263,57 @@ test("check prints the linear-relation and Toeplitz errors", () => {
   assert.ok(json.toeplitz.maxAbsError < 1e-12, JSON.stringify(json));
 });
 
+test("--scaling takes a config.json's rope_scaling: the table of that schedule", () => {
+  const path = join(dir, "llama31.npy");
+  ok(
+    "table",
+    "--positions",
+    "5",
+    "--start",
+    "8190",
+    "--dim",
+    "16",
+    "--base",
+    "500000",
+    "--layout",
+    "halves",
+    "--dtype",
+    "float64",
+    "--scaling",
+    JSON.stringify({
+      factor: 8.0,
+      high_freq_factor: 4.0,
+      low_freq_factor: 1.0,
+      original_max_position_embeddings: 8192,
+      rope_type: "llama3",
+    }),
+    "-o",
+    path,
+  );
+  const scaling = {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
+  };
+  const expected = table({
+    positions: 5,
+    start: 8190,
+    dim: 16,
+    base: 500000,
+    layout: "halves",
+    dtype: "float64",
+    scaling,
+  });
+  const loaded = numpyLoad(path);
+  assert.deepEqual(loaded.shape, [5, 16]);
+  assert.deepEqual(loaded.values, [...expected]);
+  // The schedule was scaled: the unscaled table differs.
+  const plain = table({ positions: 5, start: 8190, dim: 16, base: 500000 });
+  assert.notDeepEqual([...plain], loaded.values);
+});
+
 test("--help documents every option", () => {
   const help = ok("--help");
   const source = readFileSync(
@@ -316,6 +367,26 @@ test("a bad option exits non-zero with the library's message and no stack trace"
       /alpha/,
     ],
     [["rotate"], /unknown command "rotate"/],
+    [
+      ["table", "--positions", "4", "--dim", "8", "--scaling", "{factor: 4}"],
+      /--scaling must be a JSON object/,
+    ],
+    [
+      ["table", "--positions", "4", "--dim", "8", "--scaling", '"linear"'],
+      /--scaling must be a JSON object/,
+    ],
+    [
+      [
+        "table",
+        "--positions",
+        "4",
+        "--dim",
+        "8",
+        "--scaling",
+        '{"rope_type": "linear"}',
+      ],
+      /option "scaling.factor" is required/,
+    ],
     [
       [
         "table",

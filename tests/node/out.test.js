@@ -12,6 +12,8 @@ import {
   frequencies,
   init,
   rope,
+  ropeCache,
+  ropeFrequencies,
   rotate,
   rotationMatrix,
   si,
@@ -99,6 +101,16 @@ const calls = {
   "ci of an array": {
     Typed: Float64Array,
     run: (out) => ci([0.5, 2, 40], out === undefined ? undefined : { out }),
+  },
+  "ropeFrequencies' inverse frequencies": {
+    Typed: Float64Array,
+    run: (out) =>
+      ropeFrequencies({
+        dim: 16,
+        base: 500000,
+        scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 64 },
+        out,
+      }).inverseFrequencies,
   },
   "si of an array": {
     Typed: Float64Array,
@@ -422,4 +434,118 @@ test("a shadowed length or set on out cannot mislead the checks", () => {
   big.set = out.set;
   assert.equal(table({ positions: 2, dim: 4, out: big }), big);
   assert.deepEqual(Float32Array.from(big), table({ positions: 2, dim: 4 }));
+});
+
+test("ropeCache fills the caller's cos and sin in every dtype, each inside a larger buffer", () => {
+  const options = {
+    positions: [0, 3, 1000],
+    dim: 8,
+    base: 1e6,
+    scaling: { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 64 },
+    layout: "interleaved",
+  };
+  for (const [dtype, Typed, empty] of [
+    ["float32", Float32Array, NaN],
+    ["float64", Float64Array, NaN],
+    ["float16", Uint16Array, 0xffff],
+  ]) {
+    const expected = ropeCache({ ...options, dtype });
+    const length = expected.cos.length;
+    const buffer = new Typed(2 * length + 3 * GUARD).fill(empty);
+    const out = {
+      cos: buffer.subarray(GUARD, GUARD + length),
+      sin: buffer.subarray(2 * GUARD + length, 2 * GUARD + 2 * length),
+    };
+    const got = ropeCache({ ...options, dtype, out });
+    assert.equal(got.cos, out.cos);
+    assert.equal(got.sin, out.sin);
+    assert.deepEqual(out.cos, expected.cos);
+    assert.deepEqual(out.sin, expected.sin);
+    const guards = [
+      ...buffer.subarray(0, GUARD),
+      ...buffer.subarray(GUARD + length, 2 * GUARD + length),
+      ...buffer.subarray(2 * GUARD + 2 * length),
+    ];
+    assert.ok(
+      guards.every((v) => Object.is(v, empty)),
+      `${dtype}: guards untouched`,
+    );
+  }
+});
+
+test("ropeCache's out: every misuse names out.cos, out.sin or out, and writes nothing", () => {
+  const options = { positions: 4, dim: 8 };
+  const n = 4 * 4;
+  const shared = new Float32Array(2 * n);
+  const misuses = [
+    [
+      { cos: new Float64Array(n), sin: new Float32Array(n) },
+      TypeError,
+      /"out\.cos" must be a Float32Array/,
+    ],
+    [
+      { cos: new Float32Array(n), sin: new Float32Array(n - 1) },
+      RangeError,
+      /"out\.sin" must hold at least 16/,
+    ],
+    [{ cos: new Float32Array(n) }, TypeError, /"out\.sin" is required/],
+    [
+      { cos: new Float32Array(n), sin: new Float32Array(n), tan: 1 },
+      TypeError,
+      /unknown option "tan"/,
+    ],
+    [new Float32Array(2 * n), TypeError, /unknown option "0"/],
+    [null, TypeError, /option "out" must be an object/],
+    [
+      { cos: shared.subarray(0, n), sin: shared.subarray(n - 1) },
+      RangeError,
+      /"out\.cos" and "out\.sin" overlap/,
+    ],
+    [{ cos: shared, sin: shared }, RangeError, /overlap/],
+  ];
+  for (const [out, ErrorClass, pattern] of misuses) {
+    assert.throws(
+      () => ropeCache({ ...options, out }),
+      (error) => error instanceof ErrorClass && pattern.test(error.message),
+    );
+  }
+  assert.ok(
+    shared.every((v) => v === 0),
+    "nothing written",
+  );
+  // Apart within one buffer is fine.
+  const { cos, sin } = ropeCache({
+    ...options,
+    out: { cos: shared.subarray(0, n), sin: shared.subarray(n) },
+  });
+  assert.deepEqual(cos, ropeCache(options).cos);
+  assert.deepEqual(sin, ropeCache(options).sin);
+});
+
+test("ropeCache's out.cos and out.sin are read once, even when reading them grows the memory", () => {
+  const cos = new Float32Array(3 * 4);
+  const sin = new Float32Array(3 * 4);
+  const reads = { cos: 0, sin: 0 };
+  const grow = () => {
+    const before = table({ positions: 1, dim: 2, view: true }).buffer
+      .byteLength;
+    table({ positions: Math.ceil(before / 4096) + 1, dim: 1024, view: true });
+  };
+  const out = {
+    get cos() {
+      reads.cos++;
+      grow();
+      return cos;
+    },
+    get sin() {
+      reads.sin++;
+      grow();
+      return sin;
+    },
+  };
+  const got = ropeCache({ positions: 3, dim: 8, out });
+  assert.deepEqual(reads, { cos: 1, sin: 1 });
+  assert.equal(got.cos, cos);
+  assert.deepEqual(cos, ropeCache({ positions: 3, dim: 8 }).cos);
+  assert.deepEqual(sin, ropeCache({ positions: 3, dim: 8 }).sin);
 });

@@ -240,6 +240,7 @@ const CASES = {
         d(OMEGA),
         4,
         1,
+        1,
       ),
   ],
   PE_ERR_THETA: [
@@ -524,6 +525,7 @@ test("pairings: rope turns the columns each name pairs", () => {
         i,
         d([1, 0]),
         2,
+        1,
         1,
       );
       return [status, [...new Float32Array(memoryBuffer(), out, 4)]];

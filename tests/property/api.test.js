@@ -37,8 +37,27 @@ function holds(property) {
 const finite = (min, max) =>
   fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
+// RoPE scalings without an attention factor, so every function's amplitude
+// stays 1.
+const scaling = fc.oneof(
+  fc.record({ type: fc.constant("linear"), factor: finite(1, 64) }),
+  fc
+    .record({
+      type: fc.constant("llama3"),
+      factor: finite(1, 64),
+      lowFreqFactor: finite(0.5, 4),
+      highFreqFactor: finite(0.5, 8),
+      originalMaxPositionEmbeddings: fc.integer({ min: 1, max: 2 ** 20 }),
+    })
+    .filter((s) => s.highFreqFactor > s.lowFreqFactor),
+);
+
 const schedule = fc.oneof(
   fc.record({ base: finite(1.001, 1e9) }, { requiredKeys: [] }),
+  fc.record(
+    { base: finite(1.001, 1e9), scaling },
+    { requiredKeys: ["scaling"] },
+  ),
   fc.record({
     schedule: fc.constant("timescale"),
     minTimescale: finite(0.01, 100),
@@ -64,7 +83,9 @@ const shape = fc
   })
   .filter(
     ({ dim, schedule }) =>
-      schedule.schedule !== "shifted" || Math.floor(dim / 2) > schedule.shift,
+      (schedule.schedule !== "shifted" ||
+        Math.floor(dim / 2) > schedule.shift) &&
+      (schedule.scaling === undefined || dim % 2 === 0),
   )
   .map(({ dim, oddDim, schedule }) => ({
     dim,
@@ -101,7 +122,23 @@ function referenceFrequencies({
       ),
     shifted: (i) => Math.exp((-Math.log(base) * i) / (h - rest.shift)),
   }[schedule];
-  return Array.from({ length: count }, (_, i) => w(i));
+  const scaled = rest.scaling === undefined ? w : rescaled(w, rest.scaling);
+  return Array.from({ length: count }, (_, i) => scaled(i));
+}
+
+// transformers' linear and llama3 rope types over an unscaled schedule w.
+function rescaled(w, { type, factor, ...s }) {
+  if (type === "linear") return (i) => w(i) / factor;
+  const original = s.originalMaxPositionEmbeddings;
+  return (i) => {
+    const wavelength = (2 * Math.PI) / w(i);
+    if (wavelength < original / s.highFreqFactor) return w(i);
+    if (wavelength > original / s.lowFreqFactor) return w(i) / factor;
+    const smooth =
+      (original / wavelength - s.lowFreqFactor) /
+      (s.highFreqFactor - s.lowFreqFactor);
+    return ((1 - smooth) * w(i)) / factor + smooth * w(i);
+  };
 }
 
 const relativeError = (a, b) => Math.abs(a - b) / Math.abs(b);
