@@ -108,7 +108,7 @@ static int32_t run(const header *h, const double *omega, const double *points,
                          h->odd_dim, omega, n_omega, h->scale);
   case ROPE_F32:
     return pe_rope_f32(out32, in32, count, dim, points, h->start, h->variant,
-                       omega, n_omega, h->scale, 1);
+                       omega, n_omega, h->scale, h->amplitude);
   case ROTATION_MATRIX:
     return pe_rotation_matrix_f64(out, h->start, dim, h->layout, h->odd_dim,
                                   omega, n_omega, h->scale);

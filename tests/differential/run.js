@@ -486,7 +486,7 @@ function runWasm(c) {
         omega,
         n,
         c.scale,
-        1,
+        c.amplitude,
       );
       break;
     case KIND.rotation_matrix:
@@ -657,8 +657,9 @@ function expectation(c) {
     case KIND.table_f64:
       return { exact: fast, tol: () => 2e-13 * a };
     case KIND.rotate_f32:
-    case KIND.rope_f32:
       return { exact: fast, tol: (k) => 3e-7 * rowMax(k) };
+    case KIND.rope_f32:
+      return { exact: fast, tol: (k) => 3e-7 * rowMax(k) * a };
     case KIND.rotate_f64:
       return { exact: fast, tol: (k) => 4e-15 * rowMax(k) };
     case KIND.rotation_matrix:
