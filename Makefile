@@ -172,7 +172,7 @@ test-native: $(NATIVE_TESTS)
 # its committed corpus in tests/fuzz/corpus/<target>. `make test` runs a short
 # smoke; `make fuzz` runs FUZZ_SECONDS per target and merges what adds
 # coverage into the committed corpus.
-FUZZ_TARGETS := table rotation dot_products decay special_functions
+FUZZ_TARGETS := table rotation dot_products decay special_functions rope
 FUZZ_BINARIES := $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 6

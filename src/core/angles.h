@@ -19,6 +19,16 @@
    x[1] - x[0]: the recurrence then forms exactly the angles of x. */
 int pe_evenly_spaced(const double *x, uint32_t count);
 
+/* Whether start + j is exactly a double for every j < count. Every sum lies
+   between start and the last one, so it is exact if the last sum is and all
+   stay below 2^53, where integers are exact. */
+static inline int pe_integer_steps_exact(double start, uint32_t count) {
+  double span = (double)(count > 0 ? count - 1 : 0), last = start + span;
+  double span_part = last - start;
+  double error = (start - (last - span_part)) + (span - span_part);
+  return error == 0 && fabs(start) < 0x1p53 && fabs(last) < 0x1p53;
+}
+
 /* max |scale * w_i|: not finite when scale or a product overflows. */
 double pe_max_frequency(const double *omega, uint32_t n, double scale);
 

@@ -115,11 +115,14 @@ static double exp_family(double b, double L, double x) {
     double cq = wasm_f64x2_extract_lane(cosines, 1);
     ci_q = f * wasm_f64x2_extract_lane(sines, 1) - g * cq;
     /* x/b = q + r exactly enough, r = (x - q b) / b with q b = hi + lo
-       exact; Ci'(q) = cos(q)/q. */
+       exact; Ci'(q) = cos(q)/q. Formed at a quarter scale (exact), as q b
+       overflows for x near the largest double. */
     if (L < 1.0) {
       v128_t hi, lo;
-      pe_two_product_f64x2(wasm_f64x2_splat(q), wasm_f64x2_splat(b), &hi, &lo);
-      double r = ((x - wasm_f64x2_extract_lane(hi, 0)) -
+      pe_two_product_f64x2(wasm_f64x2_splat(0.25 * q), wasm_f64x2_splat(b), &hi,
+                           &lo);
+      double r = 4 *
+                 ((0.25 * x - wasm_f64x2_extract_lane(hi, 0)) -
                   wasm_f64x2_extract_lane(lo, 0)) /
                  b;
       ci_q += cq / q * r;

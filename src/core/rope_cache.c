@@ -238,15 +238,19 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
   size_t elem = element_size[dtype];
   size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
   /* Evenly spaced explicit positions take the recurrence too (the test is
-     exact). Float64 output is seeded at every row: the recurrence's drift
-     would show at that precision. */
+     exact). Rows from start take it only if every start + j is a double,
+     the position of a re-seeded row, which the recurrence's exact angles
+     would otherwise miss. Float64 output is seeded at every row: the
+     recurrence's drift would show at that precision. */
   double step = 1;
+  int exact_steps = positions == NULL && pe_integer_steps_exact(start, count);
   if (positions != NULL && count > 2 && pe_evenly_spaced(positions, count)) {
     start = positions[0];
     step = positions[1] - positions[0];
     positions = NULL;
+    exact_steps = 1;
   }
-  int recurrence = positions == NULL && dtype != PE_CACHE_FLOAT64;
+  int recurrence = exact_steps && dtype != PE_CACHE_FLOAT64;
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;

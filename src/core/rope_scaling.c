@@ -102,6 +102,9 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
         yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim);
   else
     *attention = yarn_mscale(factor, 1);
+  /* A huge mscale overflows the logarithm's product: inf, 0 or NaN. */
+  if (!isfinite(*attention) || !(*attention > 0))
+    return PE_ERR_ROPE_MSCALE;
 
   double low = yarn_correction_dim(beta_fast, dim, base, original);
   double high = yarn_correction_dim(beta_slow, dim, base, original);
@@ -109,6 +112,8 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
     low = floor(low);
     high = ceil(high);
   }
+  if (out == NULL)
+    return PE_OK;
   low = fmax(low, 0);
   high = fmin(high, (double)(dim - 1));
   if (low == high)
@@ -128,8 +133,9 @@ static int32_t longrope(const double *p, const double *factors,
       !pe_is_aligned(factors, alignof(double)))
     return factors == NULL || n_factors != 2 * n ? PE_ERR_ROPE_SHORT_FACTOR
                                                  : PE_ERR_NULL;
+  /* w_i <= w_0 = 1, so a finite 1 / factor keeps w_i / factor finite. */
   for (uint32_t i = 0; i < 2 * n; i++)
-    if (!isfinite(factors[i]) || !(factors[i] > 0))
+    if (!isfinite(factors[i]) || !(factors[i] > 0) || !isfinite(1 / factors[i]))
       return i < n ? PE_ERR_ROPE_SHORT_FACTOR : PE_ERR_ROPE_LONG_FACTOR;
   double max_length = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
   if (!valid_at_least(max_length, 1, 1))
@@ -160,6 +166,8 @@ static int32_t longrope(const double *p, const double *factors,
     *attention = factor <= 1 ? 1.0 : sqrt(1 + log(factor) / log(original));
   if (!isfinite(*attention))
     return PE_ERR_ROPE_ORIGINAL; /* ln(original) = 0 */
+  if (out == NULL)
+    return PE_OK;
   const double *ext =
       present(seq_len) && seq_len > original ? factors + n : factors;
   for (uint32_t i = 0; i < n; i++)
@@ -177,6 +185,8 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
     return PE_ERR_ROPE_ORIGINAL;
   if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || !(high > low))
     return PE_ERR_ROPE_FREQ_FACTOR;
+  if (out == NULL)
+    return PE_OK;
   double low_wavelength = original / low, high_wavelength = original / high;
   for (uint32_t i = 0; i < n; i++) {
     double w = out[i], wavelength = 2 * pi / w;
@@ -190,6 +200,31 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
     }
   }
   return PE_OK;
+}
+
+/* The type's checks, its attention factor, and with out non-null its
+   scaling of the unscaled schedule in out. */
+static int32_t scale(int32_t type, uint32_t dim, double base, const double *p,
+                     const double *factors, uint32_t n_factors, double *out,
+                     uint32_t n, double *attention) {
+  switch (type) {
+  case PE_ROPE_LINEAR: {
+    double factor = p[PE_ROPE_FACTOR];
+    if (!valid_at_least(factor, 1, 1))
+      return PE_ERR_ROPE_FACTOR;
+    for (uint32_t i = 0; out != NULL && i < n; i++)
+      out[i] /= factor;
+    return PE_OK;
+  }
+  case PE_ROPE_YARN:
+    return yarn(dim, base, p, out, n, attention);
+  case PE_ROPE_LONGROPE:
+    return longrope(p, factors, n_factors, out, n, attention);
+  case PE_ROPE_LLAMA3:
+    return llama3(p, out, n);
+  default:
+    return PE_OK;
+  }
 }
 
 int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
@@ -217,7 +252,6 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
   if (!isfinite(base) || !(base > 1))
     return PE_ERR_BASE;
 
-  *attention = 1.0;
   if (type == PE_ROPE_DYNAMIC) {
     /* NTK-aware: the base grows once the sequence outgrows the maximum. */
     double factor = params[PE_ROPE_FACTOR];
@@ -237,27 +271,17 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     if (!isfinite(base))
       return PE_ERR_ROPE_SEQ_LEN;
   }
-  /* The unscaled schedule every type starts from. */
-  int32_t status = pe_frequencies(PE_SCHEDULE_PAPER, dim, PE_ODD_ERROR, base, 1,
-                                  1, 0, out, n);
+  /* A refused call writes nothing: every check runs (out = NULL) before
+     the unscaled schedule goes into out. */
+  double a = 1.0;
+  int32_t status =
+      scale(type, dim, base, params, factors, n_factors, NULL, n, &a);
+  if (status == PE_OK)
+    status = pe_frequencies(PE_SCHEDULE_PAPER, dim, PE_ODD_ERROR, base, 1, 1, 0,
+                            out, n);
   if (status != PE_OK)
     return status;
-  switch (type) {
-  case PE_ROPE_LINEAR: {
-    double factor = params[PE_ROPE_FACTOR];
-    if (!valid_at_least(factor, 1, 1))
-      return PE_ERR_ROPE_FACTOR;
-    for (uint32_t i = 0; i < n; i++)
-      out[i] /= factor;
-    return PE_OK;
-  }
-  case PE_ROPE_YARN:
-    return yarn(dim, base, params, out, n, attention);
-  case PE_ROPE_LONGROPE:
-    return longrope(params, factors, n_factors, out, n, attention);
-  case PE_ROPE_LLAMA3:
-    return llama3(params, out, n);
-  default:
-    return PE_OK;
-  }
+  scale(type, dim, base, params, factors, n_factors, out, n, &a);
+  *attention = a;
+  return PE_OK;
 }

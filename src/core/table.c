@@ -314,16 +314,6 @@ static double position_of(const double *positions, double start, double step,
   return positions != NULL ? positions[j] : start + (double)j * step;
 }
 
-/* Whether start + j is exactly a double for every j < count. Every sum lies
-   between start and the last one, so it is exact if the last sum is and all
-   stay below 2^53, where integers are exact. */
-static int integer_steps_exact(double start, uint32_t count) {
-  double span = (double)(count > 0 ? count - 1 : 0), last = start + span;
-  double span_part = last - start;
-  double error = (start - (last - span_part)) + (span - span_part);
-  return error == 0 && fabs(start) < 0x1p53 && fabs(last) < 0x1p53;
-}
-
 int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
                      double start, uint32_t dim, int32_t layout,
                      int32_t odd_dim, const double *omega, uint32_t n_omega,
@@ -349,7 +339,7 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
     step = positions[1] - positions[0];
     positions = NULL;
     per_row = 0;
-  } else if (!per_row && !integer_steps_exact(start, count)) {
+  } else if (!per_row && !pe_integer_steps_exact(start, count)) {
     per_row = 1;
   }
   pe_angle_block b;

@@ -8,7 +8,13 @@
    amplitude, base, alpha, step), then n_omega frequencies, n_points
    positions, offsets or x (none: a null pointer) and n_in input values.
    A result: int32 status, int32 n_out, then n_out doubles (float32 outputs
-   widened, exactly). */
+   widened, exactly; float16 bits as integers).
+
+   ropeFrequencies: variant is the rope type, the points its parameters and
+   the input its factor lists; out holds the frequencies, then the attention
+   factor. ropeCache: variant is the dtype, layout the cache layout, omega
+   the inverse frequencies, amplitude the attention factor; out holds the
+   cos cache, then the sin cache. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +23,8 @@
 #include "decay_integral.h"
 #include "dot_products.h"
 #include "frequencies.h"
+#include "rope_cache.h"
+#include "rope_scaling.h"
 #include "rotation.h"
 #include "special_functions.h"
 #include "table.h"
@@ -32,7 +40,9 @@ enum {
   DECAY_INTEGRAL,
   CI,
   SI,
-  FREQUENCIES
+  FREQUENCIES,
+  ROPE_FREQUENCIES,
+  ROPE_CACHE
 };
 
 typedef struct {
@@ -48,6 +58,33 @@ static double *read_doubles(FILE *in, int32_t n) {
     exit(2);
   }
   return p;
+}
+
+/* Both caches into out (n_out = 2 cells), widened to double. */
+static int32_t rope_cache(const header *h, const double *omega,
+                          const double *points, double *out) {
+  size_t cells = (size_t)h->n_out / 2;
+  size_t elem = h->variant == PE_CACHE_FLOAT64   ? sizeof(double)
+                : h->variant == PE_CACHE_FLOAT32 ? sizeof(float)
+                                                 : sizeof(uint16_t);
+  char *cos_out = malloc(cells * elem + 8), *sin_out = malloc(cells * elem + 8);
+  int32_t status = pe_rope_cache(cos_out, sin_out, h->variant, h->layout,
+                                 points, (uint32_t)h->count, h->start, omega,
+                                 (uint32_t)h->n_omega, h->amplitude);
+  for (size_t k = 0; k < cells && status == PE_OK; k++)
+    for (int sin = 0; sin < 2; sin++) {
+      const char *rows = sin ? sin_out : cos_out;
+      double *v = out + (sin ? cells : 0) + k;
+      if (h->variant == PE_CACHE_FLOAT64)
+        *v = ((const double *)rows)[k];
+      else if (h->variant == PE_CACHE_FLOAT32)
+        *v = ((const float *)rows)[k];
+      else
+        *v = ((const uint16_t *)rows)[k];
+    }
+  free(cos_out);
+  free(sin_out);
+  return status;
 }
 
 static int32_t run(const header *h, const double *omega, const double *points,
@@ -71,7 +108,7 @@ static int32_t run(const header *h, const double *omega, const double *points,
                          h->odd_dim, omega, n_omega, h->scale);
   case ROPE_F32:
     return pe_rope_f32(out32, in32, count, dim, points, h->start, h->variant,
-                       omega, n_omega, h->scale, 1);
+                       omega, n_omega, h->scale, h->amplitude);
   case ROTATION_MATRIX:
     return pe_rotation_matrix_f64(out, h->start, dim, h->layout, h->odd_dim,
                                   omega, n_omega, h->scale);
@@ -87,6 +124,12 @@ static int32_t run(const header *h, const double *omega, const double *points,
   case FREQUENCIES:
     return pe_frequencies(h->variant, dim, h->odd_dim, h->base, h->alpha,
                           h->step, h->scale, out, (uint32_t)h->n_out);
+  case ROPE_FREQUENCIES:
+    return pe_rope_frequencies(h->variant, dim, h->base, points,
+                               (uint32_t)h->n_points, h->n_in > 0 ? in : NULL,
+                               (uint32_t)h->n_in, out, dim / 2, out + dim / 2);
+  case ROPE_CACHE:
+    return rope_cache(h, omega, points, out);
   default:
     fprintf(stderr, "native: unknown case kind %d\n", h->kind);
     exit(2);

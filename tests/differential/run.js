@@ -3,14 +3,17 @@
 // exports are called here with the same arguments; results are compared.
 //
 // Where every angle stays in the fast range of the vector sin/cos (|angle| ≤
-// 1e8), tables, rotations and dot products run the same IEEE additions and
+// 1e8), tables, rotations, dot products and RoPE caches run the same IEEE
+// additions and
 // multiplications in both builds (SIMDe maps each wasm SIMD operation to an
 // SSE2 one that rounds the same, and neither build fuses a multiply and an
 // add), and so do the paper schedule's frequencies (double-double arithmetic
-// only): those results must be identical bit for bit. Larger angles, the
-// other schedules, the decay integral, Ci and Si call libm (glibc natively,
-// musl in the wasm), which may differ by an ulp: those are compared to their
-// documented tolerance.
+// only) and the rope types that only divide and blend them (default, linear,
+// llama3, longrope's frequencies): those results must be identical bit for
+// bit. Larger angles, the other schedules, the decay integral, Ci, Si and
+// the rope types' logarithms and powers (dynamic, yarn, the computed
+// attention factors) call libm (glibc natively, musl in the wasm), which may
+// differ by an ulp: those are compared to their documented tolerance.
 //
 // usage: node tests/differential/run.js NATIVE_BINARY WASM CASES [SEED]
 import { execFileSync } from "node:child_process";
@@ -35,6 +38,8 @@ const KINDS = [
   "ci",
   "si",
   "frequencies",
+  "rope_frequencies",
+  "rope_cache",
 ];
 const KIND = Object.fromEntries(KINDS.map((name, i) => [name, i]));
 const F32_KINDS = new Set([KIND.table_f32, KIND.rotate_f32, KIND.rope_f32]);
@@ -82,6 +87,107 @@ function paperOmega(dim, n, base) {
   return Array.from({ length: n }, (_, i) => Math.pow(base, (-2 * i) / dim));
 }
 
+// The rope parameter array (NaN: absent) of a valid configuration of each
+// type, as real configs have them; sometimes one value is spoilt.
+const ROPE = {
+  factor: 0,
+  maxPositionEmbeddings: 1,
+  seqLen: 2,
+  originalMaxPositionEmbeddings: 3,
+  betaFast: 4,
+  betaSlow: 5,
+  attentionFactor: 6,
+  mscale: 7,
+  mscaleAllDim: 8,
+  truncate: 9,
+  lowFreqFactor: 10,
+  highFreqFactor: 11,
+};
+const ROPE_TYPES = [
+  "default",
+  "linear",
+  "dynamic",
+  "yarn",
+  "longrope",
+  "llama3",
+];
+const CACHE_DTYPES = ["float32", "float64", "float16"];
+
+function ropeParameters(type) {
+  const p = new Array(12).fill(NaN);
+  const maybe = (name, value) => {
+    if (uniform() < 0.5) p[ROPE[name]] = value;
+  };
+  const length = () => pick([2048, 4096, 8192, 32768, int(1, 200000)]);
+  switch (ROPE_TYPES[type]) {
+    case "linear":
+      p[ROPE.factor] = pick([2, 4, 8, logUniform(1, 100)]);
+      break;
+    case "dynamic":
+      p[ROPE.factor] = pick([2, 4, logUniform(1, 100)]);
+      p[ROPE.maxPositionEmbeddings] = length();
+      maybe("seqLen", int(0, 4 * p[ROPE.maxPositionEmbeddings]));
+      break;
+    case "yarn": {
+      p[ROPE.factor] = pick([4, 8, 32, logUniform(1, 100)]);
+      p[
+        uniform() < 0.8
+          ? ROPE.originalMaxPositionEmbeddings
+          : ROPE.maxPositionEmbeddings
+      ] = length();
+      const fast = logUniform(1, 64);
+      maybe("betaFast", fast);
+      maybe("betaSlow", logUniform(0.1, fast));
+      maybe("attentionFactor", logUniform(0.5, 2));
+      maybe("mscale", pick([0, 0.707, 1, uniform() * 2]));
+      maybe("mscaleAllDim", pick([0, 0.707, 1, uniform() * 2]));
+      maybe("truncate", int(0, 1));
+      break;
+    }
+    case "longrope":
+      p[ROPE.maxPositionEmbeddings] = pick([131072, length()]);
+      if (uniform() < 0.5)
+        p[ROPE.originalMaxPositionEmbeddings] = pick([4096, length()]);
+      else p[ROPE.factor] = logUniform(1, 64);
+      maybe("seqLen", int(0, 2 * p[ROPE.maxPositionEmbeddings]));
+      maybe("attentionFactor", logUniform(0.5, 2));
+      break;
+    case "llama3": {
+      p[ROPE.factor] = pick([8, 32, logUniform(1, 100)]);
+      const low = pick([1, logUniform(0.1, 8)]);
+      p[ROPE.lowFreqFactor] = low;
+      p[ROPE.highFreqFactor] = pick([4, low * logUniform(1.001, 16)]);
+      p[ROPE.originalMaxPositionEmbeddings] = length();
+      break;
+    }
+  }
+  if (uniform() < 0.1)
+    p[int(0, 11)] = pick([NaN, -1, 0, 0.5, 1, 1e308, Infinity]);
+  return p;
+}
+
+// YaRN's ramp [low, high] as the C code forms it (JS's log may differ from
+// either libm by an ulp, which only the tolerance below uses).
+function yarnRamp(c) {
+  const p = c.points;
+  const original = Number.isNaN(p[ROPE.originalMaxPositionEmbeddings])
+    ? p[ROPE.maxPositionEmbeddings]
+    : p[ROPE.originalMaxPositionEmbeddings];
+  const beta = (k, fallback) => (Number.isNaN(p[k]) ? fallback : p[k]);
+  const at = (rotations) =>
+    (c.dim * Math.log(original / (rotations * 2 * Math.PI))) /
+    (2 * Math.log(c.base));
+  let low = at(beta(ROPE.betaFast, 32));
+  let high = at(beta(ROPE.betaSlow, 1));
+  const truncate = p[ROPE.truncate] !== 0;
+  if (truncate) [low, high] = [Math.floor(low), Math.ceil(high)];
+  const error = 4 * 2 ** -53 * Math.max(Math.abs(low), Math.abs(high), 1);
+  low = Math.max(low, 0);
+  high = Math.min(high, c.dim - 1);
+  if (low === high) high += 0.001;
+  return { width: high - low, error: truncate ? 0 : error };
+}
+
 function frequencyCount(dim, oddDim) {
   return Math.floor(dim / 2) + (dim % 2 === 1 && oddDim === 1 ? 1 : 0);
 }
@@ -89,7 +195,7 @@ function frequencyCount(dim, oddDim) {
 // One case: a header and its arrays. `omega` is given explicitly so that
 // both builds rotate by the very same frequencies.
 function makeCase() {
-  const kind = pick([0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10]);
+  const kind = pick([0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 12]);
   const c = {
     kind,
     dim: uniform() < 0.85 ? int(1, 80) : int(81, 700),
@@ -189,6 +295,37 @@ function makeCase() {
       c.scale = int(-3, 1); // shift
       c.nOut = frequencyCount(c.dim, c.oddDim);
       break;
+    case KIND.rope_frequencies:
+      c.dim = 2 * (uniform() < 0.85 ? int(1, 40) : int(41, 350));
+      c.variant = int(0, 5); // rope type
+      c.base = pick([10000, 500000, 1e6, logUniform(1.5, 1e9)]);
+      c.points = ropeParameters(c.variant);
+      if (ROPE_TYPES[c.variant] === "longrope")
+        c.input = Array.from({ length: c.dim }, (_, k) =>
+          k < c.dim / 2 ? logUniform(0.5, 4) : logUniform(1, 64),
+        );
+      c.omega = [];
+      c.nOut = c.dim / 2 + 1; // the frequencies, then the attention factor
+      break;
+    case KIND.rope_cache: {
+      const half = uniform() < 0.85 ? int(1, 40) : int(41, 300);
+      c.dim = 2 * half;
+      c.variant = int(0, 2); // dtype
+      c.layout = int(0, 2);
+      c.scale = 1;
+      c.step = 1;
+      // A scaled schedule: some frequencies divided, as the rope types do.
+      c.omega = paperOmega(c.dim, half, base).map((w) =>
+        uniform() < 0.3 ? w / logUniform(1, 64) : w,
+      );
+      const width = c.layout === 0 ? half : 2 * half;
+      c.count = int(1, Math.min(300, Math.max(1, Math.floor(20000 / width))));
+      c.start = uniform() < 0.5 ? int(0, 1000) : position();
+      if (uniform() < 0.6) c.points = pointsOf(c.count);
+      c.amplitude = uniform() < 0.5 ? 1 : logUniform(0.5, 2); // attention
+      c.nOut = 2 * c.count * width; // cos, then sin
+      break;
+    }
   }
   return c;
 }
@@ -249,6 +386,7 @@ wasm._initialize();
 
 function runWasm(c) {
   const f32 = F32_KINDS.has(c.kind);
+  if (c.kind === KIND.rope_cache) return runWasmCache(c);
   const allocated = [];
   const alloc = (bytes) => {
     const p = wasm.malloc(Math.max(bytes, 8));
@@ -348,7 +486,7 @@ function runWasm(c) {
         omega,
         n,
         c.scale,
-        1,
+        c.amplitude,
       );
       break;
     case KIND.rotation_matrix:
@@ -394,6 +532,20 @@ function runWasm(c) {
     case KIND.si:
       status = wasm.pe_si(points, c.count, out);
       break;
+    case KIND.rope_frequencies:
+      status = wasm.pe_rope_frequencies(
+        c.variant,
+        c.dim,
+        c.base,
+        points,
+        c.points.length,
+        input,
+        c.input.length,
+        out,
+        c.dim / 2,
+        out + 4 * c.dim,
+      );
+      break;
     case KIND.frequencies:
       status = wasm.pe_frequencies(
         c.variant,
@@ -413,6 +565,64 @@ function runWasm(c) {
     : new Float64Array(wasm.memory.buffer, out, c.nOut).slice();
   for (const p of allocated) wasm.free(p);
   return { status, values };
+}
+
+// Both caches in the dtype's own array type, widened to doubles as native.c
+// writes them (float16 as its bits).
+function runWasmCache(c) {
+  const Type = [Float32Array, Float64Array, Uint16Array][c.variant];
+  const cells = c.nOut / 2;
+  const allocated = [];
+  const alloc = (bytes) => {
+    const p = wasm.malloc(Math.max(bytes, 8));
+    if (p === 0) throw new Error("wasm malloc failed");
+    allocated.push(p);
+    return p;
+  };
+  const doubles = (array) => {
+    if (array.length === 0) return 0;
+    const p = alloc(8 * array.length);
+    new Float64Array(wasm.memory.buffer, p, array.length).set(array);
+    return p;
+  };
+  const invFreq = doubles(c.omega);
+  const positions = doubles(c.points);
+  const cos = alloc(cells * Type.BYTES_PER_ELEMENT);
+  const sin = alloc(cells * Type.BYTES_PER_ELEMENT);
+  const status = wasm.pe_rope_cache(
+    cos,
+    sin,
+    c.variant,
+    c.layout,
+    positions,
+    c.count,
+    c.start,
+    invFreq,
+    c.omega.length,
+    c.amplitude,
+  );
+  const values = new Float64Array(c.nOut);
+  if (status === 0) {
+    values.set(new Type(wasm.memory.buffer, cos, cells));
+    values.set(new Type(wasm.memory.buffer, sin, cells), cells);
+  }
+  for (const p of allocated) wasm.free(p);
+  return { status, values };
+}
+
+// The value of binary16 bits.
+function halfValue(h) {
+  const e = (h >> 10) & 31;
+  const m = h & 1023;
+  const v =
+    e === 31
+      ? m
+        ? NaN
+        : Infinity
+      : e === 0
+        ? m * 2 ** -24
+        : (m + 1024) * 2 ** (e - 25);
+  return h & 0x8000 ? -v : v;
 }
 
 // ---- comparison --------------------------------------------------------
@@ -447,8 +657,9 @@ function expectation(c) {
     case KIND.table_f64:
       return { exact: fast, tol: () => 2e-13 * a };
     case KIND.rotate_f32:
-    case KIND.rope_f32:
       return { exact: fast, tol: (k) => 3e-7 * rowMax(k) };
+    case KIND.rope_f32:
+      return { exact: fast, tol: (k) => 3e-7 * rowMax(k) * a };
     case KIND.rotate_f64:
       return { exact: fast, tol: (k) => 4e-15 * rowMax(k) };
     case KIND.rotation_matrix:
@@ -470,20 +681,61 @@ function expectation(c) {
         exact: c.variant === 0,
         tol: (k, want) => 4.5e-16 * Math.abs(want),
       };
+    case KIND.rope_frequencies: {
+      const type = ROPE_TYPES[c.variant];
+      const n = c.dim / 2;
+      // Attention factors from ln (yarn, longrope): a few ulps.
+      const computed =
+        (type === "yarn" || type === "longrope") &&
+        Number.isNaN(c.points[ROPE.attentionFactor]);
+      const attention = (want) => (computed ? 2e-15 * Math.abs(want) : 0);
+      if (type === "dynamic")
+        // The base from pow: an ulp, and one of each correctly rounded ω_i.
+        return { exact: false, tol: (k, want) => 4.5e-16 * Math.abs(want) };
+      if (type === "yarn") {
+        // Without truncation the ramp's ends move with ln's last bit:
+        // ω_i (1 − 1/factor) times the ramp's shift, twice (both builds).
+        const { width, error } = yarnRamp(c);
+        const factor = c.points[ROPE.factor];
+        return {
+          exact: false,
+          tol: (k, want) =>
+            k === n
+              ? attention(want)
+              : 4.5e-16 * Math.abs(want) +
+                (2 * 3 * error * Math.abs(want) * factor) / width,
+        };
+      }
+      return {
+        exact: !computed,
+        tol: (k, want) => (k === n ? attention(want) : 0),
+      };
+    }
+    case KIND.rope_cache: {
+      const a = c.amplitude;
+      // Twice the rounding of the output type, where libm may differ by an ulp.
+      return {
+        exact: fast,
+        tol: () => [1.2e-7, 2e-13, 2 ** -10][c.variant] * a,
+      };
+    }
   }
 }
 
-const cases = Array.from({ length: CASES }, makeCase);
-const dir = mkdtempSync(join(tmpdir(), "pe-differential-"));
-let nativeResults;
-try {
-  writeFileSync(join(dir, "cases"), encode(cases));
-  execFileSync(nativeBinary, [join(dir, "cases"), join(dir, "results")], {
-    stdio: "inherit",
-  });
-  nativeResults = decode(readFileSync(join(dir, "results")), cases.length);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+// Native results of a batch of cases; batches keep the results file (up to
+// 320 KB a case) within what one read can hold.
+const BATCH = 2000;
+function runNative(cases) {
+  const dir = mkdtempSync(join(tmpdir(), "pe-differential-"));
+  try {
+    writeFileSync(join(dir, "cases"), encode(cases));
+    execFileSync(nativeBinary, [join(dir, "cases"), join(dir, "results")], {
+      stdio: "inherit",
+    });
+    return decode(readFileSync(join(dir, "results")), cases.length);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const stats = KINDS.map(() => ({
@@ -496,8 +748,8 @@ const stats = KINDS.map(() => ({
   refused: 0,
 }));
 const failures = [];
-cases.forEach((c, index) => {
-  const native = nativeResults[index];
+function compare(c, native, index) {
+  const half = c.kind === KIND.rope_cache && c.variant === 2;
   const fromWasm = runWasm(c);
   const s = stats[c.kind];
   s.cases++;
@@ -515,8 +767,8 @@ cases.forEach((c, index) => {
   const { exact, tol } = expectation(c);
   if (exact) s.exactCases++;
   for (let k = 0; k < c.nOut; k++) {
-    const x = native.values[k];
-    const y = fromWasm.values[k];
+    const x = half ? halfValue(native.values[k]) : native.values[k];
+    const y = half ? halfValue(fromWasm.values[k]) : fromWasm.values[k];
     s.values++;
     if (Object.is(x, y)) {
       s.identical++;
@@ -532,7 +784,15 @@ cases.forEach((c, index) => {
       );
     }
   }
-});
+}
+
+for (let first = 0; first < CASES; first += BATCH) {
+  const cases = Array.from(
+    { length: Math.min(BATCH, CASES - first) },
+    makeCase,
+  );
+  runNative(cases).forEach((native, k) => compare(cases[k], native, first + k));
+}
 
 console.log(`differential native vs wasm: ${CASES} cases, seed ${SEED}`);
 console.log(

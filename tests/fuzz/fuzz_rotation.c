@@ -1,6 +1,7 @@
 /* R(k) rows, RoPE and the dense rotation matrix with arbitrary arguments,
    out-of-place, in place and on overlapping buffers. A successful call
-   keeps the length of every pair whose length is finite, copies the zero
+   keeps the length of every pair whose length is finite (RoPE multiplies
+   it by |amplitude|, the attention factor), copies the zero
    column of zero-pad unchanged, and leaves a separate input alone; the
    matrix holds cos and sin entries whose rows have unit length. A refused
    call writes nothing; a null or misaligned pointer, or buffers that
@@ -12,12 +13,13 @@
 
 typedef enum { SEPARATE, IN_PLACE, OVERLAPPING } aliasing;
 
-/* |(x', y')| against |(x, y)|, for pairs whose length is finite with room
-   to spare. Rotating in double and rounding each component once costs at
-   most a few ulps of the output type, or its smallest subnormal. */
+/* |(x', y')| against gain |(x, y)|, for pairs whose new length is finite
+   with room to spare. Rotating in double and rounding each component once
+   costs at most a few ulps of the output type, or its smallest subnormal. */
 static void require_pair_lengths(double x, double y, double x2, double y2,
-                                 double ulp, double tiny, double max) {
-  double before = hypot(x, y), after = hypot(x2, y2);
+                                 double gain, double ulp, double tiny,
+                                 double max) {
+  double before = gain * hypot(x, y), after = hypot(x2, y2);
   if (!(before < 0.99 * max))
     return;
   if (!(fabs(after - before) <= 4 * ulp * before + tiny))
@@ -25,7 +27,8 @@ static void require_pair_lengths(double x, double y, double x2, double y2,
 }
 
 static void check_rows(const void *out, const void *in, int f64, uint32_t count,
-                       uint32_t dim, int32_t pairing, int zero_column) {
+                       uint32_t dim, int32_t pairing, int zero_column,
+                       double gain) {
   uint32_t h = dim / 2;
   for (uint32_t j = 0; j < count; j++) {
     size_t row = (size_t)j * dim;
@@ -35,11 +38,11 @@ static void check_rows(const void *out, const void *in, int f64, uint32_t count,
       if (f64)
         require_pair_lengths(((const double *)in)[a], ((const double *)in)[b],
                              ((const double *)out)[a], ((const double *)out)[b],
-                             0x1p-53, 0x1p-1070, DBL_MAX);
+                             gain, 0x1p-53, 0x1p-1070, DBL_MAX);
       else
         require_pair_lengths(((const float *)in)[a], ((const float *)in)[b],
                              ((const float *)out)[a], ((const float *)out)[b],
-                             0x1p-24, 0x1p-146, FLT_MAX);
+                             gain, 0x1p-24, 0x1p-146, FLT_MAX);
     }
     if (zero_column) {
       size_t k = row + dim - 1;
@@ -71,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (s.dim > 0 && (size_t)count * s.dim > (1u << 14))
     count = (1u << 14) / s.dim;
   double start, scale = number(&in);
+  double amplitude = which == 2 ? number(&in) : 1; /* RoPE's only */
   double *angles = points_of(&in, count, &start);
   aliasing mode = (aliasing)(take(&in, 1) % 3);
   uint8_t spoil_out = (uint8_t)take(&in, 1), spoil_in = (uint8_t)take(&in, 1);
@@ -120,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 2:
     pairing = layout; /* any value, valid or not */
     status = pe_rope_f32(dst_arg, src_arg, count, s.dim, angles_arg, start,
-                         pairing, s.omega, s.n_omega, scale, 1);
+                         pairing, s.omega, s.n_omega, scale, amplitude);
     break;
   default:
     status = cells > 0 ? pe_rotation_matrix_f64((double *)dst_arg, start, s.dim,
@@ -147,8 +151,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *was = (const char *)before + (size_t)(src - buf);
     if (mode == SEPARATE && memcmp(src, was, cells * elem) != 0)
       fail("input changed", 0, 0);
+    if (!isfinite(amplitude))
+      fail("accepted a non-finite amplitude", 0, amplitude);
     check_rows(dst, was, f64, count, s.dim, pairing,
-               s.dim % 2 == 1 && s.odd_dim == PE_ODD_ZERO_PAD);
+               s.dim % 2 == 1 && s.odd_dim == PE_ODD_ZERO_PAD, fabs(amplitude));
   }
   free(buf);
   free(before);

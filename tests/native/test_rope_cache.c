@@ -259,6 +259,9 @@ static void test_caches(void) {
         check_cache(dtype, layout, n, NULL, 40, 130000, 1.1386294361119891);
         check_cache(dtype, layout, n, uneven, 37, 0, 1.2);
         check_cache(dtype, layout, n, even, n > 64 ? 130 : 300, 0, 0.9);
+        /* Rows at 2^53 + 2 + j, not all doubles: a row's position is the
+           rounded sum, which the recurrence's exact steps would miss. */
+        check_cache(dtype, layout, n, NULL, 40, 0x1p53 + 2, 1);
       }
 }
 

@@ -2,6 +2,7 @@
    float64 formulas written here from the transformers source, and every
    parameter rule: a bad value gets its own status, and the library keeps
    working after it. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -296,7 +297,27 @@ static void test_rules(void) {
         run(c->type, 128, 10000, p, factors, n_factors, out, &attention);
     CHECK(status == c->status, "case %zu: status %d, expected %d", k, status,
           c->status);
+    /* run() NaN-filled both outputs: a refused call writes nothing. */
+    int written = !isnan(attention);
+    for (uint32_t i = 0; i < 64; i++)
+      written |= !isnan(out[i]);
+    CHECK(!written, "case %zu: a refused call wrote its outputs", k);
   }
+  /* 0.1 mscale ln(factor) + 1 overflows (ln 1e6 > 10): an attention of
+     inf / 2.4, then 2.4 / inf = 0. */
+  absent(p);
+  p[PE_ROPE_FACTOR] = 1e6;
+  p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS] = 4096;
+  p[PE_ROPE_MSCALE] = DBL_MAX;
+  p[PE_ROPE_MSCALE_ALL_DIM] = 1;
+  CHECK(run(PE_ROPE_YARN, 128, 1e4, p, NULL, 0, out, &attention) ==
+            PE_ERR_ROPE_MSCALE,
+        "yarn mscale overflow");
+  p[PE_ROPE_MSCALE] = 1;
+  p[PE_ROPE_MSCALE_ALL_DIM] = DBL_MAX;
+  CHECK(run(PE_ROPE_YARN, 128, 1e4, p, NULL, 0, out, &attention) ==
+            PE_ERR_ROPE_MSCALE,
+        "yarn mscaleAllDim overflow");
   /* Arguments outside the parameters. */
   absent(p);
   CHECK(run(6, 128, 10000, p, NULL, 0, out, &attention) == PE_ERR_ROPE_TYPE,
@@ -339,6 +360,10 @@ static void test_rules(void) {
   CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
             PE_ERR_ROPE_SHORT_FACTOR,
         "short factor NaN");
+  factors[3] = 0x1p-1030; /* w_0 / factor would overflow */
+  CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
+            PE_ERR_ROPE_SHORT_FACTOR,
+        "short factor with an infinite reciprocal");
   factors[3] = 1;
   p[PE_ROPE_FACTOR] = NAN;
   CHECK(run(PE_ROPE_LONGROPE, 128, 1e4, p, factors, 128, out, &attention) ==
