@@ -22,7 +22,7 @@ for target in "$@"; do
     "$scratch" "$corpus" >"$log" 2>&1
   result=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  edges=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  edges=$(grep -ao 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   printf '%-18s %5s s %10s runs %6s edges' "$target" \
     "$((SECONDS - started))" "${runs:-?}" "${edges:-?}"
   if [ "$result" -ne 0 ]; then
