@@ -95,6 +95,12 @@ export interface PresetTableOptions {
   [parameter: string]: unknown;
 }
 
+/** `out` matches `dtype`, and a view is never written into `out`. */
+export type TableResult =
+  | { view?: false; dtype?: "float32"; out?: Float32Array }
+  | { view?: false; dtype: "float64"; out?: Float64Array }
+  | { view?: boolean; dtype?: DType; out?: undefined };
+
 /** The encoding table, row-major [positions, dim], written into `out`. */
 export function table<Out extends Float32Array>(
   options: (TableOptions | PresetTableOptions) & {
@@ -124,7 +130,7 @@ export function table(
   },
 ): Float64Array;
 export function table(
-  options: TableOptions | PresetTableOptions,
+  options: (TableOptions | PresetTableOptions) & TableResult,
 ): Float32Array | Float64Array;
 
 /** The w_i that `table` uses for these options (scale not applied). */

@@ -20,6 +20,9 @@ export function measure() {
   const file = (name) => join(root, name);
   const size = (name) => readFileSync(file(name)).length;
   const { report } = pack();
+  const types = report.files
+    .map((entry) => entry.path)
+    .filter((path) => path.endsWith(".d.ts"));
   return [
     [
       "`sinusoidal-pe.wasm`",
@@ -32,11 +35,31 @@ export function measure() {
       kb(gzip(file("dist/index.js"))),
     ],
     [
+      "of which the inline module (base64)",
+      kb(size("build/wasm-base64.js")),
+      kb(gzip(file("build/wasm-base64.js"))),
+    ],
+    [
       "`dist/sinusoidal-pe.global.js`",
       kb(size("dist/sinusoidal-pe.global.js")),
       kb(gzip(file("dist/sinusoidal-pe.global.js"))),
     ],
     ["`dist/cli.js`", kb(size("dist/cli.js")), kb(gzip(file("dist/cli.js")))],
+    [
+      "`dist/*.d.ts` (together)",
+      kb(types.reduce((sum, name) => sum + size(name), 0)),
+      kb(types.reduce((sum, name) => sum + gzip(file(name)), 0)),
+    ],
+    ["`README.md`", kb(size("README.md")), kb(gzip(file("README.md")))],
+    [
+      "the module twice and the README, no code",
+      "",
+      kb(
+        gzip(file("dist/sinusoidal-pe.wasm")) +
+          gzip(file("build/wasm-base64.js")) +
+          gzip(file("README.md")),
+      ),
+    ],
     [
       `packed tarball (target ${kb(TARGET)})`,
       kb(report.unpackedSize) + " unpacked",
