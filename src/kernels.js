@@ -1,304 +1,133 @@
-// One named wrapper per function the C core exports, so each long positional
-// call is written once. Pointers are byte offsets into module memory; every
-// status is turned into an exception by `check`.
+// One named wrapper per function the C core exports: each takes an object of
+// named arguments and passes them in the order of the C signature, so every
+// long positional call is written once, here. Pointers are byte offsets into
+// module memory; every status is turned into an exception by `check`, which
+// names the public function.
 import { wasm } from "./runtime.js";
 import { check } from "./status.js";
 
-export function frequencies({
-  out,
-  count,
-  schedule,
-  dim,
-  oddDim,
-  base,
-  minTimescale,
-  maxTimescale,
-  shift,
-}) {
-  check(
-    wasm().pe_frequencies(
-      schedule,
-      dim,
-      oddDim,
-      base,
-      minTimescale,
-      maxTimescale,
-      shift,
-      out,
-      count,
-    ),
-    "frequencies",
-  );
-}
-
-// positions: a pointer, or 0 for rows at start, start + 1, ...
-function tableKernel(name) {
-  return ({
-    out,
-    positions = 0,
-    count,
-    start = 0,
-    dim,
-    layout,
-    oddDim,
-    omega,
-    pairs,
-    scale,
-    amplitude,
-  }) =>
+// `optional` lists the arguments that may be left out, with their value
+// then (0 as a pointer means "not given").
+function kernel(name, api, parameters, optional = {}) {
+  return (args) =>
     check(
       wasm()[name](
-        out,
-        positions,
-        count,
-        start,
-        dim,
-        layout,
-        oddDim,
-        omega,
-        pairs,
-        scale,
-        amplitude,
+        ...parameters.map((key) =>
+          args[key] === undefined ? optional[key] : args[key],
+        ),
       ),
-      "table",
+      api,
     );
 }
-export const tableF32 = tableKernel("pe_table_f32");
-export const tableF64 = tableKernel("pe_table_f64");
+
+export const frequencies = kernel("pe_frequencies", "frequencies", [
+  "schedule",
+  "dim",
+  "oddDim",
+  "base",
+  "minTimescale",
+  "maxTimescale",
+  "shift",
+  "out",
+  "count",
+]);
+
+// positions: a pointer, or 0 for rows at start, start + 1, ...
+const TABLE = [
+  ["out", "positions", "count", "start", "dim", "layout", "oddDim"],
+  ["omega", "pairs", "scale", "amplitude"],
+].flat();
+const ROWS_FROM_START = { positions: 0, start: 0 };
+export const tableF32 = kernel("pe_table_f32", "table", TABLE, ROWS_FROM_START);
+export const tableF64 = kernel("pe_table_f64", "table", TABLE, ROWS_FROM_START);
 
 // offsets: a pointer to one per row, or 0 for `offset` on every row.
-function rotateKernel(name) {
-  return ({
-    out,
-    input,
-    count,
-    dim,
-    offsets = 0,
-    offset = 0,
-    layout,
-    oddDim,
-    omega,
-    pairs,
-    scale,
-  }) =>
-    check(
-      wasm()[name](
-        out,
-        input,
-        count,
-        dim,
-        offsets,
-        offset,
-        layout,
-        oddDim,
-        omega,
-        pairs,
-        scale,
-      ),
-      "rotate",
-    );
-}
-export const rotateF32 = rotateKernel("pe_rotate_f32");
-export const rotateF64 = rotateKernel("pe_rotate_f64");
+const ROTATE = [
+  ["out", "input", "count", "dim", "offsets", "offset", "layout", "oddDim"],
+  ["omega", "pairs", "scale"],
+].flat();
+const ONE_OFFSET = { offsets: 0, offset: 0 };
+export const rotateF32 = kernel("pe_rotate_f32", "rotate", ROTATE, ONE_OFFSET);
+export const rotateF64 = kernel("pe_rotate_f64", "rotate", ROTATE, ONE_OFFSET);
 
-export function ropeF32({
-  out,
-  input,
-  count,
-  dim,
-  positions = 0,
-  position = 0,
-  pairing,
-  omega,
-  pairs,
-  scale,
-  amplitude,
-}) {
-  check(
-    wasm().pe_rope_f32(
-      out,
-      input,
-      count,
-      dim,
-      positions,
-      position,
-      pairing,
-      omega,
-      pairs,
-      scale,
-      amplitude,
-    ),
-    "rope",
-  );
-}
+// positions: a pointer to one per row, or 0 for `position` on every row.
+export const ropeF32 = kernel(
+  "pe_rope_f32",
+  "rope",
+  [
+    ["out", "input", "count", "dim", "positions", "position", "pairing"],
+    ["omega", "pairs", "scale", "amplitude"],
+  ].flat(),
+  { positions: 0, position: 0 },
+);
 
-export function rotationMatrixF64({
-  out,
-  offset,
-  dim,
-  layout,
-  oddDim,
-  omega,
-  pairs,
-  scale,
-}) {
-  check(
-    wasm().pe_rotation_matrix_f64(
-      out,
-      offset,
-      dim,
-      layout,
-      oddDim,
-      omega,
-      pairs,
-      scale,
-    ),
-    "rotationMatrix",
-  );
-}
+export const rotationMatrixF64 = kernel(
+  "pe_rotation_matrix_f64",
+  "rotationMatrix",
+  ["out", "offset", "dim", "layout", "oddDim", "omega", "pairs", "scale"],
+);
 
 // offsets: a pointer, or 0 for from, from + step, ...
-export function dotProducts({
-  out,
-  offsets = 0,
-  count,
-  from = 0,
-  step = 0,
-  dim,
-  oddDim,
-  omega,
-  pairs,
-  scale,
-  amplitude,
-}) {
-  check(
-    wasm().pe_dot_products(
-      out,
-      offsets,
-      count,
-      from,
-      step,
-      dim,
-      oddDim,
-      omega,
-      pairs,
-      scale,
-      amplitude,
-    ),
-    "dotProducts",
-  );
-}
+export const dotProducts = kernel(
+  "pe_dot_products",
+  "dotProducts",
+  [
+    ["out", "offsets", "count", "from", "step", "dim", "oddDim"],
+    ["omega", "pairs", "scale", "amplitude"],
+  ].flat(),
+  { offsets: 0, from: 0, step: 0 },
+);
 
-function gramKernel(name) {
-  return ({ result, table, count, dim, g, toeplitz }) =>
-    check(
-      wasm()[name](result, table, count, dim, g, toeplitz ? 1 : 0),
-      "toeplitzError",
-    );
-}
-export const gramDeviationF32 = gramKernel("pe_gram_deviation_f32");
-export const gramDeviationF64 = gramKernel("pe_gram_deviation_f64");
+// toeplitz: 1 for the Toeplitz deviation, 0 for the deviation from g.
+const GRAM = ["result", "table", "count", "dim", "g", "toeplitz"];
+export const gramDeviationF32 = kernel(
+  "pe_gram_deviation_f32",
+  "toeplitzError",
+  GRAM,
+);
+export const gramDeviationF64 = kernel(
+  "pe_gram_deviation_f64",
+  "toeplitzError",
+  GRAM,
+);
 
-export function decayIntegral({ theta, base, alpha, x, count, out }) {
-  check(
-    wasm().pe_decay_integral(theta, base, alpha, x, count, out),
-    "decayIntegral",
-  );
-}
+const DECAY = ["theta", "base", "alpha", "x", "count"];
+export const decayIntegral = kernel("pe_decay_integral", "decayIntegral", [
+  ...DECAY,
+  "out",
+]);
+export const decayIntegralQuadrature = kernel(
+  "pe_decay_integral_quadrature",
+  "decayIntegral",
+  [...DECAY, "values", "errors"],
+);
+export const decayFrequencies = kernel(
+  "pe_decay_frequencies",
+  "decayComparison",
+  ["theta", "base", "alpha", "dim", "out", "count"],
+);
 
-export function decayIntegralQuadrature({
-  theta,
-  base,
-  alpha,
-  x,
-  count,
-  values,
-  errors,
-}) {
-  check(
-    wasm().pe_decay_integral_quadrature(
-      theta,
-      base,
-      alpha,
-      x,
-      count,
-      values,
-      errors,
-    ),
-    "decayIntegral",
-  );
-}
+export const ci = kernel("pe_ci", "ci", ["x", "count", "out"]);
+export const si = kernel("pe_si", "si", ["x", "count", "out"]);
 
-export function decayFrequencies({ theta, base, alpha, dim, out, count }) {
-  check(
-    wasm().pe_decay_frequencies(theta, base, alpha, dim, out, count),
-    "decayComparison",
-  );
-}
-
-export function ci({ x, count, out }) {
-  check(wasm().pe_ci(x, count, out), "ci");
-}
-
-export function si({ x, count, out }) {
-  check(wasm().pe_si(x, count, out), "si");
-}
-
-export function ropeFrequencies({
-  type,
-  dim,
-  base,
-  params,
-  paramCount,
-  factors = 0,
-  factorCount = 0,
-  out,
-  count,
-  attention,
-}) {
-  check(
-    wasm().pe_rope_frequencies(
-      type,
-      dim,
-      base,
-      params,
-      paramCount,
-      factors,
-      factorCount,
-      out,
-      count,
-      attention,
-    ),
-    "ropeFrequencies",
-  );
-}
+// factors: a pointer to the longrope factor list, or 0 for none.
+export const ropeFrequencies = kernel(
+  "pe_rope_frequencies",
+  "ropeFrequencies",
+  [
+    ["type", "dim", "base", "params", "paramCount", "factors", "factorCount"],
+    ["out", "count", "attention"],
+  ].flat(),
+  { factors: 0, factorCount: 0 },
+);
 
 // positions: a pointer, or 0 for rows at start, start + 1, ...
-export function ropeCache({
-  cos,
-  sin,
-  dtype,
-  layout,
-  positions = 0,
-  count,
-  start = 0,
-  inverseFrequencies,
-  pairs,
-  attention,
-}) {
-  check(
-    wasm().pe_rope_cache(
-      cos,
-      sin,
-      dtype,
-      layout,
-      positions,
-      count,
-      start,
-      inverseFrequencies,
-      pairs,
-      attention,
-    ),
-    "ropeCache",
-  );
-}
+export const ropeCache = kernel(
+  "pe_rope_cache",
+  "ropeCache",
+  [
+    ["cos", "sin", "dtype", "layout", "positions", "count", "start"],
+    ["inverseFrequencies", "pairs", "attention"],
+  ].flat(),
+  ROWS_FROM_START,
+);
