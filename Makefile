@@ -117,7 +117,7 @@ dist/cli.js: src/cli.js node_modules/.package-lock.json
 
 # The constants C and JS share, read from the headers that define them.
 build/constants.js: src/core/constants_to_js.js src/core/status.h \
-		src/core/enums.h src/core/bounds.h
+		src/core/enums.h src/core/rope_scaling.h src/core/bounds.h
 	@mkdir -p build
 	node $< $@
 

@@ -5,6 +5,7 @@
 import {
   CACHE_DTYPES,
   CACHE_LAYOUTS,
+  ROPE_PARAMETER_SLOTS,
   ROPE_TYPES,
 } from "sinusoidal-pe-constants";
 import * as kernels from "./kernels.js";
@@ -27,22 +28,6 @@ export {
   CACHE_LAYOUTS as ROPE_LAYOUTS,
   CACHE_DTYPES as ROPE_DTYPES,
 };
-
-// Slots of the C core's parameter array (enum pe_rope_parameter).
-const SLOTS = [
-  "factor",
-  "maxPositionEmbeddings",
-  "seqLen",
-  "originalMaxPositionEmbeddings",
-  "betaFast",
-  "betaSlow",
-  "attentionFactor",
-  "mscale",
-  "mscaleAllDim",
-  "truncate",
-  "lowFreqFactor",
-  "highFreqFactor",
-];
 
 const PARAMETERS = {
   default: [],
@@ -144,7 +129,7 @@ export function ropeSpec(raw) {
         `option "scaling.${key}" is required by rope type "${typeName}"`,
       );
 
-  const p = Object.fromEntries(SLOTS.map((key) => [key, NaN]));
+  const p = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, NaN]));
   const name = (key) => `scaling.${key}`;
   const s = scaling;
   if (s.factor !== undefined)
@@ -222,7 +207,7 @@ export function ropeSpec(raw) {
     dim,
     base,
     type,
-    params: Float64Array.from(SLOTS, (key) => p[key]),
+    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
     factors,
   };
 }
@@ -231,8 +216,10 @@ export function ropeSpec(raw) {
 // and the attention factor.
 export function writeRopeFrequencies(spec, scratch) {
   const n = spec.dim / 2;
-  const params = scratch(SLOTS.length * 8, "RoPE parameters");
-  new Float64Array(memoryBuffer(), params, SLOTS.length).set(spec.params);
+  const params = scratch(ROPE_PARAMETER_SLOTS.length * 8, "RoPE parameters");
+  new Float64Array(memoryBuffer(), params, ROPE_PARAMETER_SLOTS.length).set(
+    spec.params,
+  );
   let factors = 0;
   if (spec.factors.length > 0) {
     factors = scratch(spec.factors.length * 8, "RoPE factors");
@@ -247,7 +234,7 @@ export function writeRopeFrequencies(spec, scratch) {
     dim: spec.dim,
     base: spec.base,
     params,
-    paramCount: SLOTS.length,
+    paramCount: ROPE_PARAMETER_SLOTS.length,
     factors,
     factorCount: spec.factors.length,
     out,

@@ -25,6 +25,7 @@ const {
   ROPE_TYPES,
   CACHE_LAYOUTS,
   CACHE_DTYPES,
+  ROPE_PARAMETER_SLOTS,
 } = constants;
 
 await init();
@@ -58,23 +59,6 @@ function withMemory(fn) {
 const zeros = (n) => new Array(n).fill(0);
 const OMEGA = [1, 0.1, 0.01, 0.001]; // dim 8
 
-// The slots of pe_rope_frequencies' parameter array (rope_scaling.h), NaN
-// where absent.
-const ROPE_SLOTS = [
-  "factor",
-  "maxPositionEmbeddings",
-  "seqLen",
-  "originalMaxPositionEmbeddings",
-  "betaFast",
-  "betaSlow",
-  "attentionFactor",
-  "mscale",
-  "mscaleAllDim",
-  "truncate",
-  "lowFreqFactor",
-  "highFreqFactor",
-];
-
 // pe_rope_frequencies at dim 8 for a rope type (by name or index).
 function ropeCall(type, params, factors = []) {
   return (d) =>
@@ -82,8 +66,8 @@ function ropeCall(type, params, factors = []) {
       typeof type === "number" ? type : ROPE_TYPES.indexOf(type),
       8,
       1e4,
-      d(ROPE_SLOTS.map((key) => params[key] ?? NaN)),
-      ROPE_SLOTS.length,
+      d(ROPE_PARAMETER_SLOTS.map((key) => params[key] ?? NaN)),
+      ROPE_PARAMETER_SLOTS.length,
       factors.length > 0 ? d(factors) : 0,
       factors.length,
       d(zeros(4)),
