@@ -198,11 +198,13 @@ build/differential/native: tests/differential/native.c $(CORE_C) $(CORE_H) | dep
 	@mkdir -p build/differential
 	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
 
-test-differential: build/differential/native build/sinusoidal-pe.wasm
-	node tests/differential/run.js $^ 1000 $(DIFF_SEED)
+test-differential: build/differential/native build/sinusoidal-pe.wasm \
+		build/constants.js
+	node tests/differential/run.js $(wordlist 1,2,$^) 1000 $(DIFF_SEED)
 
-differential: build/differential/native build/sinusoidal-pe.wasm
-	node tests/differential/run.js $^ $(DIFF_CASES) $(DIFF_SEED)
+differential: build/differential/native build/sinusoidal-pe.wasm \
+		build/constants.js
+	node tests/differential/run.js $(wordlist 1,2,$^) $(DIFF_CASES) $(DIFF_SEED)
 
 test-node: all build/internals.js | deps-test
 	node --test tests/node/

@@ -20,6 +20,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ROPE_PARAMETER_SLOTS, ROPE_TYPES } from "../../build/constants.js";
 
 const [nativeBinary, wasmPath, casesArg, seedArg] = process.argv.slice(2);
 const CASES = Number(casesArg ?? 2000);
@@ -89,29 +90,9 @@ function paperOmega(dim, n, base) {
 
 // The rope parameter array (NaN: absent) of a valid configuration of each
 // type, as real configs have them; sometimes one value is spoilt.
-const ROPE = {
-  factor: 0,
-  maxPositionEmbeddings: 1,
-  seqLen: 2,
-  originalMaxPositionEmbeddings: 3,
-  betaFast: 4,
-  betaSlow: 5,
-  attentionFactor: 6,
-  mscale: 7,
-  mscaleAllDim: 8,
-  truncate: 9,
-  lowFreqFactor: 10,
-  highFreqFactor: 11,
-};
-const ROPE_TYPES = [
-  "default",
-  "linear",
-  "dynamic",
-  "yarn",
-  "longrope",
-  "llama3",
-];
-const CACHE_DTYPES = ["float32", "float64", "float16"];
+const ROPE = Object.fromEntries(
+  ROPE_PARAMETER_SLOTS.map((name, slot) => [name, slot]),
+);
 
 function ropeParameters(type) {
   const p = new Array(12).fill(NaN);
