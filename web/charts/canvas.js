@@ -108,7 +108,8 @@ const SUPERSCRIPTS = {
   9: "⁹",
 };
 
-function superscript(text) {
+/** Digits and signs as superscripts: 10 and "-12" read as 10⁻¹². */
+export function superscript(text) {
   return Array.from(text, (c) => SUPERSCRIPTS[c] ?? c).join("");
 }
 

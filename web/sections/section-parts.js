@@ -1,6 +1,7 @@
 // DOM parts shared by the sections: headings, formulas, labelled inputs, text
 // updates and number formatting. Styles come from classes (the page's CSP
 // forbids inline style attributes).
+import { superscript } from "../charts/canvas.js";
 
 export function element(tag, properties = {}, children = []) {
   const node = document.createElement(tag);
@@ -97,20 +98,6 @@ export function chartBox(className = "sec-chart") {
   return element("div", { className });
 }
 
-const SUPERSCRIPT = {
-  "-": "⁻",
-  0: "⁰",
-  1: "¹",
-  2: "²",
-  3: "³",
-  4: "⁴",
-  5: "⁵",
-  6: "⁶",
-  7: "⁷",
-  8: "⁸",
-  9: "⁹",
-};
-
 /** 3.2 × 10⁻¹², the way errors are read; 0 and non-finite values as such. */
 export function scientific(value, digits = 2) {
   if (value === 0 || !Number.isFinite(value)) return String(value);
@@ -119,6 +106,5 @@ export function scientific(value, digits = 2) {
   const power = Number(exponent);
   if (power >= -2 && power <= 3)
     return String(Number(value.toPrecision(digits)));
-  const sup = String(power).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
-  return `${mantissa} × 10${sup}`;
+  return `${mantissa} × 10${superscript(String(power))}`;
 }
