@@ -87,11 +87,15 @@ function readOptions(object, allowed, where, name) {
   return copy;
 }
 
-// An array-like of finite numbers > 0, each element read once.
+// An array-like of numbers > 0 with finite reciprocals, each read once.
 function positiveNumbers(value, name) {
   const list = numbers(value, name);
   list.forEach((v, i) => {
-    if (!(v > 0)) throw rangeError(`${name}[${i}] must be > 0, got ${v}`);
+    // w_i / factor with w_0 = 1 overflows where 1 / factor does.
+    if (!(v > 0 && Number.isFinite(1 / v)))
+      throw rangeError(
+        `${name}[${i}] must be > 0 with a finite reciprocal, got ${v}`,
+      );
   });
   return list;
 }

@@ -72,9 +72,11 @@
     "options \"scaling.lowFreqFactor\" and \"scaling.highFreqFactor\" must "   \
     "be > 0, high > low")                                                      \
   X(PE_ERR_ROPE_SHORT_FACTOR, 31, RANGE,                                       \
-    "option \"scaling.shortFactor\" must hold dim / 2 finite numbers > 0")     \
+    "option \"scaling.shortFactor\" must hold dim / 2 numbers > 0 with "       \
+    "finite reciprocals")                                                      \
   X(PE_ERR_ROPE_LONG_FACTOR, 32, RANGE,                                        \
-    "option \"scaling.longFactor\" must hold dim / 2 finite numbers > 0")      \
+    "option \"scaling.longFactor\" must hold dim / 2 numbers > 0 with "        \
+    "finite reciprocals")                                                      \
   X(PE_ERR_DTYPE, 33, RANGE, "option \"dtype\" is unknown")
 
 enum pe_status {

@@ -448,6 +448,14 @@ test("bad options are errors that name them, and the module keeps working", () =
       "scaling.longFactor",
     ],
     [
+      {
+        dim: 96,
+        scaling: { ...phi, shortFactor: [1e-310, ...phi.shortFactor.slice(1)] },
+      },
+      RangeError,
+      "scaling.shortFactor[0] must be > 0 with a finite reciprocal",
+    ],
+    [
       { dim: 96, scaling: { ...phi, longFactor: 3 } },
       TypeError,
       "scaling.longFactor",
