@@ -396,22 +396,8 @@ function runWasm(c) {
   let status;
   switch (c.kind) {
     case KIND.table_f32:
-      status = wasm.pe_table_f32(
-        out,
-        points,
-        c.count,
-        c.start,
-        c.dim,
-        c.layout,
-        c.oddDim,
-        omega,
-        n,
-        c.scale,
-        c.amplitude,
-      );
-      break;
     case KIND.table_f64:
-      status = wasm.pe_table_f64(
+      status = wasm[`pe_${KINDS[c.kind]}`](
         out,
         points,
         c.count,
@@ -426,22 +412,8 @@ function runWasm(c) {
       );
       break;
     case KIND.rotate_f32:
-      status = wasm.pe_rotate_f32(
-        out,
-        input,
-        c.count,
-        c.dim,
-        points,
-        c.start,
-        c.layout,
-        c.oddDim,
-        omega,
-        n,
-        c.scale,
-      );
-      break;
     case KIND.rotate_f64:
-      status = wasm.pe_rotate_f64(
+      status = wasm[`pe_${KINDS[c.kind]}`](
         out,
         input,
         c.count,
@@ -508,10 +480,9 @@ function runWasm(c) {
       );
       break;
     case KIND.ci:
-      status = wasm.pe_ci(points, c.count, out);
-      break;
     case KIND.si:
-      status = wasm.pe_si(points, c.count, out);
+      status = wasm[`pe_${KINDS[c.kind]}`](points, c.count, out);
+      break;
       break;
     case KIND.rope_frequencies:
       status = wasm.pe_rope_frequencies(
