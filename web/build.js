@@ -33,6 +33,7 @@ for (const section of sections) {
     const markup = katex.renderToString(tex, {
       output: "mathml",
       throwOnError: true,
+      macros: { "\\PE": "\\operatorname{PE}" },
     });
     typeset[tex] = markup.replace(/^<span class="katex">|<\/span>$/g, "");
   }

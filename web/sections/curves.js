@@ -36,8 +36,8 @@ export const strings = {
 };
 
 export const formulas = {
-  row: String.raw`j \mapsto PE(p, j)`,
-  column: String.raw`p \mapsto PE(p, j)`,
+  row: String.raw`j \mapsto \PE(p, j)`,
+  column: String.raw`p \mapsto \PE(p, j)`,
 };
 
 const MAX_CURVES = 6;

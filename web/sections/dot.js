@@ -76,8 +76,8 @@ export const formulas = {
     String.raw`\sin(m\omega_i)\sin(n\omega_i) + \cos(m\omega_i)\cos(n\omega_i)`,
     String.raw`= \cos\big((m-n)\,\omega_i\big)`,
   ],
-  g: String.raw`\displaystyle g(k) = \langle PE(p), PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i)`,
-  gram: String.raw`\langle PE(m), PE(n) \rangle = g(m-n)`,
+  g: String.raw`\displaystyle g(k) = \langle \PE(p), \PE(p+k) \rangle = \sum_{i=0}^{h-1} \cos(k\,\omega_i)`,
+  gram: String.raw`\langle \PE(m), \PE(n) \rangle = g(m-n)`,
 };
 
 export function mount(root, app) {

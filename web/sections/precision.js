@@ -62,7 +62,7 @@ export const strings = {
 export const formulas = {
   naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big),`,
   naiveBound: String.raw`|\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
-  module: String.raw`PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big),`,
+  module: String.raw`\PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big),`,
   moduleBound: String.raw`|\mathrm{error}| \le 6 \cdot 10^{-8}`,
 };
 

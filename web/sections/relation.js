@@ -72,7 +72,7 @@ export const formulas = {
     String.raw`\begin{pmatrix} \sin(p\,\omega_i) \\ \cos(p\,\omega_i) \end{pmatrix}`,
   ],
   blocks: [
-    String.raw`PE(p+k) = R(k)\,PE(p),`,
+    String.raw`\PE(p+k) = R(k)\,\PE(p),`,
     String.raw`R(k) = \operatorname{diag}\big(R_0(k), \dots, R_{h-1}(k)\big)`,
   ],
 };

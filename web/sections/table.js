@@ -59,21 +59,21 @@ export const strings = {
 
 const LAYOUT_FORMULAS = {
   interleaved: [
-    String.raw`PE(p, 2i) = \sin(p\,\omega_i),`,
-    String.raw`PE(p, 2i+1) = \cos(p\,\omega_i)`,
+    String.raw`\PE(p, 2i) = \sin(p\,\omega_i),`,
+    String.raw`\PE(p, 2i+1) = \cos(p\,\omega_i)`,
   ],
   "interleaved-cos-first": [
-    String.raw`PE(p, 2i) = \cos(p\,\omega_i),`,
-    String.raw`PE(p, 2i+1) = \sin(p\,\omega_i)`,
+    String.raw`\PE(p, 2i) = \cos(p\,\omega_i),`,
+    String.raw`\PE(p, 2i+1) = \sin(p\,\omega_i)`,
   ],
   halves: [
-    String.raw`PE(p, i) = \sin(p\,\omega_i),`,
-    String.raw`PE(p, h+i) = \cos(p\,\omega_i),`,
+    String.raw`\PE(p, i) = \sin(p\,\omega_i),`,
+    String.raw`\PE(p, h+i) = \cos(p\,\omega_i),`,
     String.raw`h = \lfloor d/2 \rfloor`,
   ],
   "halves-cos-first": [
-    String.raw`PE(p, i) = \cos(p\,\omega_i),`,
-    String.raw`PE(p, h+i) = \sin(p\,\omega_i),`,
+    String.raw`\PE(p, i) = \cos(p\,\omega_i),`,
+    String.raw`\PE(p, h+i) = \sin(p\,\omega_i),`,
     String.raw`h = \lfloor d/2 \rfloor`,
   ],
 };
