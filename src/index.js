@@ -3,8 +3,15 @@
 import * as kernels from "./kernels.js";
 import { boolean, positionList, rangeError, typeError } from "./options.js";
 import { paddingRows } from "./presets.js";
-import { deliver, outArray, write, zero } from "./out.js";
-import { RESEED } from "sinusoidal-pe-constants";
+import {
+  blockRows,
+  checkBlockAngles,
+  deliver,
+  largestFrequency,
+  outArray,
+  write,
+  zero,
+} from "./out.js";
 import {
   allocateView,
   MAX_REQUEST_BYTES,
@@ -13,7 +20,6 @@ import {
 } from "./runtime.js";
 import {
   DTYPES,
-  largestFrequency,
   prepare,
   SCHEDULE_OPTIONS,
   writeFrequencies,
@@ -54,12 +60,6 @@ const TABLE_OPTIONS = [
 ];
 
 const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
-
-// Tables that are not views are computed in blocks of rows in module memory,
-// each copied out while it is still in cache: no full-size temporary. A block
-// is a multiple of the core's re-seeding interval (PE_RESEED rows), so the
-// rows are the same, bit for bit, as those of one call over the whole table.
-const BLOCK_BYTES = 2 ** 20;
 
 /**
  * The angular frequencies w_i that `table` uses for these options (the angle
@@ -135,16 +135,19 @@ export function table(options) {
       return result;
     }
     const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-    const blockRows = Math.min(
-      count,
-      RESEED * Math.max(1, Math.floor(BLOCK_BYTES / (RESEED * rowBytes))),
-    );
+    const rowsPerBlock = blockRows(count, rowBytes);
     const result = out ?? new Typed(count * p.dim);
     if (count === 0) return result;
-    checkAngles(p, omega, values, start, count);
-    const data = scratch(blockRows * rowBytes, "the table");
-    for (let first = 0; first < count; first += blockRows) {
-      const n = Math.min(blockRows, count - first);
+    checkBlockAngles(
+      largestFrequency(omega, p.pairs, p.scale),
+      values,
+      start,
+      count,
+      "table",
+    );
+    const data = scratch(rowsPerBlock * rowBytes, "the table");
+    for (let first = 0; first < count; first += rowsPerBlock) {
+      const n = Math.min(rowsPerBlock, count - first);
       kernel({
         ...p,
         out: data,
@@ -159,18 +162,4 @@ export function table(options) {
     for (const row of zeroRows) zero(result, row * p.dim, (row + 1) * p.dim);
     return result;
   });
-}
-
-// The core checks every angle of a call before it writes; a table written in
-// blocks checks them all before its first block, so an error in a later
-// block cannot leave `out` half written. A non-finite frequency is left to
-// the first block, which reports it.
-function checkAngles(p, omega, values, start, count) {
-  const maxFrequency = largestFrequency(p, omega);
-  if (!Number.isFinite(maxFrequency)) return;
-  for (const position of values ?? [start, start + (count - 1)])
-    if (!Number.isFinite(position * maxFrequency))
-      throw rangeError(
-        `table: positions must be finite, and position × frequency too: ${position} × ${maxFrequency} is not finite`,
-      );
 }

@@ -4,6 +4,7 @@
 // and the writes) and before module memory is touched. The typed array
 // intrinsics are used, not the array's own properties, so a shadowed
 // `length` or `set` cannot mislead the checks or the writes.
+import { RESEED } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 import { memoryBuffer } from "./runtime.js";
 
@@ -80,6 +81,45 @@ export function write(out, values, at = 0) {
 /** Sets elements [from, to) of `out` to zero. */
 export function zero(out, from, to) {
   fill.call(out, 0, from, to);
+}
+
+// Large results that are not views are computed in blocks of rows in module
+// memory, each copied out while it is still in cache: no full-size
+// temporary, and module memory stays small. A block is a multiple of the
+// core's re-seeding interval (PE_RESEED rows), so with integer positions
+// from a count its rows are those of one call over all rows, bit for bit.
+const BLOCK_BYTES = 2 ** 20;
+
+/** Rows per block for rows of `rowBytes` bytes, at most `count`. */
+export function blockRows(count, rowBytes) {
+  const reseeds = Math.max(1, Math.floor(BLOCK_BYTES / (RESEED * rowBytes)));
+  return Math.min(count, RESEED * reseeds);
+}
+
+// The largest |scale · w_i| of `pairs` frequencies in module memory at
+// `omega`: the angle of a position p is at most |p| times it.
+export function largestFrequency(omega, pairs, scale = 1) {
+  let largest = 0;
+  for (const w of new Float64Array(memoryBuffer(), omega, pairs))
+    largest = Math.max(largest, Math.abs(scale * w));
+  return largest;
+}
+
+/**
+ * The core checks every angle of a call before it writes; a result written
+ * in blocks checks them all before its first block, so an error in a later
+ * block cannot leave `out` half written. `values` are the positions, or null
+ * for `count` rows from `start`; the angle of position p is at most
+ * |p| · maxFrequency. A non-finite frequency is left to the first block,
+ * which reports it.
+ */
+export function checkBlockAngles(maxFrequency, values, start, count, api) {
+  if (!Number.isFinite(maxFrequency)) return;
+  for (const position of values ?? [start, start + (count - 1)])
+    if (!Number.isFinite(position * maxFrequency))
+      throw rangeError(
+        `${api}: positions must be finite, and position × frequency too: ${position} × ${maxFrequency} is not finite`,
+      );
 }
 
 /** `values` (a view of module memory) written into `out`, or a copy. */

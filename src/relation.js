@@ -15,14 +15,9 @@ import {
   rowValues,
   typeError,
 } from "./options.js";
-import { aliasing, deliver, outArray, write } from "./out.js";
+import { aliasing, deliver, largestFrequency, outArray, write } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
-import {
-  largestFrequency,
-  prepare,
-  SCHEDULE_OPTIONS,
-  writeFrequencies,
-} from "./schedule.js";
+import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
 import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
@@ -125,7 +120,11 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
     const { omega, attention } = writeFrequencies(prepared, scratch);
-    const maxFrequency = largestFrequency(prepared, omega);
+    const maxFrequency = largestFrequency(
+      omega,
+      prepared.pairs,
+      prepared.scale,
+    );
     for (const angle of list ?? [angles])
       if (!Number.isFinite(angle * maxFrequency))
         throw rangeError(

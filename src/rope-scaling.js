@@ -20,7 +20,15 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
-import { deliver, outArray, overlapping } from "./out.js";
+import {
+  blockRows,
+  checkBlockAngles,
+  deliver,
+  largestFrequency,
+  outArray,
+  overlapping,
+  write,
+} from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 
 export {
@@ -324,30 +332,45 @@ export function ropeCache(options) {
       throw rangeError(
         `the attention factor ${attentionFactor} exceeds float16's largest value`,
       );
+    const length = count * width;
+    const cos = out.cos ?? new Typed(length);
+    const sin = out.sin ?? new Typed(length);
+    if (count === 0) return { cos, sin };
+    checkBlockAngles(
+      largestFrequency(pointer, spec.dim / 2),
+      positions,
+      start,
+      count,
+      "ropeCache",
+    );
     let positionsPointer = 0;
     if (positions !== null) {
       positionsPointer = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), positionsPointer, count).set(positions);
     }
-    const cos = scratch(bytes, "the cos cache");
-    const sin = scratch(bytes, "the sin cache");
-    kernels.ropeCache({
-      cos,
-      sin,
-      dtype,
-      layout,
-      positions: positionsPointer,
-      count,
-      start,
-      inverseFrequencies: pointer,
-      pairs: spec.dim / 2,
-      attention: attentionFactor,
-    });
-    const buffer = memoryBuffer();
-    return {
-      cos: deliver(out.cos, new Typed(buffer, cos, count * width)),
-      sin: deliver(out.sin, new Typed(buffer, sin, count * width)),
-    };
+    const rowBytes = width * Typed.BYTES_PER_ELEMENT;
+    const rowsPerBlock = blockRows(count, 2 * rowBytes);
+    const cosBlock = scratch(rowsPerBlock * rowBytes, "the cos cache");
+    const sinBlock = scratch(rowsPerBlock * rowBytes, "the sin cache");
+    for (let first = 0; first < count; first += rowsPerBlock) {
+      const n = Math.min(rowsPerBlock, count - first);
+      kernels.ropeCache({
+        cos: cosBlock,
+        sin: sinBlock,
+        dtype,
+        layout,
+        positions: positionsPointer === 0 ? 0 : positionsPointer + first * 8,
+        count: n,
+        start: start + first,
+        inverseFrequencies: pointer,
+        pairs: spec.dim / 2,
+        attention: attentionFactor,
+      });
+      const buffer = memoryBuffer();
+      write(cos, new Typed(buffer, cosBlock, n * width), first * width);
+      write(sin, new Typed(buffer, sinBlock, n * width), first * width);
+    }
+    return { cos, sin };
   });
 }
 

@@ -207,15 +207,6 @@ export function writeFrequencies(prepared, scratch) {
   return { omega, attention: 1, amplitude: prepared.amplitude };
 }
 
-// The largest |scale · w_i| of frequencies written by writeFrequencies: the
-// angle of a position p is at most |p| times it.
-export function largestFrequency(prepared, omega) {
-  let largest = 0;
-  for (const w of new Float64Array(memoryBuffer(), omega, prepared.pairs))
-    largest = Math.max(largest, Math.abs(prepared.scale * w));
-  return largest;
-}
-
 const FLOAT32_MAX = 3.4028234663852886e38;
 
 // The output scale: the caller's option times a preset's; values up to its

@@ -256,6 +256,87 @@ test("count and start give the same rows as explicit positions", () => {
   }
 });
 
+// Caches are computed in blocks of rows (about 1 MiB of module memory each)
+// and copied out block by block.
+const moduleBytes = () =>
+  table({ positions: 1, dim: 2, view: true }).buffer.byteLength;
+
+test("a cache of many blocks matches a float64 reference in every row, and module memory stays small", () => {
+  const llama = cases.find((c) => c.scaling.type === "llama3");
+  const r = ropeFrequencies({
+    dim: llama.dim,
+    base: llama.base,
+    scaling: llama.scaling,
+  });
+  const c = { ...r, inverseFrequencies: Array.from(r.inverseFrequencies) };
+  const before = moduleBytes();
+  assert.ok(before < 2 ** 26, `module memory ${before} bytes before the call`);
+  const count = 131072;
+  const { cos, sin } = ropeCache({
+    positions: count,
+    start: 3,
+    dim: llama.dim,
+    base: llama.base,
+    scaling: llama.scaling,
+    layout: "duplicated",
+  });
+  const grown = moduleBytes() - before;
+  assert.ok(
+    grown < 2 ** 23,
+    `a ${(2 * cos.byteLength) / 2 ** 20} MiB cache grew module memory by ${grown} bytes`,
+  );
+  const h = llama.dim / 2;
+  for (let j = 0; j < count; j += j < 4200 ? 1 : 997) {
+    const p = 3 + j;
+    for (let k = 0; k < llama.dim; k++) {
+      const pair = k % h;
+      const angle = p * c.inverseFrequencies[pair];
+      for (const [name, got, want] of [
+        ["cos", cos[j * llama.dim + k], Math.cos(angle) * c.attentionFactor],
+        ["sin", sin[j * llama.dim + k], Math.sin(angle) * c.attentionFactor],
+      ])
+        assert.ok(
+          Math.abs(got - want) <=
+            angleError(c, p, pair) + ulp(want, 23, -126) / 2 + 3e-9,
+          `${name}[${j}, ${k}] = ${got}, expected ${want}`,
+        );
+    }
+  }
+});
+
+test("an error in a later block of a cache leaves out untouched: every angle is checked first", () => {
+  const factors = [0.5, 1, 1, 1]; // w_0 / 0.5 = 2: 1e308 · 2 overflows
+  const scaling = {
+    type: "longrope",
+    shortFactor: factors,
+    longFactor: factors,
+    maxPositionEmbeddings: 4096,
+    originalMaxPositionEmbeddings: 2048,
+  };
+  const count = 20000; // several blocks at dim 8, float64
+  const positions = Float64Array.from({ length: count }, (_, j) =>
+    j < count - 1 ? j : 1e308,
+  );
+  const out = {
+    cos: new Float64Array(count * 8).fill(NaN),
+    sin: new Float64Array(count * 8).fill(NaN),
+  };
+  const options = { dim: 8, scaling, layout: "duplicated", dtype: "float64" };
+  throwsNaming(
+    () => ropeCache({ ...options, positions, out }),
+    RangeError,
+    "position × frequency",
+  );
+  assert.ok(out.cos.every(Number.isNaN), "nothing was written to cos");
+  assert.ok(out.sin.every(Number.isNaN), "nothing was written to sin");
+  const fine = ropeCache({ ...options, positions: positions.subarray(0, 3) });
+  const { attentionFactor } = ropeFrequencies({ dim: 8, scaling });
+  assert.deepEqual(
+    Array.from(fine.cos.subarray(0, 8)),
+    new Array(8).fill(attentionFactor),
+  );
+});
+
 function throwsNaming(fn, Type, word) {
   assert.throws(fn, (error) => {
     assert.ok(
