@@ -95,12 +95,6 @@ export interface PresetTableOptions {
   [parameter: string]: unknown;
 }
 
-/** `out` matches `dtype`, and a view is never written into `out`. */
-export type TableResult =
-  | { view?: false; dtype?: "float32"; out?: Float32Array }
-  | { view?: false; dtype: "float64"; out?: Float64Array }
-  | { view?: boolean; dtype?: DType; out?: undefined };
-
 /** The encoding table, row-major [positions, dim], written into `out`. */
 export function table<Out extends Float32Array>(
   options: (TableOptions | PresetTableOptions) & {
@@ -130,7 +124,7 @@ export function table(
   },
 ): Float64Array;
 export function table(
-  options: (TableOptions | PresetTableOptions) & TableResult,
+  options: TableOptions | PresetTableOptions,
 ): Float32Array | Float64Array;
 
 /** The w_i that `table` uses for these options (scale not applied). */

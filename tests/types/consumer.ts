@@ -15,6 +15,7 @@ import {
   si,
   table,
   toeplitzError,
+  type TableOptions,
 } from "sinusoidal-pe";
 
 await init();
@@ -169,16 +170,13 @@ const siOut: Float64Array<SharedArrayBuffer> = si([1, 2], { out: outF64 });
 rope(f32, 1, { dim: 8, out: outF64 });
 // @ts-expect-error: the quadrature returns { values, errors }, not into out
 decayIntegral({ x: [1], method: "quadrature", out: outF64 });
-// @ts-expect-error: a view is the module's memory, never the caller's out
-table({ positions: 4, dim: 8, view: true, out: outF32 });
-// @ts-expect-error: a float32 table is not written into a Float64Array
-table({ positions: 4, dim: 8, out: outF64 });
-// @ts-expect-error: nor a float64 table into a Float32Array
-table({ positions: 4, dim: 8, dtype: "float64", out: outF32 });
+// An options object typed as the interface takes the general overload.
+const typed: TableOptions = { positions: 4, dim: 8, out: outF32 };
+const general: Float32Array | Float64Array = table(typed);
 const anyDtype = "float64" as "float32" | "float64";
 const either: Float32Array | Float64Array = table({
   positions: 4,
   dim: 8,
   dtype: anyDtype,
 });
-export { either };
+export { either, general };
