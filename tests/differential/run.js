@@ -365,9 +365,9 @@ const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
 const wasm = instance.exports;
 wasm._initialize();
 
-function runWasm(c) {
-  const f32 = F32_KINDS.has(c.kind);
-  if (c.kind === KIND.rope_cache) return runWasmCache(c);
+// Module memory for one case: alloc(bytes), doubles(array) (0 for an empty
+// one), and release() to free all of it.
+function arena() {
   const allocated = [];
   const alloc = (bytes) => {
     const p = wasm.malloc(Math.max(bytes, 8));
@@ -381,6 +381,16 @@ function runWasm(c) {
     new Float64Array(wasm.memory.buffer, p, array.length).set(array);
     return p;
   };
+  const release = () => {
+    for (const p of allocated) wasm.free(p);
+  };
+  return { alloc, doubles, release };
+}
+
+function runWasm(c) {
+  const f32 = F32_KINDS.has(c.kind);
+  if (c.kind === KIND.rope_cache) return runWasmCache(c);
+  const { alloc, doubles, release } = arena();
   const floats = (array) => {
     const p = alloc(4 * array.length);
     new Float32Array(wasm.memory.buffer, p, array.length).set(array);
@@ -515,7 +525,7 @@ function runWasm(c) {
   const values = f32
     ? Float64Array.from(new Float32Array(wasm.memory.buffer, out, c.nOut))
     : new Float64Array(wasm.memory.buffer, out, c.nOut).slice();
-  for (const p of allocated) wasm.free(p);
+  release();
   return { status, values };
 }
 
@@ -524,19 +534,7 @@ function runWasm(c) {
 function runWasmCache(c) {
   const Type = [Float32Array, Float64Array, Uint16Array][c.variant];
   const cells = c.nOut / 2;
-  const allocated = [];
-  const alloc = (bytes) => {
-    const p = wasm.malloc(Math.max(bytes, 8));
-    if (p === 0) throw new Error("wasm malloc failed");
-    allocated.push(p);
-    return p;
-  };
-  const doubles = (array) => {
-    if (array.length === 0) return 0;
-    const p = alloc(8 * array.length);
-    new Float64Array(wasm.memory.buffer, p, array.length).set(array);
-    return p;
-  };
+  const { alloc, doubles, release } = arena();
   const invFreq = doubles(c.omega);
   const positions = doubles(c.points);
   const cos = alloc(cells * Type.BYTES_PER_ELEMENT);
@@ -558,7 +556,7 @@ function runWasmCache(c) {
     values.set(new Type(wasm.memory.buffer, cos, cells));
     values.set(new Type(wasm.memory.buffer, sin, cells), cells);
   }
-  for (const p of allocated) wasm.free(p);
+  release();
   return { status, values };
 }
 
