@@ -12,9 +12,18 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Median wall time in ms of fn() over `runs` runs, after one warm-up. */
+// V8 runs new wasm code in its baseline tier and moves a function to
+// optimised code only after it has run for a while; a call that started in
+// the baseline tier stays there. Warming up for this long puts every
+// workload (and the JS baselines) in its steady state; first calls are
+// measured apart, in bench/first-call.js.
+const WARM_UP_MS = 250;
+
+/** Median wall time in ms of fn() over `runs` runs, after warming up. */
 export function measure(fn, { runs = 7 } = {}) {
-  fn();
+  const warm = performance.now() + WARM_UP_MS;
+  do fn();
+  while (performance.now() < warm);
   const times = [];
   for (let r = 0; r < runs; r++) {
     const start = performance.now();

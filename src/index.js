@@ -78,6 +78,10 @@ export function frequencies(options) {
   });
 }
 
+// Blocks of a view: large enough that setting up each call costs nothing
+// measurable, small enough that a first call soon runs optimised code.
+const VIEW_BLOCK_BYTES = 16 * 2 ** 20;
+
 /** The encoding table, row-major [positions, dim]. */
 export function table(options) {
   const p = prepare(options, {
@@ -118,26 +122,6 @@ export function table(options) {
       pointer = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    if (view) {
-      const at = allocateView(bytes, "the table");
-      kernel({
-        ...p,
-        out: at,
-        positions: pointer,
-        count,
-        start,
-        omega,
-        amplitude,
-      });
-      const result = new Typed(memoryBuffer(), at, count * p.dim);
-      for (const row of zeroRows)
-        result.fill(0, row * p.dim, (row + 1) * p.dim);
-      return result;
-    }
-    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-    const rowsPerBlock = blockRows(count, rowBytes);
-    const result = out ?? new Typed(count * p.dim);
-    if (count === 0) return result;
     checkBlockAngles(
       largestFrequency(omega, p.pairs, p.scale),
       values,
@@ -145,9 +129,31 @@ export function table(options) {
       count,
       "table",
     );
-    const data = scratch(rowsPerBlock * rowBytes, "the table");
+    // A view is computed in place, in blocks too: V8 runs a call that
+    // started in its baseline tier to the end there, and blocks let a long
+    // first call move on to optimised code. A view takes larger blocks (each
+    // call sets up its frequencies anew) where the blocks cannot change a
+    // value: rows at exact integers, advanced from the same re-seeded rows
+    // whatever the block size. Elsewhere (a fractional start, explicit
+    // positions) where a block begins can decide which rows the core
+    // advances, so a view takes the blocks of a copied result, and the two
+    // always hold the same values, bit for bit.
+    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+    const integerRows =
+      values === null &&
+      Number.isSafeInteger(start) &&
+      Number.isSafeInteger(start + count - 1);
+    const rowsPerBlock =
+      view && integerRows
+        ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
+        : blockRows(count, rowBytes);
+    const at = view
+      ? allocateView(bytes, "the table")
+      : scratch(rowsPerBlock * rowBytes, "the table");
+    const result = view ? null : (out ?? new Typed(count * p.dim));
     for (let first = 0; first < count; first += rowsPerBlock) {
       const n = Math.min(rowsPerBlock, count - first);
+      const data = view ? at + first * rowBytes : at;
       kernel({
         ...p,
         out: data,
@@ -157,9 +163,15 @@ export function table(options) {
         omega,
         amplitude,
       });
-      write(result, new Typed(memoryBuffer(), data, n * p.dim), first * p.dim);
+      if (!view)
+        write(
+          result,
+          new Typed(memoryBuffer(), data, n * p.dim),
+          first * p.dim,
+        );
     }
-    for (const row of zeroRows) zero(result, row * p.dim, (row + 1) * p.dim);
-    return result;
+    const filled = result ?? new Typed(memoryBuffer(), at, count * p.dim);
+    for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
+    return filled;
   });
 }

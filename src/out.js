@@ -90,9 +90,12 @@ export function zero(out, from, to) {
 // from a count its rows are those of one call over all rows, bit for bit.
 const BLOCK_BYTES = 2 ** 20;
 
-/** Rows per block for rows of `rowBytes` bytes, at most `count`. */
-export function blockRows(count, rowBytes) {
-  const reseeds = Math.max(1, Math.floor(BLOCK_BYTES / (RESEED * rowBytes)));
+/**
+ * Rows per block of about `blockBytes` for rows of `rowBytes` bytes, at most
+ * `count`.
+ */
+export function blockRows(count, rowBytes, blockBytes = BLOCK_BYTES) {
+  const reseeds = Math.max(1, Math.floor(blockBytes / (RESEED * rowBytes)));
   return Math.min(count, RESEED * reseeds);
 }
 

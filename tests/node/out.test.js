@@ -208,28 +208,30 @@ test("a table that is not a view equals an independent float64 reference", () =>
 });
 
 test("tables with out equal the view bit for bit across block boundaries", () => {
-  for (const [positions, dim, dtype] of [
-    [1000, 4096, "float32"],
-    [300, 2050, "float64"],
-    [129, 3, "float32"],
+  // start + j is a double for j < 511 only: one call over all rows would
+  // compute each row on its own, a block of early rows by the recurrence.
+  const start = 0.5 + 2 ** -44;
+  // Not evenly spaced as a whole, but from its second row on.
+  const ragged = Float64Array.from({ length: 1000 }, (_, i) => i || 0.3);
+  for (const [positions, dim, dtype, offset] of [
+    [2100, 4096, "float32", 17], // a view in three blocks, out in seventeen
+    [300, 2050, "float64", 17],
+    [129, 3, "float32", 17],
+    [1000, 4096, "float32", start],
+    [ragged, 4096, "float32", 0],
   ]) {
-    const view = table({
-      positions,
-      dim,
-      dtype,
-      start: 17,
-      view: true,
-    }).slice();
+    const options = { positions, dim, dtype };
+    if (offset !== 0) options.start = offset;
+    const view = table({ ...options, view: true }).slice();
     const out = table({
-      positions,
-      dim,
-      dtype,
-      start: 17,
-      out: new (dtype === "float32" ? Float32Array : Float64Array)(
-        positions * dim,
-      ),
+      ...options,
+      out: new (dtype === "float32" ? Float32Array : Float64Array)(view.length),
     });
-    assert.deepEqual(out, view, `${positions} × ${dim} ${dtype}`);
+    assert.deepEqual(
+      out,
+      view,
+      `${view.length / dim} × ${dim} ${dtype} from ${positions === ragged ? "ragged positions" : offset}`,
+    );
   }
 });
 
