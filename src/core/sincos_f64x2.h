@@ -7,8 +7,8 @@
    1e-16 for |x| <= PE_SINCOS_FAST_LIMIT. Larger lanes fall back to libm, which
    reduces exactly at any magnitude.
    Evaluation: Taylor series of sin to r^17 and cos to r^16, whose truncation
-   errors on |r| <= pi/4 are below 1e-17; shorter series when the result is
-   rounded to float32. */
+   errors on |r| <= pi/4 are below 1e-17; shorter series, and a reduction in
+   two parts, when the result is rounded to float32. */
 #ifndef PE_SINCOS_F64X2_H
 #define PE_SINCOS_F64X2_H
 
@@ -58,11 +58,15 @@ static inline __attribute__((always_inline)) v128_t pe_poly_cos(v128_t r,
   return wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_mul(p, z));
 }
 
-/* Shared by every variant; `sin_terms` and `cos_terms` are constants. The
-   caller has checked that every lane is in the fast range. */
+/* Shared by every variant; `sin_terms`, `cos_terms` and `exact` are
+   constants. The caller has checked that every lane is in the fast range.
+   `exact` keeps r to about 1e-16 with x_lo added; otherwise x_lo is ignored
+   and pi/2 is split in two parts, the second rounded (its product with k
+   then errs by under 1e-17, and the split by k * 1.6e-26 < 1e-18), one
+   product fewer for results that are rounded to float32. */
 static inline __attribute__((always_inline)) void
 pe_sincos_f64x2_terms(v128_t x, v128_t x_lo, v128_t *s, v128_t *c,
-                      int sin_terms, int cos_terms) {
+                      int sin_terms, int cos_terms, int exact) {
   /* Adding 1.5 * 2^52 rounds x * 2/pi to the nearest integer k and leaves
        k mod 2^51 in the low mantissa bits, two's complement for negative k. */
   const v128_t magic = wasm_f64x2_splat(0x1.8p52);
@@ -71,10 +75,15 @@ pe_sincos_f64x2_terms(v128_t x, v128_t x_lo, v128_t *s, v128_t *c,
   v128_t k = wasm_f64x2_sub(t, magic);
   v128_t r =
       wasm_f64x2_sub(x, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.921fb54p+0)));
-  r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.10b46p-30)));
-  r = wasm_f64x2_sub(
-      r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.1a62633145c07p-54)));
-  r = wasm_f64x2_add(r, x_lo);
+  if (exact) {
+    r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.10b46p-30)));
+    r = wasm_f64x2_sub(
+        r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.1a62633145c07p-54)));
+    r = wasm_f64x2_add(r, x_lo);
+  } else {
+    r = wasm_f64x2_sub(
+        r, wasm_f64x2_mul(k, wasm_f64x2_splat(0x1.10b4611a62633p-30)));
+  }
 
   v128_t sin_r = pe_poly_sin(r, sin_terms), cos_r = pe_poly_cos(r, cos_terms);
   /* Quadrant q = k mod 4: odd q swaps sin and cos; q in {2,3} negates sin,
@@ -139,7 +148,7 @@ static inline __attribute__((always_inline)) void
 pe_sincos_f64x2_full(v128_t x, v128_t x_lo, v128_t *s, v128_t *c) {
   if (wasm_i64x2_all_true(wasm_f64x2_le(
           wasm_f64x2_abs(x), wasm_f64x2_splat(PE_SINCOS_FAST_LIMIT))))
-    pe_sincos_f64x2_terms(x, x_lo, s, c, 8, 8);
+    pe_sincos_f64x2_terms(x, x_lo, s, c, 8, 8, 1);
   else {
     pe_sincos_lanes slow = pe_sincos_f64x2_slow(x, x_lo);
     *s = slow.sin;
@@ -161,7 +170,7 @@ void pe_sincos_product_f64x2(v128_t a, v128_t b, v128_t *s, v128_t *c);
    |x| <= PE_SINCOS_FAST_LIMIT in every lane (past it, the rounding of an
    angle product would show in float32 anyway). */
 static inline void pe_sincos_f64x2_for_f32(v128_t x, v128_t *s, v128_t *c) {
-  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5);
+  pe_sincos_f64x2_terms(x, wasm_f64x2_splat(0), s, c, 4, 5, 0);
 }
 
 #endif
