@@ -111,21 +111,23 @@ export function table<Out extends Float64Array>(
   },
 ): Out;
 /** The encoding table, row-major [positions, dim]. */
-export function table(
-  options: (TableOptions | PresetTableOptions) & {
-    dtype?: "float32";
-    out?: undefined;
-  },
+export function table<Options extends TableOptions | PresetTableOptions>(
+  options: Options & { dtype?: "float32"; out?: undefined },
 ): Float32Array;
-export function table(
-  options: (TableOptions | PresetTableOptions) & {
-    dtype: "float64";
-    out?: undefined;
-  },
+export function table<Options extends TableOptions | PresetTableOptions>(
+  options: Options & { dtype: "float64"; out?: undefined },
 ): Float64Array;
-export function table(
-  options: TableOptions | PresetTableOptions,
+export function table<Options extends TableOptions | PresetTableOptions>(
+  options: Options & OutWithoutView<Options>,
 ): Float32Array | Float64Array;
+
+/** `out` beside a literal `view: true` does not compile (a TypeError at run time). */
+type OutWithoutView<Options> = Options extends {
+  view: true;
+  out: Float32Array | Float64Array;
+}
+  ? { out?: never }
+  : unknown;
 
 /** The w_i that `table` uses for these options (scale not applied). */
 export function frequencies<Out extends Float64Array>(

@@ -170,13 +170,21 @@ const siOut: Float64Array<SharedArrayBuffer> = si([1, 2], { out: outF64 });
 rope(f32, 1, { dim: 8, out: outF64 });
 // @ts-expect-error: the quadrature returns { values, errors }, not into out
 decayIntegral({ x: [1], method: "quadrature", out: outF64 });
+// @ts-expect-error: out is not combined with view: true
+table({ positions: 4, dim: 8, view: true, out: outF32 });
+// @ts-expect-error: nor in float64
+table({ positions: 4, dim: 8, dtype: "float64", view: true, out: outF64 });
+// @ts-expect-error: nor with a preset
+table({ preset: "whisper", dim: 8, positions: 4, view: true, out: outF32 });
 // An options object typed as the interface takes the general overload.
 const typed: TableOptions = { positions: 4, dim: 8, out: outF32 };
 const general: Float32Array | Float64Array = table(typed);
+const typedView: TableOptions = { positions: 4, dim: 8, view: false };
+const generalView: Float32Array | Float64Array = table(typedView);
 const anyDtype = "float64" as "float32" | "float64";
 const either: Float32Array | Float64Array = table({
   positions: 4,
   dim: 8,
   dtype: anyDtype,
 });
-export { either, general };
+export { either, general, generalView };
