@@ -493,7 +493,6 @@ function runWasm(c) {
     case KIND.si:
       status = wasm[`pe_${KINDS[c.kind]}`](points, c.count, out);
       break;
-      break;
     case KIND.rope_frequencies:
       status = wasm.pe_rope_frequencies(
         c.variant,
