@@ -30,7 +30,7 @@ const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 
 // theta, base (exp only, default 10000) and alpha (power only, required).
 function familyOf(options) {
-  const theta = oneOf(options.theta ?? "exp", "theta", THETAS);
+  const theta = oneOf(options.theta, "theta", THETAS, "exp");
   const name = THETAS[theta];
   if (options.base !== undefined && name !== "exp")
     throw typeError(`option "base" applies only to theta "exp"`);
@@ -89,7 +89,7 @@ export function decayIntegral(options) {
     "decayIntegral()",
   );
   const { theta, base, alpha } = familyOf(options);
-  const method = oneOf(options.method ?? "closed-form", "method", METHODS);
+  const method = oneOf(options.method, "method", METHODS, "closed-form");
   const points = pointsOf(
     options.x,
     method === 1 ? MAX_QUADRATURE_X : Infinity,

@@ -128,6 +128,7 @@ export function table(options) {
       start,
       count,
       "table",
+      { scale: p.scale },
     );
     // A view is computed in place, in blocks too: V8 runs a call that
     // started in its baseline tier to the end there, and blocks let a long

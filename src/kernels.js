@@ -3,7 +3,7 @@
 // long positional call is written once, here. Pointers are byte offsets into
 // module memory; every status is turned into an exception by `check`, which
 // names the public function.
-import { wasm } from "./runtime.js";
+import { call } from "./runtime.js";
 import { check } from "./status.js";
 
 // `optional` lists the arguments that may be left out, with their value
@@ -11,8 +11,10 @@ import { check } from "./status.js";
 function kernel(name, api, parameters, optional = {}) {
   return (args) =>
     check(
-      wasm()[name](
-        ...parameters.map((key) =>
+      call(
+        name,
+        api,
+        parameters.map((key) =>
           args[key] === undefined ? optional[key] : args[key],
         ),
       ),

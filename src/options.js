@@ -1,7 +1,8 @@
 // Validation of user options: every message names the option and the
 // allowed range. Type mistakes are TypeErrors, out-of-range values RangeErrors.
 
-import { MAX_COUNT } from "sinusoidal-pe-constants";
+import { MAX_COUNT, MEMORY_BYTES } from "sinusoidal-pe-constants";
+import { kindOf, lengthOf, readability, write } from "./typed-arrays.js";
 
 const PREFIX = "sinusoidal-pe: ";
 
@@ -13,12 +14,13 @@ export function rangeError(message) {
   return new RangeError(PREFIX + message);
 }
 
-function show(value) {
+export function show(value) {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "bigint") return `${value}n`;
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
-  if (typeof value === "object") return value.constructor?.name ?? "an object";
+  if (typeof value === "object")
+    return kindOf(value) ?? value.constructor?.name ?? "an object";
   return String(value);
 }
 
@@ -81,7 +83,10 @@ export function integer(value, name, min = -Infinity, max = Infinity) {
   return value;
 }
 
-export function oneOf(value, name, choices) {
+// One of `choices`, as its index; `fallback` when the option is left out
+// (undefined, not null: null is a value, and not one of the choices).
+export function oneOf(value, name, choices, fallback) {
+  if (value === undefined && fallback !== undefined) value = fallback;
   if (!choices.includes(value))
     throw (typeof value === "string" ? rangeError : typeError)(
       `option "${name}" must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${show(value)}`,
@@ -97,41 +102,57 @@ export function boolean(value, name) {
   return value;
 }
 
-// A view of the module's memory that a later call invalidated is detached:
-// refuse it rather than read it as empty. Only a zero-length buffer can be
-// detached, and cloning one is free.
-export function rejectDetached(value, name) {
-  if (!ArrayBuffer.isView(value) || value.buffer.byteLength !== 0) return;
-  let detached = value.buffer.detached;
-  if (detached === undefined)
-    try {
-      structuredClone(value.buffer);
-      detached = false;
-    } catch {
-      detached = true;
-    }
-  if (detached)
+// An input array that cannot be read is refused by name rather than read as
+// empty: a detached view (a view result that a later call invalidated, or a
+// transferred buffer), or a view past the end of a resizable buffer that
+// shrank.
+function requireReadable(value, name) {
+  const state = readability(value);
+  if (state === "detached")
     throw typeError(
-      `${name} is a detached view: a view result that a later call invalidated; copy views (view.slice()) to keep them`,
+      `${name} is a detached view: a view result that a later call invalidated, or a transferred buffer; copy views (view.slice()) to keep them`,
+    );
+  if (state === "out-of-bounds")
+    throw typeError(
+      `${name} is out of bounds: its resizable buffer shrank below the view`,
     );
 }
 
-// The length of an array-like, read once; anything else is null. Strings
-// are not arrays of numbers.
-export function lengthOf(value) {
+// The most elements an input array may hold: more could never fit in the
+// module's 4 GiB memory as float32.
+const MAX_ELEMENTS = MEMORY_BYTES / 4;
+
+/**
+ * The length of an array of numbers, read once, or null for anything that
+ * is not one. A typed array is checked readable and measured through the
+ * intrinsics; a DataView, a string or a BigInt array is not an array of
+ * numbers; an array-like longer than the module could hold is refused.
+ */
+export function arrayLength(value, name) {
   if (value === null || typeof value !== "object") return null;
-  if (ArrayBuffer.isView(value)) return value.length;
+  const kind = kindOf(value);
+  if (kind !== undefined) {
+    if (kind.startsWith("Big"))
+      throw typeError(`${name} must hold numbers, got a ${kind}`);
+    requireReadable(value, name);
+    return lengthOf(value);
+  }
+  if (ArrayBuffer.isView(value)) return null;
   const length = value.length;
-  return Number.isInteger(length) && length >= 0 ? length : null;
+  if (!Number.isInteger(length) || length < 0) return null;
+  if (length > MAX_ELEMENTS)
+    throw rangeError(
+      `${name} has ${length} elements, more than the module's memory can hold (${MAX_ELEMENTS})`,
+    );
+  return length;
 }
 
 // Reads `length` elements of an array-like once each, checked, into `target`.
-// Typed arrays are copied whole: their elements run no code.
+// Typed arrays are copied whole through the intrinsic: their elements run no
+// code.
 function readInto(values, length, target, name, finite) {
-  if (ArrayBuffer.isView(values)) {
-    if (typeof values[0] === "bigint")
-      throw typeError(`${name} must hold numbers, got a BigInt array`);
-    target.set(values);
+  if (kindOf(values) !== undefined) {
+    write(target, values);
     if (finite)
       for (let i = 0; i < length; i++)
         if (!Number.isFinite(target[i]))
@@ -159,8 +180,7 @@ export function numbers(
   name,
   { min = 0, max = Infinity, expected = "an array of numbers" } = {},
 ) {
-  rejectDetached(value, name);
-  const length = lengthOf(value);
+  const length = arrayLength(value, name);
   if (length === null)
     throw typeError(
       `option "${name}" must be ${expected}, got ${value === undefined ? "nothing" : show(value)}`,

@@ -7,26 +7,17 @@
 import { RESEED } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 import { memoryBuffer } from "./runtime.js";
+import {
+  bufferOf,
+  byteLengthOf,
+  byteOffsetOf,
+  kindOf,
+  lengthOf,
+  readability,
+  write,
+} from "./typed-arrays.js";
 
-const TypedArray = Object.getPrototypeOf(Float32Array.prototype);
-const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArray, key).get;
-const kindOf = intrinsic(Symbol.toStringTag);
-const lengthOf = intrinsic("length");
-const bufferOf = intrinsic("buffer");
-const byteOffsetOf = intrinsic("byteOffset");
-const byteLengthOf = intrinsic("byteLength");
-const { set, fill } = TypedArray;
-
-function isDetached(buffer) {
-  if (buffer.byteLength !== 0) return false;
-  if (buffer.detached !== undefined) return buffer.detached;
-  try {
-    structuredClone(buffer);
-    return false;
-  } catch {
-    return true;
-  }
-}
+export { write, zero } from "./typed-arrays.js";
 
 /**
  * The caller's `out` checked to take `length` elements of type `Typed`, or
@@ -44,20 +35,22 @@ export function outArray(
     throw typeError(
       `option "${name}" cannot be combined with "view: true": a view lives in the module's memory, "${name}" in yours`,
     );
-  if (kindOf.call(out) !== Typed.name)
+  if (kindOf(out) !== Typed.name)
     throw typeError(
-      `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf.call(out) ?? out?.constructor?.name ?? typeof out)}`,
+      `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf(out) ?? out?.constructor?.name ?? typeof out)}`,
     );
-  const buffer = bufferOf.call(out);
-  if (isDetached(buffer))
+  const state = readability(out);
+  if (state !== "ok")
     throw typeError(
-      `option "${name}" is detached (its buffer was transferred, or it is an invalidated view)`,
+      state === "detached"
+        ? `option "${name}" is detached (its buffer was transferred, or it is an invalidated view)`
+        : `option "${name}" is out of bounds: its resizable buffer shrank below the view`,
     );
-  if (buffer === memoryBuffer())
+  if (bufferOf(out) === memoryBuffer())
     throw typeError(
       `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
     );
-  const available = lengthOf.call(out);
+  const available = lengthOf(out);
   if (available < length)
     throw rangeError(
       `option "${name}" must hold at least ${length} elements, got ${available}`,
@@ -67,20 +60,10 @@ export function outArray(
 
 /** Whether the first `bytes` bytes of typed arrays a and b overlap. */
 export function overlapping(a, b, bytes) {
-  if (bufferOf.call(a) !== bufferOf.call(b)) return false;
-  const start = byteOffsetOf.call(a);
-  const other = byteOffsetOf.call(b);
+  if (bufferOf(a) !== bufferOf(b)) return false;
+  const start = byteOffsetOf(a);
+  const other = byteOffsetOf(b);
   return bytes > 0 && start < other + bytes && other < start + bytes;
-}
-
-/** Copies `values` into `out` from element `at`. */
-export function write(out, values, at = 0) {
-  set.call(out, values, at);
-}
-
-/** Sets elements [from, to) of `out` to zero. */
-export function zero(out, from, to) {
-  fill.call(out, 0, from, to);
 }
 
 // Large results that are not views are computed in blocks of rows in module
@@ -111,24 +94,36 @@ export function largestFrequency(omega, pairs, scale = 1) {
 /**
  * The core checks every angle of a call before it writes; a result written
  * in blocks checks them all before its first block, so an error in a later
- * block cannot leave `out` half written. `values` are the positions, or null
- * for `count` rows from `start`; the angle of position p is at most
- * |p| · maxFrequency. A non-finite frequency is left to the first block,
+ * block cannot leave `out` half written. `values` are the positions (or
+ * offsets: `name`), or null for `count` rows from `start`; the angle of
+ * position p is at most |p| · maxFrequency, which includes option "scale"
+ * when `scale` is given. A non-finite frequency is left to the first block,
  * which reports it.
  */
-export function checkBlockAngles(maxFrequency, values, start, count, api) {
+export function checkBlockAngles(
+  maxFrequency,
+  values,
+  start,
+  count,
+  api,
+  { name = "positions", scale = 1 } = {},
+) {
   if (!Number.isFinite(maxFrequency)) return;
+  const frequency =
+    scale === 1
+      ? "the largest frequency"
+      : `the largest frequency times option "scale" (${scale})`;
   for (const position of values ?? [start, start + (count - 1)])
     if (!Number.isFinite(position * maxFrequency))
       throw rangeError(
-        `${api}: positions must be finite, and position × frequency too: ${position} × ${maxFrequency} is not finite`,
+        `${api}: ${name} × ${frequency} must be a finite angle: ${position} × ${maxFrequency} is not finite`,
       );
 }
 
 /** `values` (a view of module memory) written into `out`, or a copy. */
 export function deliver(out, values) {
   if (out === null) return values.slice();
-  set.call(out, values);
+  write(out, values);
   return out;
 }
 
@@ -138,13 +133,14 @@ export function deliver(out, values) {
  * processed in blocks and an overlap would overwrite rows not yet read.
  */
 export function aliasing(out, rows) {
-  const buffer = bufferOf.call(out);
-  if (buffer !== rows.buffer) return "apart";
-  const start = byteOffsetOf.call(out);
-  const end = start + byteLengthOf.call(out);
-  const rowsEnd = rows.byteOffset + rows.byteLength;
-  if (start === rows.byteOffset) return "same";
-  if (end <= rows.byteOffset || rowsEnd <= start) return "apart";
+  const buffer = bufferOf(out);
+  if (buffer !== bufferOf(rows)) return "apart";
+  const start = byteOffsetOf(out);
+  const end = start + byteLengthOf(out);
+  const rowsStart = byteOffsetOf(rows);
+  const rowsEnd = rowsStart + byteLengthOf(rows);
+  if (start === rowsStart) return "same";
+  if (end <= rowsStart || rowsEnd <= start) return "apart";
   throw rangeError(
     `option "out" overlaps the input rows without starting at the same element; pass the input itself (in place) or a separate array`,
   );

@@ -279,10 +279,12 @@ const resolvers = {
   mlx(p, dim) {
     const minFreq = finiteNumber(p.minFreq, "minFreq", { above: 0 });
     const maxFreq = finiteNumber(p.maxFreq, "maxFreq", { above: 0 });
+    // The frequencies run from maxFreq to minFreq through powers of their
+    // ratio, which must stay finite both ways.
     const ratio = maxFreq / minFreq;
-    if (!Number.isFinite(ratio))
+    if (!Number.isFinite(ratio) || !Number.isFinite(1 / ratio))
       throw rangeError(
-        `option "maxFreq" / "minFreq" must be finite, got ${ratio}`,
+        `options "maxFreq" and "minFreq" must have a ratio whose value and reciprocal are finite, got maxFreq ${maxFreq} / minFreq ${minFreq} = ${ratio}`,
       );
     if (p.scale !== null) finiteNumber(p.scale, "scale");
     const cosFirst = boolean(p.cosFirst, "cosFirst");

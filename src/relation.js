@@ -3,20 +3,34 @@
 // arithmetic runs in the C core; this file validates, copies and checks.
 import * as kernels from "./kernels.js";
 import {
+  arrayLength,
   boolean,
   grid,
-  lengthOf,
   numberList,
   numbers,
   oneOf,
   positionList,
   rangeError,
-  rejectDetached,
   rowValues,
+  show,
   typeError,
 } from "./options.js";
-import { aliasing, deliver, largestFrequency, outArray, write } from "./out.js";
+import {
+  aliasing,
+  checkBlockAngles,
+  deliver,
+  largestFrequency,
+  outArray,
+  write,
+} from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
+import {
+  bufferOf,
+  CONSTRUCTORS,
+  copyOf,
+  kindOf,
+  section,
+} from "./typed-arrays.js";
 import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
 import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
 
@@ -50,40 +64,51 @@ function requirePartners(p) {
     );
 }
 
-// The rows of a row-major [rows, dim] array, read once. A Float32Array or
-// Float64Array of the caller's is used as it is (its elements run no code),
-// unless it views the module's memory, which this call may move; any other
-// array-like is copied into a new Float32Array. `types` are the typed arrays
-// the kernels take, the first one the default.
-function rowsOf(vectors, dim, inPlace, types) {
-  rejectDetached(vectors, "vectors");
-  const names = types.map((Type) => Type.name).join(" or ");
-  const native = types.some((Type) => vectors instanceof Type);
+// The rows of a row-major [rows, dim] array, read once. A typed array of
+// the caller's of one of `kinds` is used as it is (its elements run no
+// code), unless it views the module's memory, which this call may move; any
+// other float array or array-like is copied into a new array of the first
+// kind. The array
+// is read only through the typed-array intrinsics. Returns the rows, their
+// count and their constructor.
+function rowsOf(vectors, dim, inPlace, kinds) {
+  const names = kinds.join(" or ");
+  const kind = kindOf(vectors);
+  const native = kinds.includes(kind);
   if (inPlace && !native)
     throw typeError(
-      `vectors must be a ${names} when "inPlace" is true, got ${vectors?.constructor?.name ?? typeof vectors}`,
+      `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
     );
-  const length = lengthOf(vectors);
+  if (kind !== undefined && !native && !FLOAT_KINDS.includes(kind))
+    throw typeError(
+      `vectors must be a ${names} or an array of numbers, got a ${kind}`,
+    );
+  const length = arrayLength(vectors, "vectors");
   if (length === null)
     throw typeError(
-      `vectors must be a ${names} (or an array of numbers) of rows × dim values`,
+      `vectors must be a ${names} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
     );
   if (length % dim !== 0)
     throw rangeError(
       `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
     );
-  const inModule = native && vectors.buffer === memoryBuffer();
+  const Typed = CONSTRUCTORS[native ? kind : kinds[0]];
+  const inModule = native && bufferOf(vectors) === memoryBuffer();
   if (inPlace && inModule)
     throw typeError(
       `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
     );
   const rows = !native
-    ? rowValues(vectors, length, types[0], "vectors")
+    ? rowValues(vectors, length, Typed, "vectors")
     : inModule
-      ? vectors.slice()
+      ? copyOf(vectors)
       : vectors;
-  return { rows, count: length / dim };
+  return { rows, count: length / dim, Typed };
 }
+
+// Float arrays of another precision are converted; integer arrays are
+// refused, since a Uint16Array is as likely to hold float16 bits.
+const FLOAT_KINDS = ["Float32Array", "Float64Array"];
 
 // One finite number for every row, or an array of one per row (read once).
 function perRow(values, count, name) {
@@ -110,8 +135,18 @@ function perRow(values, count, name) {
 // (checked by outputOf), `rows` itself when inPlace, or a new array of the
 // same type. Every angle is checked first, so an error leaves `rows` and
 // `out` untouched.
-function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
-  const Typed = rows.constructor;
+function rotateRows({
+  rows,
+  Typed,
+  count,
+  dim,
+  angles,
+  name,
+  api,
+  out,
+  prepared,
+  kernel,
+}) {
   const result = out ?? new Typed(count * dim);
   const chunk = Math.max(
     1,
@@ -120,16 +155,14 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
     const { omega, attention } = writeFrequencies(prepared, scratch);
-    const maxFrequency = largestFrequency(
-      omega,
-      prepared.pairs,
-      prepared.scale,
+    checkBlockAngles(
+      largestFrequency(omega, prepared.pairs, prepared.scale),
+      list ?? [angles],
+      0,
+      count,
+      api,
+      { name, scale: prepared.scale },
     );
-    for (const angle of list ?? [angles])
-      if (!Number.isFinite(angle * maxFrequency))
-        throw rangeError(
-          `${name}: ${angle} × the largest frequency ${maxFrequency} is not a finite angle`,
-        );
     if (count === 0) return result;
     const n = Math.min(chunk, count);
     const data = scratch(n * dim * Typed.BYTES_PER_ELEMENT, "the rows");
@@ -137,11 +170,13 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
     for (let first = 0; first < count; first += chunk) {
       const rowCount = Math.min(chunk, count - first);
       const size = rowCount * dim;
-      new Typed(memoryBuffer(), data, size).set(
-        rows.subarray(first * dim, first * dim + size),
+      write(
+        new Typed(memoryBuffer(), data, size),
+        section(rows, first * dim, size),
       );
       if (list !== null)
-        new Float64Array(memoryBuffer(), anglesPointer, rowCount).set(
+        write(
+          new Float64Array(memoryBuffer(), anglesPointer, rowCount),
           list.subarray(first, first + rowCount),
         );
       kernel({
@@ -162,13 +197,13 @@ function rotateRows({ rows, count, dim, angles, name, out, prepared, kernel }) {
 // Where rotated rows go: `rows` itself when inPlace, the caller's `out`
 // (which may be the input itself, the same as inPlace), or null for a new
 // array. Read from the snapshot once; checked after every input was read.
-function outputOf(p, rows, count, inPlace) {
+function outputOf(p, rows, Typed, count, inPlace) {
   if (inPlace && p.options.out !== undefined)
     throw typeError(
       `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
     );
   if (inPlace) return rows;
-  const out = outArray(p.options.out, rows.constructor, count * p.dim);
+  const out = outArray(p.options.out, Typed, count * p.dim);
   if (out !== null) aliasing(out, rows);
   return out;
 }
@@ -187,20 +222,21 @@ export function rotate(vectors, offsets, options) {
   requirePartners(p);
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count } = rowsOf(vectors, p.dim, inPlace, [
-    Float32Array,
-    Float64Array,
+  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, [
+    "Float32Array",
+    "Float64Array",
   ]);
   const angles = perRow(offsets, count, "offsets");
-  const kernel =
-    rows instanceof Float64Array ? kernels.rotateF64 : kernels.rotateF32;
+  const kernel = Typed === Float64Array ? kernels.rotateF64 : kernels.rotateF32;
   return rotateRows({
     rows,
+    Typed,
     count,
     dim: p.dim,
     angles,
     name: "offsets",
-    out: outputOf(p, rows, count, inPlace),
+    api: "rotate",
+    out: outputOf(p, rows, Typed, count, inPlace),
     prepared: p,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).
@@ -226,18 +262,22 @@ export function rope(vectors, positions, options) {
     throw rangeError(
       `option "dim" must be even for rope (pairs of columns are rotated), got ${p.dim}`,
     );
-  const pairing = oneOf(p.options.pairing ?? "halves", "pairing", PAIRINGS);
+  const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count } = rowsOf(vectors, p.dim, inPlace, [Float32Array]);
+  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, [
+    "Float32Array",
+  ]);
   const angles = perRow(positions, count, "positions");
   return rotateRows({
     rows,
+    Typed,
     count,
     dim: p.dim,
     angles,
     name: "positions",
-    out: outputOf(p, rows, count, inPlace),
+    api: "rope",
+    out: outputOf(p, rows, Typed, count, inPlace),
     prepared: p,
     // As transformers multiplies cos and sin by the attention factor.
     kernel: ({ list, one, attention, ...chunk }) =>

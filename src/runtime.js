@@ -6,7 +6,6 @@ import { MEMORY_BYTES as MAX_BYTES } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 
 let instance = null;
-let loading = null;
 let viewPointer = 0;
 
 // The inline module is deflated, then base64-encoded.
@@ -73,42 +72,103 @@ function explainRefusal(error) {
   );
 }
 
+// Growth detaches old buffers; views are always re-made from memory.buffer,
+// so nothing needs to happen here.
+const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
+
 async function load(source) {
   try {
     const module = await compile(source);
-    const result = await WebAssembly.instantiate(module, {
-      // Growth detaches old buffers; views are always re-made from
-      // memory.buffer, so nothing needs to happen here.
-      env: { emscripten_notify_memory_growth() {} },
-    });
-    result.exports._initialize();
-    return result.exports;
+    const { exports } = await WebAssembly.instantiate(module, IMPORTS);
+    exports._initialize();
+    return { module, exports };
   } catch (error) {
     throw explainRefusal(error);
   }
 }
 
-/** Compiles and instantiates the module; later calls return at once. */
+// The compiled module, kept so that an instance dropped after a fault can
+// be replaced; the live instance's exports; the init in flight.
+let compiled = null;
+let loading = null;
+
+/**
+ * Compiles and instantiates the module; later calls return at once. A call
+ * made while another source is loading waits for it, and loads its own
+ * source if that one fails: each caller gets its own source's outcome.
+ */
 export function init(source) {
   if (instance) return Promise.resolve();
-  loading ??= load(source).then(
-    (exports) => {
-      instance = exports;
-    },
-    (error) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
+  if (compiled) return Promise.resolve(void wasm());
+  if (loading !== null && loading.source !== source)
+    return loading.promise.then(
+      () => undefined,
+      () => init(source),
+    );
+  if (loading === null) {
+    const promise = load(source).then(
+      (loaded) => {
+        compiled = loaded.module;
+        instance = loaded.exports;
+        loading = null;
+      },
+      (error) => {
+        loading = null;
+        throw error;
+      },
+    );
+    loading = { source, promise };
+  }
+  return loading.promise;
 }
 
 export function wasm() {
-  if (!instance)
+  if (instance) return instance;
+  if (!compiled)
     throw new Error(
       "sinusoidal-pe: the module is not initialised; call `await init()` first",
     );
+  // A fault dropped the last instance: start a fresh one from the module.
+  try {
+    const { exports } = new WebAssembly.Instance(compiled, IMPORTS);
+    exports._initialize();
+    instance = exports;
+  } catch (error) {
+    throw new Error(
+      "sinusoidal-pe: the module was reset after an internal fault and could not be instantiated again synchronously here; call `await init()`",
+      { cause: error },
+    );
+  }
   return instance;
+}
+
+/**
+ * Calls the export `name` of the live instance for the public function
+ * `api`. The exports call no code of the caller's, so any exception from
+ * one is a fault of the module (a trap, or a stack overflow) that may have
+ * left its memory or stack pointer inconsistent: the instance is dropped,
+ * its memory's buffer detached (so earlier views can show nothing stale),
+ * and the next call runs on a fresh instance.
+ */
+export function call(name, api, args) {
+  const exports = wasm();
+  try {
+    return exports[name](...args);
+  } catch (error) {
+    if (instance === exports) {
+      instance = null;
+      viewPointer = 0;
+      try {
+        exports.memory.grow(0);
+      } catch {
+        // A memory that cannot even be refreshed is dropped all the same.
+      }
+    }
+    throw new Error(
+      `sinusoidal-pe: ${api}: internal fault in the WebAssembly module (${error?.message ?? error}); the module was reset, and views from earlier calls are detached`,
+      { cause: error },
+    );
+  }
 }
 
 // The largest single request: the address space less room for the stack,
@@ -116,17 +176,33 @@ export function wasm() {
 export const MAX_REQUEST_BYTES = MAX_BYTES - 2 ** 20;
 
 function allocate(bytes, what) {
-  const exports = wasm();
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `${what} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
-  const pointer = exports.malloc(Math.max(bytes, 8)) >>> 0;
+  const pointer = call("malloc", what, [Math.max(bytes, 8)]) >>> 0;
   if (pointer === 0)
     throw rangeError(
-      `${what} needs ${bytes} bytes, which do not fit in the module's 4 GiB memory`,
+      `${what} needs ${bytes} bytes, but the largest block the module can allocate now is ${largestBlock(what)} bytes`,
     );
   return pointer;
+}
+
+// The largest block malloc can still return, found by bisection (on the
+// error path only): what limits a refused request, for its message.
+function largestBlock(what) {
+  let low = 0;
+  let high = MAX_REQUEST_BYTES;
+  while (high - low > 2 ** 16) {
+    const middle = low + Math.floor((high - low) / 2);
+    const pointer = call("malloc", what, [middle]) >>> 0;
+    if (pointer === 0) high = middle;
+    else {
+      call("free", what, [pointer]);
+      low = middle;
+    }
+  }
+  return low;
 }
 
 /**
@@ -143,7 +219,9 @@ export function withScratch(fn) {
       return pointer;
     });
   } finally {
-    for (const pointer of pointers) exports.free(pointer);
+    // After a fault the instance that owned these is gone with them.
+    if (instance === exports)
+      for (const pointer of pointers) call("free", "free", [pointer]);
   }
 }
 
@@ -153,11 +231,10 @@ export function withScratch(fn) {
  * so it can never show the data of a later call.
  */
 export function allocateView(bytes, what) {
-  const exports = wasm();
   if (viewPointer !== 0) {
-    exports.free(viewPointer);
+    call("free", what, [viewPointer]);
     viewPointer = 0;
-    exports.memory.grow(0);
+    wasm().memory.grow(0);
   }
   viewPointer = allocate(bytes, what);
   return viewPointer;

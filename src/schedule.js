@@ -66,10 +66,10 @@ export function prepare(
       ? { engine: given, outputScale: 1, start: null, padding: null }
       : expandPreset(given, withPreset);
   const schedule = scheduleOf(engine, oddDim);
-  const dtypeIndex = oneOf(engine.dtype ?? dtype, "dtype", DTYPES);
+  const dtypeIndex = oneOf(engine.dtype, "dtype", DTYPES, dtype);
   return {
     ...schedule,
-    layout: oneOf(engine.layout ?? "interleaved", "layout", LAYOUTS),
+    layout: oneOf(engine.layout, "layout", LAYOUTS, "interleaved"),
     scale: engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale"),
     amplitude: amplitudeOf(engine.outputScale, outputScale, dtypeIndex),
     dtype: dtypeIndex,
@@ -98,7 +98,7 @@ function expandPreset(given, withPreset) {
 // `scaling` (read once into `rope`, the C core's parameters).
 function scheduleOf(options, defaultOddDim) {
   const dim = integer(options.dim, "dim", 1, MAX_DIM);
-  const oddDim = oneOf(options.oddDim ?? defaultOddDim, "oddDim", ODD_DIMS);
+  const oddDim = oneOf(options.oddDim, "oddDim", ODD_DIMS, defaultOddDim);
   if (dim % 2 === 1 && ODD_DIMS[oddDim] === "error")
     throw rangeError(
       `option "dim" must be even when oddDim is "error", got ${dim}`,
@@ -139,7 +139,7 @@ function scheduleOf(options, defaultOddDim) {
     spec.explicit = explicit;
     return spec;
   }
-  spec.schedule = oneOf(options.schedule ?? "paper", "schedule", SCHEDULES);
+  spec.schedule = oneOf(options.schedule, "schedule", SCHEDULES, "paper");
   const name = SCHEDULES[spec.schedule];
   const allowed = {
     paper: ["base"],

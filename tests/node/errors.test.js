@@ -105,12 +105,12 @@ test("positions must be finite, and so must every angle", () => {
   rejects(
     { positions: [1e308], dim: 4, scale: 10 },
     RangeError,
-    /position × frequency/,
+    /positions × the largest frequency (times option "scale" \(\d+\) )?must be a finite angle/,
   );
   rejects(
     { positions: 3, start: 1.7e308, dim: 4, scale: 2 },
     RangeError,
-    /position × frequency/,
+    /positions × the largest frequency (times option "scale" \(\d+\) )?must be a finite angle/,
   );
   rejects(
     { positions: [1, 2], start: 1, dim: 4 },

@@ -4,3 +4,6 @@
 export { init, memoryBuffer, wasm, withScratch } from "../../src/runtime.js";
 export { check } from "../../src/status.js";
 export * as constants from "sinusoidal-pe-constants";
+export * as kernels from "../../src/kernels.js";
+// The public API in the same bundle, sharing the instance above.
+export * as api from "../../src/index.js";

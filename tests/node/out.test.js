@@ -262,7 +262,10 @@ test("an error in any block leaves out untouched: every angle is checked first",
   assert.throws(
     () => table({ positions, dim, scale: 10, out }),
     (error) =>
-      error instanceof RangeError && /position × frequency/.test(error.message),
+      error instanceof RangeError &&
+      /positions × the largest frequency (times option "scale" \(\d+\) )?must be a finite angle/.test(
+        error.message,
+      ),
   );
   assert.ok(out.every(Number.isNaN), "nothing was written");
   assert.deepEqual(

@@ -494,7 +494,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate(x, [1e308, 0, 0], { dim: 4, scale: 10 }),
     RangeError,
-    /offsets: 1e\+308 × the largest frequency 10 is not a finite angle/,
+    /rotate: offsets × the largest frequency times option "scale" \(10\) must be a finite angle: 1e\+308 × 10 is not finite/,
   );
   rejects(
     () => rope(x, 1, { dim: 3 }),

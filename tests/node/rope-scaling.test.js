@@ -325,7 +325,7 @@ test("an error in a later block of a cache leaves out untouched: every angle is 
   throwsNaming(
     () => ropeCache({ ...options, positions, out }),
     RangeError,
-    "position × frequency",
+    "positions × the largest frequency",
   );
   assert.ok(out.cos.every(Number.isNaN), "nothing was written to cos");
   assert.ok(out.sin.every(Number.isNaN), "nothing was written to sin");

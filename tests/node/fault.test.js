@@ -1,0 +1,69 @@
+// A fault inside the module (a trap) must never leave the instance in use:
+// the call reports an internal fault with the public function's name, views
+// from before it detach, and the next call runs on a fresh instance with
+// right values. No public input can reach a trap, so the kernels are called
+// here directly with a pointer past the end of memory.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { api, init, kernels, wasm } from "../../build/internals.js";
+
+await init();
+
+const PAST_THE_END = 2 ** 32 - 2 ** 16;
+
+function assertTableRight() {
+  const got = api.table({ positions: [2, 3], dim: 4, dtype: "float64" });
+  const want = [2, 3].flatMap((p) => [
+    Math.sin(p),
+    Math.cos(p),
+    Math.sin(p / 100),
+    Math.cos(p / 100),
+  ]);
+  for (let i = 0; i < want.length; i++)
+    assert.ok(Math.abs(got[i] - want[i]) < 1e-15, `value ${i}`);
+}
+
+function trap() {
+  return () =>
+    kernels.tableF64({
+      out: PAST_THE_END,
+      count: 4,
+      dim: 4,
+      layout: 0,
+      oddDim: 0,
+      omega: PAST_THE_END,
+      pairs: 2,
+      scale: 1,
+      amplitude: 1,
+    });
+}
+
+test("a trap is reported as an internal fault naming the function", () => {
+  assert.throws(trap(), (error) => {
+    assert.ok(!(error instanceof TypeError || error instanceof RangeError));
+    assert.match(error.message, /^sinusoidal-pe: table: internal fault/);
+    assert.ok(error.cause instanceof WebAssembly.RuntimeError);
+    return true;
+  });
+  assertTableRight();
+});
+
+test("after a fault the instance is replaced and earlier views detach", () => {
+  const before = wasm();
+  const view = api.table({ positions: 64, dim: 8, view: true });
+  assert.equal(view.length, 512);
+  assert.throws(trap(), /internal fault/);
+  assert.equal(view.length, 0, "a view from before the fault is detached");
+  assertTableRight();
+  assert.notEqual(wasm(), before, "a fresh instance");
+  const fresh = api.table({ positions: 64, dim: 8, view: true });
+  assert.equal(fresh.length, 512);
+});
+
+test("many faults in a row leave the module working", () => {
+  for (let i = 0; i < 50; i++) {
+    assert.throws(trap(), /internal fault/);
+    api.rope(new Float32Array(8).fill(1), 3, { dim: 8 });
+  }
+  assertTableRight();
+});
