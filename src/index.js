@@ -31,11 +31,11 @@ export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES } from "./schedule.js";
 export {
   dotProducts,
   linearRelationError,
-  rope,
   rotate,
   rotationMatrix,
   toeplitzError,
 } from "./relation.js";
+export { rope } from "./rope.js";
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
 export { npyHeader, toNpy } from "./npy.js";
 export { toCsv } from "./csv.js";

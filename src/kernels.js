@@ -52,13 +52,15 @@ const ONE_OFFSET = { offsets: 0, offset: 0 };
 export const rotateF32 = kernel("pe_rotate_f32", "rotate", ROTATE, ONE_OFFSET);
 export const rotateF64 = kernel("pe_rotate_f64", "rotate", ROTATE, ONE_OFFSET);
 
-// positions: a pointer to one per row, or 0 for `position` on every row.
-export const ropeF32 = kernel(
-  "pe_rope_f32",
+// positions: a pointer to one per group of `repeat` rows, or 0 for
+// `position` on every row; dtype indexes the cache dtypes.
+export const rope = kernel(
+  "pe_rope",
   "rope",
   [
-    ["out", "input", "count", "dim", "positions", "position", "pairing"],
-    ["omega", "pairs", "scale", "amplitude"],
+    ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
+    ["positions", "position", "pairing", "omega", "pairs", "scale"],
+    ["amplitude"],
   ].flat(),
   { positions: 0, position: 0 },
 );

@@ -58,9 +58,21 @@ export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
   out?: Float32Array | Float64Array;
 };
 
-export interface RopeOptions {
-  /** Even head dimension: the length of each row. */
+/** The shape of a 4-D attention tensor given to `rope` as its flat data. */
+export interface RopeTensorOptions {
+  /** "bhsd": batch × heads × seq × head dim; "bshd": batch × seq × heads × head dim. */
+  order?: "bhsd" | "bshd";
+  /** Attention heads (required with `order`). */
+  heads?: number;
+  /** Batch rows; default 1. The sequence length is rows / (batch · heads). */
+  batch?: number;
+}
+
+export interface RopeOptions extends RopeTensorOptions {
+  /** Head dimension: the length of each row (even unless `rotaryDim` is given). */
   dim: number;
+  /** The rotated columns: the first rotaryDim of each row (even, ≤ dim; default dim); the others pass through. The schedule is that of rotaryDim: w_i = base^(−2i/rotaryDim). */
+  rotaryDim?: number;
   /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
   pairing?: Pairing;
   /** Default schedule "paper", base 10000: w_i = base^(−2i/dim), HF inv_freq. */
@@ -69,48 +81,65 @@ export interface RopeOptions {
   minTimescale?: number;
   maxTimescale?: number;
   shift?: number;
-  /** Explicit w_i, dim / 2 of them. */
+  /** Explicit w_i, rotaryDim / 2 of them. */
   frequencies?: ArrayLike<number>;
   /** A RoPE context extension of the "paper" schedule; its attention factor multiplies the result, as transformers multiplies cos and sin. */
   scaling?: ScheduleOptions["scaling"];
   /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
   scale?: number;
   inPlace?: boolean;
-  /** A Float32Array for the rows, as for `rotate`. */
-  out?: Float32Array;
+  /** An array of the input's type for the rows (a Float32Array for plain arrays). */
+  out?: RopeData;
   /** Not a rope option: columns are paired by `pairing`. */
   layout?: never;
 }
 
 /** A preset's schedule and angle scale; its layout and offsets play no part. */
-export interface PresetRopeOptions {
+export interface PresetRopeOptions extends RopeTensorOptions {
   preset: PresetName;
-  /** Even head dimension. */
+  /** Head dimension. */
   dim: number;
+  rotaryDim?: number;
   pairing?: Pairing;
   inPlace?: boolean;
-  out?: Float32Array;
+  out?: RopeData;
   /** The library's own parameters; see `presets`. */
   [parameter: string]: unknown;
 }
 
+/** Rows rope reads and writes: float32, float64, or float16 as IEEE half bits (a Uint16Array). */
+export type RopeData = Float32Array | Float64Array | Uint16Array;
+
 /**
- * Rotary position embedding: each pair (x, y) of a row becomes
- * (x cos a − y sin a, y cos a + x sin a), a = position · scale · w_i.
- * `positions`: one number or one per row. Computed in float32: a
- * Float64Array is rounded to float32 first. With a preset, its schedule and
- * scale apply.
+ * Rotary position embedding: each pair (x, y) of the first rotaryDim columns
+ * of a row becomes (x cos a − y sin a, y cos a + x sin a), a = position ·
+ * scale · w_i, computed in double and rounded once to the rows' type, which
+ * the result keeps (float16 as half bits in a Uint16Array). `positions`: one
+ * number or one per row; with `order`, the first position (token s at
+ * positions + s, as after a KV cache's past length) or one per token of the
+ * sequence (shared by the batch) or of every batch row. With a preset, its
+ * schedule and scale apply.
  */
-export function rope<Out extends Float32Array>(
-  vectors: Float32Array | ArrayLike<number>,
+export function rope<
+  Rows extends RopeData | ArrayLike<number>,
+  Out extends RopeResult<Rows>,
+>(
+  vectors: Rows,
   positions: number | ArrayLike<number>,
   options: (RopeOptions | PresetRopeOptions) & { out: Out },
 ): Out;
-export function rope(
-  vectors: Float32Array | ArrayLike<number>,
+export function rope<Rows extends RopeData | ArrayLike<number>>(
+  vectors: Rows,
   positions: number | ArrayLike<number>,
-  options: RopeOptions | PresetRopeOptions,
-): Float32Array;
+  options: (RopeOptions | PresetRopeOptions) & { out?: undefined },
+): RopeResult<Rows>;
+
+/** The type rope returns for rows of type Rows: the same, or float32 for plain arrays. */
+export type RopeResult<Rows> = Rows extends Float64Array
+  ? Float64Array
+  : Rows extends Uint16Array
+    ? Uint16Array
+    : Float32Array;
 
 /** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
 export function rotationMatrix<Out extends Float64Array>(

@@ -1,59 +1,28 @@
-// The linear relation PE(p + k) = R(k) PE(p), rotary position embedding
-// (RoPE) and the relative-only dot product <PE(m), PE(n)> = g(m - n). All
-// arithmetic runs in the C core; this file validates, copies and checks.
+// The linear relation PE(p + k) = R(k) PE(p) and the relative-only dot
+// product <PE(m), PE(n)> = g(m - n). All arithmetic runs in the C core; this
+// file validates, copies and checks.
 import * as kernels from "./kernels.js";
 import {
-  arrayLength,
   boolean,
   grid,
   numberList,
-  numbers,
-  oneOf,
   positionList,
   rangeError,
-  rowValues,
-  show,
   typeError,
 } from "./options.js";
-import {
-  aliasing,
-  checkBlockAngles,
-  deliver,
-  largestFrequency,
-  outArray,
-  write,
-} from "./out.js";
+import { deliver, outArray } from "./out.js";
+import { outputOf, perRow, rowsOf, turnRows } from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
-import {
-  bufferOf,
-  CONSTRUCTORS,
-  copyOf,
-  kindOf,
-  section,
-} from "./typed-arrays.js";
 import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
-import { MAX_MATRIX_DIM, PAIRINGS } from "sinusoidal-pe-constants";
+import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
 const MAX_GRAM_ARRAY = 1024;
-// Rows are rotated in chunks of about 1 MiB so each chunk is copied in,
-// rotated and copied out while it is still in cache.
+// linearRelationError compares tables in chunks of about 1 MiB.
 const CHUNK_BYTES = 2 ** 20;
 const RELATION_ROWS = 1024;
 
 const ROTATE_OPTIONS = [...SCHEDULE_OPTIONS, "layout", "scale"];
-// rope takes no odd-dim rule (its dim must be even) and no layout: pairing.
-const ROPE_OPTIONS = [
-  ...SCHEDULE_OPTIONS.filter((key) => key !== "oddDim"),
-  "pairing",
-  "scale",
-  "inPlace",
-  "out",
-];
-const ROPE_HINTS = {
-  layout:
-    'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
-};
 
 // The schedule of R(k): every column needs a partner, so an odd dim is
 // allowed only with a zero column (which R leaves at zero).
@@ -62,150 +31,6 @@ function requirePartners(p) {
     throw rangeError(
       `option "dim" is odd (${p.dim}) and oddDim is "extra-sin": its last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k); use an even dim or oddDim "zero-pad"`,
     );
-}
-
-// The rows of a row-major [rows, dim] array, read once. A typed array of
-// the caller's of one of `kinds` is used as it is (its elements run no
-// code), unless it views the module's memory, which this call may move; any
-// other float array or array-like is copied into a new array of the first
-// kind. The array
-// is read only through the typed-array intrinsics. Returns the rows, their
-// count and their constructor.
-function rowsOf(vectors, dim, inPlace, kinds) {
-  const names = kinds.join(" or ");
-  const kind = kindOf(vectors);
-  const native = kinds.includes(kind);
-  if (inPlace && !native)
-    throw typeError(
-      `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
-    );
-  if (kind !== undefined && !native && !FLOAT_KINDS.includes(kind))
-    throw typeError(
-      `vectors must be a ${names} or an array of numbers, got a ${kind}`,
-    );
-  const length = arrayLength(vectors, "vectors");
-  if (length === null)
-    throw typeError(
-      `vectors must be a ${names} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
-    );
-  if (length % dim !== 0)
-    throw rangeError(
-      `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
-    );
-  const Typed = CONSTRUCTORS[native ? kind : kinds[0]];
-  const inModule = native && bufferOf(vectors) === memoryBuffer();
-  if (inPlace && inModule)
-    throw typeError(
-      `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
-    );
-  const rows = !native
-    ? rowValues(vectors, length, Typed, "vectors")
-    : inModule
-      ? copyOf(vectors)
-      : vectors;
-  return { rows, count: length / dim, Typed };
-}
-
-// Float arrays of another precision are converted; integer arrays are
-// refused, since a Uint16Array is as likely to hold float16 bits.
-const FLOAT_KINDS = ["Float32Array", "Float64Array"];
-
-// One finite number for every row, or an array of one per row (read once).
-function perRow(values, count, name) {
-  if (typeof values === "number") {
-    if (!Number.isFinite(values))
-      throw rangeError(`${name} must be finite, got ${values}`);
-    return values;
-  }
-  if (values === null || typeof values !== "object")
-    throw typeError(
-      `${name} must be a finite number or an array of ${count} numbers (one per row), got ${values === null ? "null" : typeof values}`,
-    );
-  const list = numbers(values, name);
-  if (list.length !== count)
-    throw rangeError(
-      `${name} must have one entry per row: ${count} rows, got ${list.length}`,
-    );
-  return list;
-}
-
-// Rotates `rows` (a Float32Array or Float64Array) in chunks in module memory
-// with kernel({ out, input, count, list, one, omega }): `list` points to
-// per-row angles or is 0, `one` is the angle of every row. Returns `out`
-// (checked by outputOf), `rows` itself when inPlace, or a new array of the
-// same type. Every angle is checked first, so an error leaves `rows` and
-// `out` untouched.
-function rotateRows({
-  rows,
-  Typed,
-  count,
-  dim,
-  angles,
-  name,
-  api,
-  out,
-  prepared,
-  kernel,
-}) {
-  const result = out ?? new Typed(count * dim);
-  const chunk = Math.max(
-    1,
-    Math.floor(CHUNK_BYTES / (Typed.BYTES_PER_ELEMENT * dim)),
-  );
-  const list = typeof angles === "number" ? null : angles;
-  return withScratch((scratch) => {
-    const { omega, attention } = writeFrequencies(prepared, scratch);
-    checkBlockAngles(
-      largestFrequency(omega, prepared.pairs, prepared.scale),
-      list ?? [angles],
-      0,
-      count,
-      api,
-      { name, scale: prepared.scale },
-    );
-    if (count === 0) return result;
-    const n = Math.min(chunk, count);
-    const data = scratch(n * dim * Typed.BYTES_PER_ELEMENT, "the rows");
-    const anglesPointer = list === null ? 0 : scratch(n * 8, name);
-    for (let first = 0; first < count; first += chunk) {
-      const rowCount = Math.min(chunk, count - first);
-      const size = rowCount * dim;
-      write(
-        new Typed(memoryBuffer(), data, size),
-        section(rows, first * dim, size),
-      );
-      if (list !== null)
-        write(
-          new Float64Array(memoryBuffer(), anglesPointer, rowCount),
-          list.subarray(first, first + rowCount),
-        );
-      kernel({
-        out: data,
-        input: data,
-        count: rowCount,
-        list: anglesPointer,
-        one: list === null ? angles : 0,
-        omega,
-        attention,
-      });
-      write(result, new Typed(memoryBuffer(), data, size), first * dim);
-    }
-    return result;
-  });
-}
-
-// Where rotated rows go: `rows` itself when inPlace, the caller's `out`
-// (which may be the input itself, the same as inPlace), or null for a new
-// array. Read from the snapshot once; checked after every input was read.
-function outputOf(p, rows, Typed, count, inPlace) {
-  if (inPlace && p.options.out !== undefined)
-    throw typeError(
-      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
-    );
-  if (inPlace) return rows;
-  const out = outArray(p.options.out, Typed, count * p.dim);
-  if (out !== null) aliasing(out, rows);
-  return out;
 }
 
 /**
@@ -228,7 +53,7 @@ export function rotate(vectors, offsets, options) {
   ]);
   const angles = perRow(offsets, count, "offsets");
   const kernel = Typed === Float64Array ? kernels.rotateF64 : kernels.rotateF32;
-  return rotateRows({
+  return turnRows({
     rows,
     Typed,
     count,
@@ -236,59 +61,12 @@ export function rotate(vectors, offsets, options) {
     angles,
     name: "offsets",
     api: "rotate",
-    out: outputOf(p, rows, Typed, count, inPlace),
+    out: outputOf(p, rows, Typed, count, p.dim, inPlace),
     prepared: p,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).
-    kernel: ({ list, one, ...chunk }) =>
+    kernel: ({ list, one, repeat, ...chunk }) =>
       kernel({ ...p, ...chunk, offsets: list, offset: one }),
-  });
-}
-
-/**
- * Rotary position embedding: each pair of a row is rotated by
- * +position · scale · w_i, as HF Llama (pairing "halves") or GPT-J
- * (pairing "interleaved") compute it. A preset gives its schedule and scale.
- */
-export function rope(vectors, positions, options) {
-  const p = prepare(options, {
-    where: "rope()",
-    allowed: ROPE_OPTIONS,
-    withPreset: ["pairing", "inPlace", "out"],
-    oddDim: "zero-pad",
-    hints: ROPE_HINTS,
-  });
-  if (p.dim % 2 === 1)
-    throw rangeError(
-      `option "dim" must be even for rope (pairs of columns are rotated), got ${p.dim}`,
-    );
-  const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
-  const { inPlace = false } = p.options;
-  boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, [
-    "Float32Array",
-  ]);
-  const angles = perRow(positions, count, "positions");
-  return rotateRows({
-    rows,
-    Typed,
-    count,
-    dim: p.dim,
-    angles,
-    name: "positions",
-    api: "rope",
-    out: outputOf(p, rows, Typed, count, inPlace),
-    prepared: p,
-    // As transformers multiplies cos and sin by the attention factor.
-    kernel: ({ list, one, attention, ...chunk }) =>
-      kernels.ropeF32({
-        ...p,
-        ...chunk,
-        positions: list,
-        position: one,
-        pairing,
-        amplitude: attention,
-      }),
   });
 }
 

@@ -4,6 +4,7 @@
 #ifndef PE_HALF_H
 #define PE_HALF_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "simd.h"
@@ -40,6 +41,18 @@ static inline v128_t pe_half_from_f64x2(v128_t x) {
 static inline uint16_t pe_half_from_double(double x) {
   return (uint16_t)wasm_i64x2_extract_lane(
       pe_half_from_f64x2(wasm_f64x2_splat(x)), 0);
+}
+
+/* The value of binary16 bits, exactly: every half is a double. */
+static inline double pe_half_to_double(uint16_t h) {
+  double sign = h & 0x8000 ? -1.0 : 1.0;
+  int exponent = (h >> 10) & 0x1f;
+  double significand = h & 0x3ff;
+  if (exponent == 0x1f)
+    return significand == 0 ? sign * (double)INFINITY : (double)NAN;
+  if (exponent == 0)
+    return sign * significand * 0x1p-24;
+  return sign * (1024 + significand) * ldexp(1.0, exponent - 25);
 }
 
 #endif

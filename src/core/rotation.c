@@ -8,8 +8,8 @@
 
 #include "angles.h"
 #include "frequencies.h"
+#include "half.h"
 #include "status.h"
-#include "table.h"
 
 /* Every kernel rotates pairs (x, y) by a = angle * w with
    x' = x cos a - y sin a, y' = y cos a + x sin a. R(k) of a sin-first layout
@@ -165,62 +165,78 @@ static void row_f64(double *dst, const double *src, uint32_t h, int32_t pairing,
   }
 }
 
-/* The kernels below assume validated arguments; w_scale is +-scale. */
-static void rotate_rows_f32(float *out, const float *in, uint32_t count,
-                            uint32_t dim, const double *angles, double angle,
-                            int32_t pairing, const double *omega,
-                            double w_scale, double amplitude) {
-  uint32_t h = dim / 2;
-  angle_mode mode = angles == NULL                    ? ANGLES_CONSTANT
-                    : pe_evenly_spaced(angles, count) ? ANGLES_EVEN
-                                                      : ANGLES_PER_ROW;
-  double step = mode == ANGLES_EVEN && count > 1 ? angles[1] - angles[0] : 0;
+/* Rotates pairs [i0, i0 + n) of one row of IEEE half bits: each value is
+   read exactly, turned in double and rounded once. */
+static void row_f16(uint16_t *dst, const uint16_t *src, uint32_t h,
+                    int32_t pairing, const pe_angle_block *b, uint32_t i0,
+                    uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + i) : i0 + i;
+    uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
+    double x = pe_half_to_double(src[xi]), y = pe_half_to_double(src[yi]);
+    dst[xi] = pe_half_from_double(x * b->cos[i] - y * b->sin[i]);
+    dst[yi] = pe_half_from_double(y * b->cos[i] + x * b->sin[i]);
+  }
+}
+
+static size_t element_size(int32_t dtype) {
+  return dtype == PE_CACHE_FLOAT64   ? sizeof(double)
+         : dtype == PE_CACHE_FLOAT16 ? sizeof(uint16_t)
+                                     : sizeof(float);
+}
+
+/* The one row driver of R(k) and RoPE; it assumes validated arguments.
+   Rows of dim values come in groups of `repeat` rows sharing one angle
+   (angles[group], or `angle` for all when angles is null); the first
+   `rotary` columns form rotary / 2 pairs, turned by angle * w_scale * w_i
+   with cos and sin times amplitude, and the other columns are copied.
+   float32 rows from evenly spaced angles take the recurrence, re-seeded
+   every PE_RESEED groups; float64 and float16 rows are seeded at every
+   group, as the recurrence's drift would show at float64 precision. */
+static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
+                      uint32_t dim, uint32_t rotary, uint32_t repeat,
+                      const double *angles, double angle, int32_t pairing,
+                      const double *omega, double w_scale, double amplitude) {
+  uint32_t h = rotary / 2, groups = count / repeat;
+  size_t elem = element_size(dtype);
+  angle_mode mode =
+      angles == NULL ? ANGLES_CONSTANT
+      : dtype == PE_CACHE_FLOAT32 && pe_evenly_spaced(angles, groups)
+          ? ANGLES_EVEN
+          : ANGLES_PER_ROW;
+  double step = mode == ANGLES_EVEN && groups > 1 ? angles[1] - angles[0] : 0;
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
     uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, step);
     if (mode == ANGLES_CONSTANT)
       pe_angle_block_seed(&b, n_pad, angle, amplitude, 0);
-    for (uint32_t j = 0; j < count; j++) {
-      const float *src = in + (size_t)j * dim;
-      float *dst = out + (size_t)j * dim;
-      if (mode == ANGLES_EVEN && j % PE_RESEED != 0) {
-        row_f32(dst, src, h, pairing, &b, i0, n, 1);
-        continue;
+    for (uint32_t g = 0; g < groups; g++) {
+      int advance = mode == ANGLES_EVEN && g % PE_RESEED != 0;
+      if (mode != ANGLES_CONSTANT && !advance)
+        pe_angle_block_seed(&b, n_pad, angles[g], amplitude, 0);
+      for (uint32_t r = 0; r < repeat; r++) {
+        size_t at = ((size_t)g * repeat + r) * dim;
+        if (dtype == PE_CACHE_FLOAT64)
+          row_f64((double *)out + at, (const double *)in + at, h, pairing, &b,
+                  i0, n);
+        else if (dtype == PE_CACHE_FLOAT16)
+          row_f16((uint16_t *)out + at, (const uint16_t *)in + at, h, pairing,
+                  &b, i0, n);
+        else if (advance && r == 0)
+          row_f32((float *)out + at, (const float *)in + at, h, pairing, &b, i0,
+                  n, 1);
+        else
+          row_f32((float *)out + at, (const float *)in + at, h, pairing, &b, i0,
+                  n, 0);
       }
-      if (mode != ANGLES_CONSTANT)
-        pe_angle_block_seed(&b, n_pad, angles[j], amplitude, 0);
-      row_f32(dst, src, h, pairing, &b, i0, n, 0);
     }
   }
-  if (dim % 2 == 1)
+  if (out != in && rotary < dim)
     for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + dim - 1] = in[(size_t)j * dim + dim - 1];
-}
-
-/* float64 rows are seeded at every row: the recurrence's drift would show
-   at this precision. */
-static void rotate_rows_f64(double *out, const double *in, uint32_t count,
-                            uint32_t dim, const double *angles, double angle,
-                            int32_t pairing, const double *omega,
-                            double w_scale) {
-  uint32_t h = dim / 2;
-  pe_angle_block b;
-  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
-    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, 0);
-    if (angles == NULL)
-      pe_angle_block_seed(&b, n_pad, angle, 1, 0);
-    for (uint32_t j = 0; j < count; j++) {
-      if (angles != NULL)
-        pe_angle_block_seed(&b, n_pad, angles[j], 1, 0);
-      row_f64(out + (size_t)j * dim, in + (size_t)j * dim, h, pairing, &b, i0,
-              n);
-    }
-  }
-  if (dim % 2 == 1)
-    for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + dim - 1] = in[(size_t)j * dim + dim - 1];
+      memcpy((char *)out + ((size_t)j * dim + rotary) * elem,
+             (const char *)in + ((size_t)j * dim + rotary) * elem,
+             (dim - rotary) * elem);
 }
 
 /* The pairing and sign of R(k) for a table layout, after checking that
@@ -259,8 +275,8 @@ int32_t pe_rotate_f32(float *out, const float *in, uint32_t count, uint32_t dim,
                         omega, n_omega, scale, PE_ERR_OFFSETS);
   if (status != PE_OK)
     return status;
-  rotate_rows_f32(out, in, count, dim, offsets, offset, pairing, omega,
-                  sign * scale, 1);
+  turn_rows(out, in, PE_CACHE_FLOAT32, count, dim, dim - dim % 2, 1, offsets,
+            offset, pairing, omega, sign * scale, 1);
   return PE_OK;
 }
 
@@ -277,31 +293,41 @@ int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
                         omega, n_omega, scale, PE_ERR_OFFSETS);
   if (status != PE_OK)
     return status;
-  rotate_rows_f64(out, in, count, dim, offsets, offset, pairing, omega,
-                  sign * scale);
+  turn_rows(out, in, PE_CACHE_FLOAT64, count, dim, dim - dim % 2, 1, offsets,
+            offset, pairing, omega, sign * scale, 1);
   return PE_OK;
 }
 
-int32_t pe_rope_f32(float *out, const float *in, uint32_t count, uint32_t dim,
-                    const double *positions, double position, int32_t pairing,
-                    const double *omega, uint32_t n_omega, double scale,
-                    double amplitude) {
+int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,
+                uint32_t dim, uint32_t rotary, uint32_t repeat,
+                const double *positions, double position, int32_t pairing,
+                const double *omega, uint32_t n_omega, double scale,
+                double amplitude) {
+  if (!PE_IN_ENUM(dtype, PE_CACHE_DTYPE_COUNT))
+    return PE_ERR_DTYPE;
   if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))
     return PE_ERR_PAIRING;
   if (dim < 1 || dim > PE_MAX_DIM)
     return PE_ERR_DIM;
-  if (dim % 2 == 1)
-    return PE_ERR_PAIRING;
-  int32_t status = pe_check_frequencies(omega, n_omega, dim, PE_ODD_ZERO_PAD);
+  if (rotary < 2 || rotary > dim || rotary % 2 == 1)
+    return PE_ERR_ROTARY_DIM;
+  if (repeat < 1 || count % repeat != 0)
+    return PE_ERR_HEADS;
+  if ((uint64_t)count * dim * element_size(dtype) >= PE_MEMORY_BYTES)
+    return PE_ERR_SIZE;
+  int32_t status =
+      pe_check_frequencies(omega, n_omega, rotary, PE_ODD_ZERO_PAD);
+  /* Checked as count / repeat rows of repeat * dim values: one angle each. */
   if (status == PE_OK)
-    status = check_rows(out, in, sizeof(float), count, dim, positions, position,
-                        omega, n_omega, scale, PE_ERR_POSITIONS);
+    status = check_rows(out, in, element_size(dtype), count / repeat,
+                        repeat * dim, positions, position, omega, n_omega,
+                        scale, PE_ERR_POSITIONS);
   if (status != PE_OK)
     return status;
   if (!isfinite(amplitude))
     return PE_ERR_OUTPUT_SCALE;
-  rotate_rows_f32(out, in, count, dim, positions, position, pairing, omega,
-                  scale, amplitude);
+  turn_rows(out, in, dtype, count, dim, rotary, repeat, positions, position,
+            pairing, omega, scale, amplitude);
   return PE_OK;
 }
 

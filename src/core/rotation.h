@@ -27,16 +27,22 @@ PE_EXPORT int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
                                 const double *omega, uint32_t n_omega,
                                 double scale);
 
-/* Rotary position embedding of count rows of even dim: each pair (x, y) of
-   `pairing` becomes (x cos a - y sin a, y cos a + x sin a) with a =
-   position * scale * omega[i], position = positions[row] or `position`,
-   both times `amplitude` (finite): cos and sin multiplied by a rope type's
-   attention factor. omega holds dim / 2 frequencies. out may equal in. */
-PE_EXPORT int32_t pe_rope_f32(float *out, const float *in, uint32_t count,
-                              uint32_t dim, const double *positions,
-                              double position, int32_t pairing,
-                              const double *omega, uint32_t n_omega,
-                              double scale, double amplitude);
+/* Rotary position embedding of count rows of dim values of `dtype` (enum
+   pe_cache_dtype: float32, float64, or float16 as IEEE half bits). The
+   first `rotary` columns of each row (even, 2 <= rotary <= dim) form
+   rotary / 2 pairs of `pairing`; each (x, y) becomes
+   (x cos a - y sin a, y cos a + x sin a), a = position * scale * omega[i],
+   cos and sin times `amplitude` (finite: a rope type's attention factor),
+   computed in double and rounded once to dtype; the other columns are
+   copied. Rows come in groups of `repeat` (the heads of one token, which
+   share a position; count a multiple of it): positions[group] for
+   count / repeat groups, or `position` for every row when positions is
+   null. omega holds rotary / 2 frequencies. out may equal in. */
+PE_EXPORT int32_t pe_rope(void *out, const void *in, int32_t dtype,
+                          uint32_t count, uint32_t dim, uint32_t rotary,
+                          uint32_t repeat, const double *positions,
+                          double position, int32_t pairing, const double *omega,
+                          uint32_t n_omega, double scale, double amplitude);
 
 /* The dense dim x dim matrix R(offset), row-major, dim <= PE_MAX_MATRIX_DIM. */
 PE_EXPORT int32_t pe_rotation_matrix_f64(double *out, double offset,

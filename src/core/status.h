@@ -77,7 +77,11 @@
   X(PE_ERR_ROPE_LONG_FACTOR, 32, RANGE,                                        \
     "option \"scaling.longFactor\" must hold dim / 2 numbers > 0 with "        \
     "finite reciprocals")                                                      \
-  X(PE_ERR_DTYPE, 33, RANGE, "option \"dtype\" is unknown")
+  X(PE_ERR_DTYPE, 33, RANGE, "option \"dtype\" is unknown")                    \
+  X(PE_ERR_ROTARY_DIM, 34, RANGE,                                              \
+    "option \"rotaryDim\" must be even, >= 2 and <= dim")                      \
+  X(PE_ERR_HEADS, 35, RANGE,                                                   \
+    "option \"heads\" must be >= 1 and divide the rows")
 
 enum pe_status {
 #define PE_STATUS_ENUMERATOR(name, code, error, message) name = code,

@@ -107,8 +107,9 @@ static int32_t run(const header *h, const double *omega, const double *points,
     return pe_rotate_f64(out, in, count, dim, points, h->start, h->layout,
                          h->odd_dim, omega, n_omega, h->scale);
   case ROPE_F32:
-    return pe_rope_f32(out32, in32, count, dim, points, h->start, h->variant,
-                       omega, n_omega, h->scale, h->amplitude);
+    return pe_rope(out32, in32, PE_CACHE_FLOAT32, count, dim, dim, 1, points,
+                   h->start, h->variant, omega, n_omega, h->scale,
+                   h->amplitude);
   case ROTATION_MATRIX:
     return pe_rotation_matrix_f64(out, h->start, dim, h->layout, h->odd_dim,
                                   omega, n_omega, h->scale);

@@ -438,11 +438,14 @@ function runWasm(c) {
       );
       break;
     case KIND.rope_f32:
-      status = wasm.pe_rope_f32(
+      status = wasm.pe_rope(
         out,
         input,
+        0,
         c.count,
         c.dim,
+        c.dim,
+        1,
         points,
         c.start,
         c.variant,

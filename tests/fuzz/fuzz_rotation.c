@@ -123,8 +123,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   case 2:
     pairing = layout; /* any value, valid or not */
-    status = pe_rope_f32(dst_arg, src_arg, count, s.dim, angles_arg, start,
-                         pairing, s.omega, s.n_omega, scale, amplitude);
+    status = pe_rope(dst_arg, src_arg, PE_CACHE_FLOAT32, count, s.dim, s.dim, 1,
+                     angles_arg, start, pairing, s.omega, s.n_omega, scale,
+                     amplitude);
     break;
   default:
     status = cells > 0 ? pe_rotation_matrix_f64((double *)dst_arg, start, s.dim,

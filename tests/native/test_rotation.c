@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "frequencies.h"
+#include "half.h"
 #include "reference.h"
 #include "rotation.h"
 #include "status.h"
@@ -165,8 +166,8 @@ static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind,
   }
   fill_offsets(p, count, kind);
   const double *positions = kind == OFFSETS_ONE ? NULL : p;
-  CHECK(pe_rope_f32(out, in, count, dim, positions, 17, pairing, omega, n, 1,
-                    amplitude) == PE_OK,
+  CHECK(pe_rope(out, in, PE_CACHE_FLOAT32, count, dim, dim, 1, positions, 17,
+                pairing, omega, n, 1, amplitude) == PE_OK,
         "rope");
   int bad = 0;
   for (uint32_t j = 0; j < count; j++) {
@@ -182,6 +183,83 @@ static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind,
   CHECK(bad == 0, "rope dim %u pairing %d count %u positions %d: %d off", dim,
         pairing, count, kind, bad);
   free(in), free(out), free(p), free(omega);
+}
+
+/* Half a binary16 ulp at |x| (normals and subnormals). */
+static double half_ulp_f16(double x) {
+  double a = fabs(x);
+  int e = a < 0x1p-14 ? -14 : ilogb(a);
+  return ldexp(1.0, e - 11);
+}
+
+/* rope on rows of dim values of any dtype: the first `rotary` columns
+   against the reference, the rest copied exactly; `repeat` rows share a
+   position. Every value within one rounding of the reference. */
+static void check_rope_rows(uint32_t dim, uint32_t rotary, uint32_t repeat,
+                            int dtype, int pairing, int kind) {
+  uint32_t n, groups = 7, count = groups * repeat;
+  double *omega = omega_for(rotary, PE_ODD_ZERO_PAD, &n);
+  size_t size = (size_t)count * dim;
+  double *x = malloc(sizeof(double) * size), want[96], p[7];
+  float *in32 = malloc(sizeof(float) * size),
+        *out32 = malloc(sizeof(float) * size);
+  double *in64 = malloc(sizeof(double) * size),
+         *out64 = malloc(sizeof(double) * size);
+  uint16_t *in16 = malloc(sizeof(uint16_t) * size),
+           *out16 = malloc(sizeof(uint16_t) * size);
+  for (size_t e = 0; e < size; e++) {
+    in32[e] = (float)(uniform() * 4);
+    in16[e] = pe_half_from_double(in32[e]);
+    x[e] = dtype == PE_CACHE_FLOAT16 ? pe_half_to_double(in16[e]) : in32[e];
+    in64[e] = x[e];
+    out32[e] = NAN, out64[e] = NAN, out16[e] = 0x7e00;
+  }
+  fill_offsets(p, groups, kind);
+  const double *positions = kind == OFFSETS_ONE ? NULL : p;
+  void *out = dtype == PE_CACHE_FLOAT64   ? (void *)out64
+              : dtype == PE_CACHE_FLOAT16 ? (void *)out16
+                                          : (void *)out32;
+  const void *in = dtype == PE_CACHE_FLOAT64   ? (void *)in64
+                   : dtype == PE_CACHE_FLOAT16 ? (void *)in16
+                                               : (void *)in32;
+  CHECK(pe_rope(out, in, dtype, count, dim, rotary, repeat, positions, 17,
+                pairing, omega, n, 1, 1) == PE_OK,
+        "rope rows");
+  int bad = 0;
+  for (uint32_t j = 0; j < count; j++) {
+    const double *row = x + (size_t)j * dim;
+    reference_rope(want, row, rotary, pairing, omega,
+                   positions ? p[j / repeat] : 17);
+    for (uint32_t c = rotary; c < dim; c++)
+      want[c] = row[c];
+    for (uint32_t c = 0; c < dim; c++) {
+      size_t e = (size_t)j * dim + c;
+      double got = dtype == PE_CACHE_FLOAT64   ? out64[e]
+                   : dtype == PE_CACHE_FLOAT16 ? pe_half_to_double(out16[e])
+                                               : out32[e];
+      double bound = c >= rotary                 ? 0
+                     : dtype == PE_CACHE_FLOAT64 ? 1e-15 * (1 + fabs(want[c]))
+                     : dtype == PE_CACHE_FLOAT16 ? half_ulp_f16(want[c]) + 1e-12
+                                                 : half_ulp(want[c]) + 1e-11;
+      bad += !(fabs(got - want[c]) <= bound);
+    }
+  }
+  CHECK(bad == 0,
+        "rope dim %u rotary %u repeat %u dtype %d pairing %d positions %d: %d "
+        "off",
+        dim, rotary, repeat, dtype, pairing, kind, bad);
+  free(x), free(in32), free(out32), free(in64), free(out64), free(in16);
+  free(out16), free(omega);
+}
+
+static void test_rope_rows(void) {
+  for (int dtype = 0; dtype < PE_CACHE_DTYPE_COUNT; dtype++)
+    for (int pairing = 0; pairing < 2; pairing++)
+      for (int kind = 0; kind < 3; kind++)
+        for (uint32_t rotary = 2; rotary <= 24; rotary += 2) {
+          check_rope_rows(24, rotary, 1, dtype, pairing, kind);
+          check_rope_rows(rotary + 3, rotary, 4, dtype, pairing, kind);
+        }
 }
 
 static void test_every_tail(void) {
@@ -341,23 +419,42 @@ static void test_bad_input(void) {
   CHECK(pe_rotate_f64(NULL, NULL, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
         "f64 null");
   /* rope: pairing and odd dims. */
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 2, w, 4, 1, 1) == PE_ERR_PAIRING,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 2, w, 4, 1, 1) ==
+            PE_ERR_PAIRING,
         "pairing");
-  CHECK(pe_rope_f32(b, a, 3, 7, NULL, 1, 0, w3, 3, 1, 1) == PE_ERR_PAIRING,
-        "rope odd");
-  CHECK(pe_rope_f32(b, a, 3, 8, k, 1, 0, w, 4, 1, 1) == PE_ERR_POSITIONS,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 7, 7, 1, NULL, 1, 0, w3, 3, 1, 1) ==
+            PE_ERR_ROTARY_DIM,
+        "rope odd rotary");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 10, 1, NULL, 1, 0, w, 5, 1, 1) ==
+            PE_ERR_ROTARY_DIM,
+        "rotary above dim");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 0, 1, NULL, 1, 0, w, 0, 1, 1) ==
+            PE_ERR_ROTARY_DIM,
+        "rotary 0");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 2, NULL, 1, 0, w, 4, 1, 1) ==
+            PE_ERR_HEADS,
+        "rows not a multiple of the heads");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 0, NULL, 1, 0, w, 4, 1, 1) ==
+            PE_ERR_HEADS,
+        "no heads");
+  CHECK(pe_rope(b, a, 3, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1, 1) == PE_ERR_DTYPE,
+        "rope dtype");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, k, 1, 0, w, 4, 1, 1) ==
+            PE_ERR_POSITIONS,
         "rope nan");
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 3, 1, 1) == PE_ERR_FREQUENCIES,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 3, 1, 1) ==
+            PE_ERR_FREQUENCIES,
         "rope count");
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 4, 1, INFINITY) ==
-            PE_ERR_OUTPUT_SCALE,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1,
+                INFINITY) == PE_ERR_OUTPUT_SCALE,
         "rope amplitude");
-  CHECK(pe_rope_f32(b, a, 3, 8, NULL, 1, 0, w, 4, 1, NAN) ==
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1, NAN) ==
             PE_ERR_OUTPUT_SCALE,
         "rope amplitude nan");
   /* Still working afterwards. */
   a[0] = 1;
-  CHECK(pe_rope_f32(b, a, 1, 2, NULL, 0.5, 0, w, 1, 1, 1) == PE_OK &&
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 1, 2, 2, 1, NULL, 0.5, 0, w, 1, 1, 1) ==
+                PE_OK &&
             fabs(b[0] - cos(0.5)) < 1e-7 && fabs(b[1] - sin(0.5)) < 1e-7,
         "rope after errors");
 }
@@ -365,6 +462,7 @@ static void test_bad_input(void) {
 int main(void) {
   srand(7);
   test_every_tail();
+  test_rope_rows();
   test_linear_relation();
   test_matrix();
   test_bad_input();

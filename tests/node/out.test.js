@@ -330,15 +330,16 @@ test("out that overlaps the input elsewhere, or with inPlace, is refused by name
   assert.deepEqual(out, rope(input, 1, { dim: 8 }));
 });
 
-test("rope takes a Float32Array out for any input; rotate's follows its input", () => {
+test("rope's and rotate's out follows the input's type (a Float32Array for plain arrays)", () => {
   const out = new Float32Array(4);
-  assert.equal(rope(Float64Array.of(1, 0, 0, 1), 1, { dim: 4, out }), out);
-  assert.throws(
-    () => rotate(Float64Array.of(1, 0, 0, 1), 1, { dim: 4, out }),
-    (error) =>
-      error instanceof TypeError &&
-      /"out" must be a Float64Array/.test(error.message),
-  );
+  assert.equal(rope([1, 0, 0, 1], 1, { dim: 4, out }), out);
+  for (const turn of [rope, rotate])
+    assert.throws(
+      () => turn(Float64Array.of(1, 0, 0, 1), 1, { dim: 4, out }),
+      (error) =>
+        error instanceof TypeError &&
+        /"out" must be a Float64Array/.test(error.message),
+    );
 });
 
 test("out is refused where it does not apply, by name", () => {

@@ -517,9 +517,9 @@ test("bad input is refused with a message naming the option", () => {
     /must be a Float32Array or Float64Array when "inPlace"/,
   );
   rejects(
-    () => rope(new Float64Array(4), 1, { dim: 4, inPlace: true }),
+    () => rope(new Int32Array(4), 1, { dim: 4, inPlace: true }),
     TypeError,
-    /Float32Array/,
+    /Float32Array or Float64Array or Uint16Array.* when "inPlace"/,
   );
   rejects(
     () => rotate(x, 1, { dim: 4, inPlace: "yes" }),

@@ -213,11 +213,14 @@ const CASES = {
     RangeError,
     /"pairing"/,
     (d, f) =>
-      C.pe_rope_f32(
+      C.pe_rope(
         f(zeros(8)),
         f(zeros(8)),
+        0,
         1,
         8,
+        8,
+        1,
         0,
         1,
         PAIRINGS.length,
@@ -319,6 +322,50 @@ const CASES = {
     ),
   ],
   PE_ERR_DTYPE: [RangeError, /"dtype"/, cacheCall(CACHE_DTYPES.length, 0)],
+  // rotary 6 of a row of 4.
+  PE_ERR_ROTARY_DIM: [
+    RangeError,
+    /"rotaryDim"/,
+    (d, f) =>
+      C.pe_rope(
+        f(zeros(8)),
+        f(zeros(8)),
+        0,
+        2,
+        4,
+        6,
+        1,
+        0,
+        1,
+        0,
+        d([1, 0.1, 0.01]),
+        3,
+        1,
+        1,
+      ),
+  ],
+  // 3 rows in groups of 2 heads.
+  PE_ERR_HEADS: [
+    RangeError,
+    /"heads"/,
+    (d, f) =>
+      C.pe_rope(
+        f(zeros(12)),
+        f(zeros(12)),
+        0,
+        3,
+        4,
+        4,
+        2,
+        0,
+        1,
+        0,
+        d([1, 0.1]),
+        2,
+        1,
+        1,
+      ),
+  ],
 };
 
 // A call that must keep working after every error.
@@ -499,11 +546,14 @@ test("pairings: rope turns the columns each name pairs", () => {
     const name = PAIRINGS[i];
     const [status, row] = withMemory((d, f) => {
       const out = f(zeros(4));
-      const status = C.pe_rope_f32(
+      const status = C.pe_rope(
         out,
         f([1, 0, 0, 0]),
+        0,
         1,
         4,
+        4,
+        1,
         0,
         a,
         i,

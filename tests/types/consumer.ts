@@ -166,8 +166,18 @@ const fOut: Float64Array<SharedArrayBuffer> = decayIntegral({
 });
 const ciOut: Float64Array<SharedArrayBuffer> = ci([1, 2], { out: outF64 });
 const siOut: Float64Array<SharedArrayBuffer> = si([1, 2], { out: outF64 });
-// @ts-expect-error: rope writes float32
+// @ts-expect-error: rope writes the type of its rows
 rope(f32, 1, { dim: 8, out: outF64 });
+const ropeF64: Float64Array = rope(new Float64Array(8), 1, { dim: 8 });
+const ropeF16: Uint16Array = rope(new Uint16Array(8), 1, {
+  dim: 8,
+  rotaryDim: 4,
+});
+const ropeTensor: Float32Array = rope([1, 2, 3, 4], 0, {
+  dim: 2,
+  heads: 2,
+  order: "bshd",
+});
 // @ts-expect-error: the quadrature returns { values, errors }, not into out
 decayIntegral({ x: [1], method: "quadrature", out: outF64 });
 // @ts-expect-error: out is not combined with view: true

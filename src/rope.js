@@ -1,0 +1,180 @@
+// Rotary position embedding (RoPE) applied to rows or to the flat data of
+// 4-D attention tensors, in float32, float64 or float16, over the whole head
+// or its first `rotaryDim` columns. The rotation runs in the C core.
+import * as kernels from "./kernels.js";
+import {
+  boolean,
+  integer,
+  numbers,
+  oneOf,
+  rangeError,
+  snapshot,
+  typeError,
+} from "./options.js";
+import { outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import { prepare, SCHEDULE_OPTIONS } from "./schedule.js";
+import {
+  CACHE_DTYPES,
+  MAX_COUNT,
+  MAX_DIM,
+  PAIRINGS,
+} from "sinusoidal-pe-constants";
+
+// rope takes no odd-dim rule (its rotary part is even) and no layout:
+// pairing.
+const ROPE_OPTIONS = [
+  ...SCHEDULE_OPTIONS.filter((key) => key !== "oddDim"),
+  "pairing",
+  "scale",
+  "inPlace",
+  "out",
+];
+const OWN = ["rotaryDim", "heads", "order", "batch"];
+const HINTS = {
+  layout:
+    'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
+};
+
+// The element types rope reads and writes, with the core's dtype of each:
+// float16 is IEEE half bits, in a Uint16Array or a Float16Array.
+const DTYPE_OF_KIND = {
+  Float32Array: "float32",
+  Float64Array: "float64",
+  Uint16Array: "float16",
+  Float16Array: "float16",
+};
+const KINDS = Object.keys(DTYPE_OF_KIND).filter(
+  (kind) => kind !== "Float16Array" || typeof Float16Array === "function",
+);
+
+// Tensor orders: batch × heads × seq × head dim, or batch × seq × heads ×
+// head dim.
+const ORDERS = ["bhsd", "bshd"];
+
+/**
+ * Where the angles of a tensor's rows come from: `positions` is the first
+ * position (a KV cache's past length; token s is at positions + s), or one
+ * per token of the sequence (shared by the batch), or one per token of
+ * every batch row. Returns the angle of each group of rows that share one,
+ * the rows per group and the groups per sequence.
+ */
+function tensorAngles(positions, { batch, heads, seq, order }) {
+  let perToken;
+  if (typeof positions === "number") {
+    if (!Number.isFinite(positions))
+      throw rangeError(`positions must be finite, got ${positions}`);
+    perToken = Float64Array.from({ length: seq }, (_, s) => positions + s);
+  } else {
+    perToken = numbers(positions, "positions", {
+      expected: `the first position or an array of seq (${seq}) or batch × seq (${batch * seq}) positions`,
+    });
+    if (perToken.length !== seq && perToken.length !== batch * seq)
+      throw rangeError(
+        `positions must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${perToken.length}`,
+      );
+  }
+  const at = (b, s) => perToken[perToken.length === seq ? s : b * seq + s];
+  if (order === "bshd") {
+    // The heads of a token are consecutive rows: one group.
+    const angles = new Float64Array(batch * seq);
+    for (let b = 0; b < batch; b++)
+      for (let s = 0; s < seq; s++) angles[b * seq + s] = at(b, s);
+    return { angles, repeat: heads, segment: seq };
+  }
+  const angles = new Float64Array(batch * heads * seq);
+  for (let b = 0; b < batch; b++)
+    for (let h = 0; h < heads; h++)
+      for (let s = 0; s < seq; s++)
+        angles[(b * heads + h) * seq + s] = at(b, s);
+  return { angles, repeat: 1, segment: seq };
+}
+
+// The tensor's shape from the options and the row count.
+function tensorShape(own, count) {
+  const order = oneOf(own.order, "order", ORDERS);
+  const heads = integer(own.heads, "heads", 1, MAX_COUNT);
+  const batch =
+    own.batch === undefined ? 1 : integer(own.batch, "batch", 1, MAX_COUNT);
+  if (count % (batch * heads) !== 0)
+    throw rangeError(
+      `vectors holds ${count} rows of dim values, not a multiple of batch × heads = ${batch} × ${heads}`,
+    );
+  return { order: ORDERS[order], heads, batch, seq: count / (batch * heads) };
+}
+
+/**
+ * Rotary position embedding: each pair of the first rotaryDim columns of a
+ * row is rotated by +position · scale · w_i, as HF Llama (pairing "halves")
+ * or GPT-J (pairing "interleaved") compute it; the other columns pass
+ * through. Rows are float32, float64 or float16 (half bits) and stay so;
+ * with `order` they are the flat data of a 4-D attention tensor. A preset
+ * gives its schedule and scale.
+ */
+export function rope(vectors, positions, options) {
+  const given = snapshot(options);
+  const own = {};
+  for (const key of OWN)
+    if (key in given) {
+      own[key] = given[key];
+      delete given[key];
+    }
+  const dim = integer(given.dim, "dim", 1, MAX_DIM);
+  let rotary = dim;
+  if (own.rotaryDim !== undefined) {
+    rotary = integer(own.rotaryDim, "rotaryDim", 2, MAX_DIM);
+    if (rotary % 2 === 1 || rotary > dim)
+      throw rangeError(
+        `option "rotaryDim" must be even and at most dim (${dim}), got ${rotary}`,
+      );
+  } else if (dim % 2 === 1)
+    throw rangeError(
+      `option "dim" must be even for rope (pairs of columns are rotated), or give an even "rotaryDim" below it, got ${dim}`,
+    );
+  if (own.order === undefined && (own.heads ?? own.batch) !== undefined)
+    throw typeError(
+      `options "heads" and "batch" describe a tensor: give "order" ("bhsd" or "bshd") too`,
+    );
+  // The schedule is that of the rotary part.
+  const p = prepare(
+    { ...given, dim: rotary },
+    {
+      where: "rope()",
+      allowed: ROPE_OPTIONS,
+      withPreset: ["pairing", "inPlace", "out"],
+      oddDim: "zero-pad",
+      hints: HINTS,
+    },
+  );
+  const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
+  const { inPlace = false } = p.options;
+  boolean(inPlace, "inPlace");
+  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace, KINDS);
+  const layout =
+    own.order === undefined
+      ? { angles: perRow(positions, count, "positions") }
+      : tensorAngles(positions, tensorShape(own, count));
+  return turnRows({
+    rows,
+    Typed,
+    count,
+    dim,
+    ...layout,
+    name: "positions",
+    api: "rope",
+    out: outputOf(p, rows, Typed, count, dim, inPlace),
+    prepared: p,
+    // As transformers multiplies cos and sin by the attention factor.
+    kernel: ({ list, one, attention, ...chunk }) =>
+      kernels.rope({
+        ...p,
+        ...chunk,
+        dtype: CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]),
+        dim,
+        rotary,
+        positions: list,
+        position: one,
+        pairing,
+        amplitude: attention,
+      }),
+  });
+}

@@ -1,0 +1,194 @@
+// Rows of a caller's array turned by the C core (R(k) for `rotate`, RoPE for
+// `rope`): read once, copied through module memory in chunks, written to
+// the result. The arithmetic is the core's; this file reads, checks and
+// copies.
+import {
+  arrayLength,
+  numbers,
+  rangeError,
+  rowValues,
+  show,
+  typeError,
+} from "./options.js";
+import {
+  aliasing,
+  checkBlockAngles,
+  largestFrequency,
+  outArray,
+  write,
+} from "./out.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
+import {
+  bufferOf,
+  CONSTRUCTORS,
+  copyOf,
+  kindOf,
+  section,
+} from "./typed-arrays.js";
+import { writeFrequencies } from "./schedule.js";
+
+// Rows are turned in chunks of about 1 MiB so each chunk is copied in,
+// turned and copied out while it is still in cache.
+const CHUNK_BYTES = 2 ** 20;
+
+// Float arrays of another precision are converted; integer arrays are
+// refused, as a Uint16Array may hold float16 bits.
+const CONVERTIBLE = ["Float32Array", "Float64Array"];
+
+/**
+ * The rows of a row-major [rows, dim] array, read once. A typed array of the
+ * caller's of one of `kinds` is used as it is (its elements run no code),
+ * unless it views the module's memory, which this call may move; any other
+ * float array or array-like is copied into a new array of the first kind.
+ * The array is read only through the typed-array intrinsics. Returns the
+ * rows, their count and their constructor.
+ */
+export function rowsOf(vectors, dim, inPlace, kinds) {
+  const names = kinds.join(" or ");
+  const kind = kindOf(vectors);
+  const native = kinds.includes(kind);
+  if (inPlace && !native)
+    throw typeError(
+      `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
+    );
+  if (kind !== undefined && !native && !CONVERTIBLE.includes(kind))
+    throw typeError(
+      `vectors must be a ${names} or an array of numbers, got a ${kind}`,
+    );
+  const length = arrayLength(vectors, "vectors");
+  if (length === null)
+    throw typeError(
+      `vectors must be a ${names} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
+    );
+  if (length % dim !== 0)
+    throw rangeError(
+      `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
+    );
+  const Typed = CONSTRUCTORS[native ? kind : kinds[0]];
+  const inModule = native && bufferOf(vectors) === memoryBuffer();
+  if (inPlace && inModule)
+    throw typeError(
+      `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
+    );
+  const rows = !native
+    ? rowValues(vectors, length, Typed, "vectors")
+    : inModule
+      ? copyOf(vectors)
+      : vectors;
+  return { rows, count: length / dim, Typed };
+}
+
+/** One finite number for every row, or an array of one per row (read once). */
+export function perRow(values, count, name) {
+  if (typeof values === "number") {
+    if (!Number.isFinite(values))
+      throw rangeError(`${name} must be finite, got ${values}`);
+    return values;
+  }
+  if (values === null || typeof values !== "object")
+    throw typeError(
+      `${name} must be a finite number or an array of ${count} numbers (one per row), got ${values === null ? "null" : typeof values}`,
+    );
+  const list = numbers(values, name);
+  if (list.length !== count)
+    throw rangeError(
+      `${name} must have one entry per row: ${count} rows, got ${list.length}`,
+    );
+  return list;
+}
+
+/**
+ * Where turned rows go: `rows` itself when inPlace, the caller's `out`
+ * (which may be the input itself, the same as inPlace), or null for a new
+ * array. Read from the snapshot once; checked after every input was read.
+ */
+export function outputOf(p, rows, Typed, count, dim, inPlace) {
+  if (inPlace && p.options.out !== undefined)
+    throw typeError(
+      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
+    );
+  if (inPlace) return rows;
+  const out = outArray(p.options.out, Typed, count * dim);
+  if (out !== null) aliasing(out, rows);
+  return out;
+}
+
+/**
+ * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
+ * memory with kernel({ out, input, count, repeat, list, one, omega,
+ * attention }). Rows come in groups of `repeat` rows that share an angle:
+ * `angles` is one number for every row, or a Float64Array of one per group;
+ * the angle sequence restarts every `segment` groups (a new sequence of a
+ * tensor), and each kernel call stays within one, where evenly spaced
+ * angles take the core's recurrence. `list` points to the call's angles or
+ * is 0, `one` is the angle of every row. Returns `out`, `rows` itself when
+ * in place, or a new array of the same type. Every angle is checked first,
+ * so an error leaves `rows` and `out` untouched.
+ */
+export function turnRows({
+  rows,
+  Typed,
+  count,
+  dim,
+  angles,
+  repeat = 1,
+  segment = Infinity,
+  name,
+  api,
+  out,
+  prepared,
+  kernel,
+}) {
+  const result = out ?? new Typed(count * dim);
+  const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
+  const chunk = Math.max(1, Math.floor(CHUNK_BYTES / groupBytes));
+  const groups = count / repeat;
+  const list = typeof angles === "number" ? null : angles;
+  return withScratch((scratch) => {
+    const { omega, attention } = writeFrequencies(prepared, scratch);
+    checkBlockAngles(
+      largestFrequency(omega, prepared.pairs, prepared.scale),
+      list ?? [angles],
+      0,
+      count,
+      api,
+      { name, scale: prepared.scale },
+    );
+    if (count === 0) return result;
+    const n = Math.min(chunk, groups);
+    const data = scratch(n * groupBytes, "the rows");
+    const anglesPointer = list === null ? 0 : scratch(n * 8, name);
+    for (let first = 0; first < groups; first += chunk) {
+      const groupCount = Math.min(chunk, groups - first);
+      const size = groupCount * repeat * dim;
+      const at = first * repeat * dim;
+      write(new Typed(memoryBuffer(), data, size), section(rows, at, size));
+      if (list !== null)
+        write(
+          new Float64Array(memoryBuffer(), anglesPointer, groupCount),
+          list.subarray(first, first + groupCount),
+        );
+      // One call per run of groups within one segment.
+      for (let g = first; g < first + groupCount;) {
+        const end = Math.min(
+          first + groupCount,
+          (Math.floor(g / segment) + 1) * segment,
+        );
+        const offset = g - first;
+        kernel({
+          out: data + offset * groupBytes,
+          input: data + offset * groupBytes,
+          count: (end - g) * repeat,
+          repeat,
+          list: list === null ? 0 : anglesPointer + offset * 8,
+          one: list === null ? angles : 0,
+          omega,
+          attention,
+        });
+        g = end;
+      }
+      write(result, new Typed(memoryBuffer(), data, size), at);
+    }
+    return result;
+  });
+}

@@ -1,0 +1,271 @@
+// rope on what attention code holds: partial rotary heads, 4-D tensors in
+// both orders with positions from a KV cache's past length or per batch
+// row, and float64 and float16 data, each against a float64 reference
+// written here (float16 bit for bit after rounding that reference once).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { init, rope } from "../../dist/index.js";
+import { cosOfProduct, sinOfProduct } from "./reference.js";
+
+await init();
+
+// Deterministic values in [-2, 2).
+function values(n, seed) {
+  let state = seed >>> 0;
+  return Array.from({ length: n }, () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state / 2 ** 32) * 4 - 2;
+  });
+}
+
+// One row turned as transformers does: the first `rotary` columns form
+// pairs (i, i + rotary/2) ("halves") or (2i, 2i+1) ("interleaved") with
+// inv_freq = base^(-2i/rotary); the rest pass through.
+function referenceRow(row, p, { rotary, pairing = "halves", base = 10000 }) {
+  const out = row.slice();
+  const h = rotary / 2;
+  for (let i = 0; i < h; i++) {
+    const w = base ** (-(2 * i) / rotary);
+    const [x, y] = pairing === "halves" ? [i, i + h] : [2 * i, 2 * i + 1];
+    const c = cosOfProduct(p, w);
+    const s = sinOfProduct(p, w);
+    out[x] = row[x] * c - row[y] * s;
+    out[y] = row[y] * c + row[x] * s;
+  }
+  return out;
+}
+
+function assertClose(actual, expected, tolerance, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < expected.length; i++)
+    assert.ok(
+      Math.abs(actual[i] - expected[i]) <= tolerance(expected[i]),
+      `${what}[${i}]: ${actual[i]} against ${expected[i]}`,
+    );
+}
+const float32Rounding = (v) => 2 ** -24 * Math.abs(v) + 1e-12;
+
+test("partial rotary: the columns past rotaryDim pass through untouched", () => {
+  const q = new Float32Array(2 * 64).fill(1);
+  rope(q, 5, { dim: 64, rotaryDim: 32, inPlace: true });
+  for (let row = 0; row < 2; row++)
+    for (let c = 32; c < 64; c++) assert.equal(q[row * 64 + c], 1);
+  const expected = referenceRow(Array(64).fill(1), 5, { rotary: 32 });
+  assertClose(q.slice(0, 64), expected, float32Rounding, "row 0");
+});
+
+test("partial rotary in both pairings, for odd head widths too", () => {
+  for (const pairing of ["halves", "interleaved"])
+    for (const [dim, rotary] of [
+      [80, 32],
+      [33, 8],
+      [10, 10],
+    ]) {
+      const data = values(3 * dim, dim + rotary);
+      const got = rope(Float64Array.from(data), [0, 17, 1e4], {
+        dim,
+        rotaryDim: rotary,
+        pairing,
+      });
+      assert.ok(got instanceof Float64Array);
+      const expected = [0, 17, 1e4].flatMap((p, r) =>
+        referenceRow(data.slice(r * dim, (r + 1) * dim), p, {
+          rotary,
+          pairing,
+        }),
+      );
+      // The reference's w = base^(-2i/rotary) in plain double is a few ulps
+      // from the correctly rounded one: at p = 1e4 that moves the angle by
+      // up to about 1e-12.
+      assertClose(
+        got,
+        expected,
+        (v) => 1e-11 * (1 + Math.abs(v)),
+        `${pairing} ${dim}/${rotary}`,
+      );
+    }
+});
+
+// The flat index of (b, h, s, d) in each order.
+const INDEX = {
+  bhsd: ({ H, S, D }, b, h, s, d) => ((b * H + h) * S + s) * D + d,
+  bshd: ({ H, S, D }, b, h, s, d) => ((b * S + s) * H + h) * D + d,
+};
+
+function referenceTensor(data, shape, order, positionOf, rotary) {
+  const { B, H, S, D } = shape;
+  const out = new Array(data.length);
+  for (let b = 0; b < B; b++)
+    for (let h = 0; h < H; h++)
+      for (let s = 0; s < S; s++) {
+        const at = INDEX[order](shape, b, h, s, 0);
+        const row = referenceRow(data.slice(at, at + D), positionOf(b, s), {
+          rotary,
+        });
+        for (let d = 0; d < D; d++) out[at + d] = row[d];
+      }
+  return out;
+}
+
+test("4-D tensors in both orders, positions from a past length or per batch row", () => {
+  const shape = { B: 2, H: 3, S: 300, D: 16 };
+  const { B, H, S, D } = shape;
+  // float32 values, so the reference turns what rope reads.
+  const data = Array.from(Float32Array.from(values(B * H * S * D, 11)));
+  const perBatch = Float64Array.from({ length: B * S }, (_, i) =>
+    i < S ? i : 3 * (i - S) + 5,
+  );
+  const cases = [
+    [1000, (b, s) => 1000 + s],
+    [Float64Array.from({ length: S }, (_, s) => s * 2), (b, s) => s * 2],
+    [perBatch, (b, s) => perBatch[b * S + s]],
+  ];
+  for (const order of ["bhsd", "bshd"])
+    for (const [positions, positionOf] of cases)
+      for (const rotaryDim of [16, 8]) {
+        const got = rope(Float32Array.from(data), positions, {
+          dim: D,
+          rotaryDim,
+          heads: H,
+          batch: B,
+          order,
+        });
+        const expected = referenceTensor(
+          data,
+          shape,
+          order,
+          positionOf,
+          rotaryDim,
+        );
+        assertClose(
+          got,
+          expected,
+          float32Rounding,
+          `${order} rotary ${rotaryDim}`,
+        );
+      }
+});
+
+test("bshd and bhsd of the same tensor give the same rows", () => {
+  const shape = { B: 1, H: 4, S: 130, D: 8 };
+  const { H, S, D } = shape;
+  const bhsd = Float32Array.from(values(H * S * D, 3));
+  const bshd = new Float32Array(bhsd.length);
+  for (let h = 0; h < H; h++)
+    for (let s = 0; s < S; s++)
+      for (let d = 0; d < D; d++)
+        bshd[INDEX.bshd(shape, 0, h, s, d)] =
+          bhsd[INDEX.bhsd(shape, 0, h, s, d)];
+  const a = rope(bhsd, 40, { dim: D, heads: H, order: "bhsd" });
+  const b = rope(bshd, 40, { dim: D, heads: H, order: "bshd" });
+  for (let h = 0; h < H; h++)
+    for (let s = 0; s < S; s++)
+      for (let d = 0; d < D; d++)
+        assert.ok(
+          Math.abs(
+            a[INDEX.bhsd(shape, 0, h, s, d)] - b[INDEX.bshd(shape, 0, h, s, d)],
+          ) <=
+            2 ** -23,
+        );
+});
+
+// binary16 written here: every half is a double, and a double is rounded
+// to the nearest half, ties to even.
+function halfToNumber(bits) {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  return sign * (1024 + fraction) * 2 ** (exponent - 25);
+}
+function roundHalfEven(v) {
+  const f = Math.floor(v);
+  const d = v - f;
+  return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
+}
+function numberToHalf(x) {
+  if (Number.isNaN(x)) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  let m = roundHalfEven((a / 2 ** e - 1) * 1024);
+  if (m === 1024) (e++, (m = 0));
+  if (e > 15) return sign | 0x7c00;
+  return sign | ((e + 15) << 10) | m;
+}
+
+test("float16 data: half bits in, half bits out, each rounded once from the exact value", () => {
+  const dim = 24;
+  const rows = 40;
+  const bits = Uint16Array.from(values(rows * dim, 5), numberToHalf);
+  const positions = Array.from({ length: rows }, (_, r) => r * 97 + 0.5);
+  for (const rotaryDim of [24, 12]) {
+    const got = rope(bits, positions, { dim, rotaryDim });
+    assert.ok(got instanceof Uint16Array);
+    for (let r = 0; r < rows; r++) {
+      const row = Array.from(bits.slice(r * dim, (r + 1) * dim), halfToNumber);
+      const expected = referenceRow(row, positions[r], { rotary: rotaryDim });
+      for (let c = 0; c < dim; c++)
+        assert.equal(
+          got[r * dim + c],
+          numberToHalf(expected[c]),
+          `row ${r} column ${c}: ${halfToNumber(got[r * dim + c])} against ${expected[c]}`,
+        );
+    }
+  }
+  // In place, the same bits.
+  const copy = bits.slice();
+  rope(copy, positions, { dim, inPlace: true });
+  assert.deepEqual(copy, rope(bits, positions, { dim }));
+  // A float16 out must be a Uint16Array too.
+  assert.throws(
+    () => rope(bits, positions, { dim, out: new Float32Array(bits.length) }),
+    /option "out" must be a Uint16Array/,
+  );
+});
+
+test("tensor and rotary options are checked by name", () => {
+  const x = new Float32Array(2 * 3 * 8);
+  const cases = [
+    [
+      { dim: 8, rotaryDim: 5 },
+      RangeError,
+      /"rotaryDim" must be even and at most dim \(8\), got 5/,
+    ],
+    [
+      { dim: 8, rotaryDim: 10 },
+      RangeError,
+      /"rotaryDim" must be even and at most dim/,
+    ],
+    [{ dim: 8, rotaryDim: "4" }, TypeError, /"rotaryDim" must be an integer/],
+    [{ dim: 8, heads: 3 }, TypeError, /give "order"/],
+    [
+      { dim: 8, heads: 4, order: "bhsd" },
+      RangeError,
+      /not a multiple of batch × heads = 1 × 4/,
+    ],
+    [
+      { dim: 8, heads: 3, order: "bsdh" },
+      RangeError,
+      /"order" must be one of "bhsd", "bshd"/,
+    ],
+    [{ dim: 8, order: "bhsd" }, TypeError, /"heads" must be an integer/],
+    [{ dim: 7 }, RangeError, /"dim" must be even for rope/],
+  ];
+  for (const [options, Type, pattern] of cases)
+    assert.throws(
+      () => rope(x, 1, options),
+      (error) => error instanceof Type && pattern.test(error.message),
+      JSON.stringify(options),
+    );
+  assert.throws(
+    () => rope(x, [1, 2, 3, 4], { dim: 8, heads: 3, batch: 2, order: "bshd" }),
+    /positions must hold seq \(1\) or batch × seq \(2\) positions/,
+  );
+  // The module goes on.
+  assert.equal(rope(Float32Array.of(1, 0), 0, { dim: 2 })[0], 1);
+});
