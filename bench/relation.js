@@ -44,6 +44,44 @@ export async function run({ measure, report }) {
       "copy into an existing array": memcpy,
     });
 
+  // An attention tensor: 32 heads × 2048 tokens × head dim 128 with the
+  // llama3 schedule, in place into the same array (no fresh pages), in each
+  // order and as contiguous rows with one position per row.
+  const [heads, seq, headDim] = [32, 2048, 128];
+  const llama3 = {
+    base: 500000,
+    scaling: {
+      type: "llama3",
+      factor: 8,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+      originalMaxPositionEmbeddings: 8192,
+    },
+  };
+  const tensor = x.subarray(0, heads * seq * headDim);
+  const perRow = Float64Array.from({ length: heads * seq }, (_, r) => r % seq);
+  const contiguous = measure(
+    () => rope(tensor, perRow, { dim: headDim, ...llama3, out: tensor }),
+    { runs: 9 },
+  );
+  const oneRowEach = { ms: contiguous, max: 1.3 };
+  for (const order of ["bhsd", "bshd"])
+    report(
+      `rope ${order} tensor 32 heads × 2048 × 128, llama3, in place`,
+      measure(
+        () =>
+          rope(tensor, 0, {
+            dim: headDim,
+            heads,
+            order,
+            ...llama3,
+            out: tensor,
+          }),
+        { runs: 9 },
+      ),
+      { "contiguous rows, one position per row": oneRowEach },
+    );
+
   const d = 768;
   const count = 1e5;
   const offsets = Float64Array.from({ length: count }, (_, k) => k);

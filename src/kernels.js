@@ -51,6 +51,7 @@ const ROTATE = [
 const ONE_OFFSET = { offsets: 0, offset: 0 };
 export const rotateF32 = kernel("pe_rotate_f32", "rotate", ROTATE, ONE_OFFSET);
 export const rotateF64 = kernel("pe_rotate_f64", "rotate", ROTATE, ONE_OFFSET);
+export const rotateF16 = kernel("pe_rotate_f16", "rotate", ROTATE, ONE_OFFSET);
 
 // positions: a pointer to one per group of `repeat` rows, or 0 for
 // `position` on every row; dtype indexes the cache dtypes.

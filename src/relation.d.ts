@@ -32,6 +32,11 @@ export function rotate<Out extends Float64Array>(
   offsets: number | ArrayLike<number>,
   options: RotateOptions & { out: Out },
 ): Out;
+export function rotate<Out extends Uint16Array>(
+  vectors: Uint16Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions & { out: Out },
+): Out;
 export function rotate<Out extends Float32Array>(
   vectors: Float32Array | ArrayLike<number>,
   offsets: number | ArrayLike<number>,
@@ -42,6 +47,12 @@ export function rotate(
   offsets: number | ArrayLike<number>,
   options: RotateOptions,
 ): Float64Array;
+/** float16 rows as IEEE half bits: each value turned in double, rounded once. */
+export function rotate(
+  vectors: Uint16Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions,
+): Uint16Array;
 export function rotate(
   vectors: Float32Array | ArrayLike<number>,
   offsets: number | ArrayLike<number>,
@@ -55,7 +66,7 @@ export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
    * and return it. It may be `vectors` itself (the same as inPlace), or not
    * overlap it at all; not with `inPlace`.
    */
-  out?: Float32Array | Float64Array;
+  out?: Float32Array | Float64Array | Uint16Array;
 };
 
 /** The shape of a 4-D attention tensor given to `rope` as its flat data. */

@@ -11,7 +11,14 @@ import {
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./out.js";
-import { outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import {
+  DTYPE_OF_KIND,
+  outputOf,
+  perRow,
+  ROW_KINDS,
+  rowsOf,
+  turnRows,
+} from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
 import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
@@ -23,6 +30,11 @@ const CHUNK_BYTES = 2 ** 20;
 const RELATION_ROWS = 1024;
 
 const ROTATE_OPTIONS = [...SCHEDULE_OPTIONS, "layout", "scale"];
+const ROTATE_KERNELS = {
+  float32: kernels.rotateF32,
+  float64: kernels.rotateF64,
+  float16: kernels.rotateF16,
+};
 
 // The schedule of R(k): every column needs a partner, so an odd dim is
 // allowed only with a zero column (which R leaves at zero).
@@ -47,12 +59,9 @@ export function rotate(vectors, offsets, options) {
   requirePartners(p);
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, [
-    "Float32Array",
-    "Float64Array",
-  ]);
+  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, ROW_KINDS);
   const angles = perRow(offsets, count, "offsets");
-  const kernel = Typed === Float64Array ? kernels.rotateF64 : kernels.rotateF32;
+  const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
   return turnRows({
     rows,
     Typed,

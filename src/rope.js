@@ -11,7 +11,14 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
-import { outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import {
+  DTYPE_OF_KIND,
+  outputOf,
+  perRow,
+  ROW_KINDS,
+  rowsOf,
+  turnRows,
+} from "./rows.js";
 import { prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import {
   CACHE_DTYPES,
@@ -34,18 +41,6 @@ const HINTS = {
   layout:
     'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
 };
-
-// The element types rope reads and writes, with the core's dtype of each:
-// float16 is IEEE half bits, in a Uint16Array or a Float16Array.
-const DTYPE_OF_KIND = {
-  Float32Array: "float32",
-  Float64Array: "float64",
-  Uint16Array: "float16",
-  Float16Array: "float16",
-};
-const KINDS = Object.keys(DTYPE_OF_KIND).filter(
-  (kind) => kind !== "Float16Array" || typeof Float16Array === "function",
-);
 
 // Tensor orders: batch × heads × seq × head dim, or batch × seq × heads ×
 // head dim.
@@ -148,7 +143,7 @@ export function rope(vectors, positions, options) {
   const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace, KINDS);
+  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace, ROW_KINDS);
   const layout =
     own.order === undefined
       ? { angles: perRow(positions, count, "positions") }

@@ -31,6 +31,20 @@ import { writeFrequencies } from "./schedule.js";
 // turned and copied out while it is still in cache.
 const CHUNK_BYTES = 2 ** 20;
 
+/**
+ * The element types rows are read and written in, with the core's dtype of
+ * each: float16 is IEEE half bits, in a Uint16Array or a Float16Array.
+ */
+export const DTYPE_OF_KIND = {
+  Float32Array: "float32",
+  Float64Array: "float64",
+  Uint16Array: "float16",
+  Float16Array: "float16",
+};
+export const ROW_KINDS = Object.keys(DTYPE_OF_KIND).filter(
+  (kind) => kind in CONSTRUCTORS,
+);
+
 // Float arrays of another precision are converted; integer arrays are
 // refused, as a Uint16Array may hold float16 bits.
 const CONVERTIBLE = ["Float32Array", "Float64Array"];

@@ -262,40 +262,49 @@ static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
   return PE_OK;
 }
 
-int32_t pe_rotate_f32(float *out, const float *in, uint32_t count, uint32_t dim,
-                      const double *offsets, double offset, int32_t layout,
-                      int32_t odd_dim, const double *omega, uint32_t n_omega,
-                      double scale) {
+/* R(k) on rows of any dtype: the layout's pairing and sign, every check,
+   then the row driver. */
+static int32_t rotate_rows(void *out, const void *in, int32_t dtype,
+                           uint32_t count, uint32_t dim, const double *offsets,
+                           double offset, int32_t layout, int32_t odd_dim,
+                           const double *omega, uint32_t n_omega,
+                           double scale) {
   int32_t pairing;
   double sign;
   int32_t status =
       relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
   if (status == PE_OK)
-    status = check_rows(out, in, sizeof(float), count, dim, offsets, offset,
-                        omega, n_omega, scale, PE_ERR_OFFSETS);
+    status = check_rows(out, in, element_size(dtype), count, dim, offsets,
+                        offset, omega, n_omega, scale, PE_ERR_OFFSETS);
   if (status != PE_OK)
     return status;
-  turn_rows(out, in, PE_CACHE_FLOAT32, count, dim, dim - dim % 2, 1, offsets,
-            offset, pairing, omega, sign * scale, 1);
+  turn_rows(out, in, dtype, count, dim, dim - dim % 2, 1, offsets, offset,
+            pairing, omega, sign * scale, 1);
   return PE_OK;
+}
+
+int32_t pe_rotate_f32(float *out, const float *in, uint32_t count, uint32_t dim,
+                      const double *offsets, double offset, int32_t layout,
+                      int32_t odd_dim, const double *omega, uint32_t n_omega,
+                      double scale) {
+  return rotate_rows(out, in, PE_CACHE_FLOAT32, count, dim, offsets, offset,
+                     layout, odd_dim, omega, n_omega, scale);
 }
 
 int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
                       uint32_t dim, const double *offsets, double offset,
                       int32_t layout, int32_t odd_dim, const double *omega,
                       uint32_t n_omega, double scale) {
-  int32_t pairing;
-  double sign;
-  int32_t status =
-      relation_of(layout, odd_dim, dim, omega, n_omega, &pairing, &sign);
-  if (status == PE_OK)
-    status = check_rows(out, in, sizeof(double), count, dim, offsets, offset,
-                        omega, n_omega, scale, PE_ERR_OFFSETS);
-  if (status != PE_OK)
-    return status;
-  turn_rows(out, in, PE_CACHE_FLOAT64, count, dim, dim - dim % 2, 1, offsets,
-            offset, pairing, omega, sign * scale, 1);
-  return PE_OK;
+  return rotate_rows(out, in, PE_CACHE_FLOAT64, count, dim, offsets, offset,
+                     layout, odd_dim, omega, n_omega, scale);
+}
+
+int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in, uint32_t count,
+                      uint32_t dim, const double *offsets, double offset,
+                      int32_t layout, int32_t odd_dim, const double *omega,
+                      uint32_t n_omega, double scale) {
+  return rotate_rows(out, in, PE_CACHE_FLOAT16, count, dim, offsets, offset,
+                     layout, odd_dim, omega, n_omega, scale);
 }
 
 int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,

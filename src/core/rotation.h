@@ -26,6 +26,13 @@ PE_EXPORT int32_t pe_rotate_f64(double *out, const double *in, uint32_t count,
                                 double offset, int32_t layout, int32_t odd_dim,
                                 const double *omega, uint32_t n_omega,
                                 double scale);
+/* The same on IEEE half bits: each value turned in double, rounded once. */
+PE_EXPORT int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in,
+                                uint32_t count, uint32_t dim,
+                                const double *offsets, double offset,
+                                int32_t layout, int32_t odd_dim,
+                                const double *omega, uint32_t n_omega,
+                                double scale);
 
 /* Rotary position embedding of count rows of dim values of `dtype` (enum
    pe_cache_dtype: float32, float64, or float16 as IEEE half bits). The

@@ -514,7 +514,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate([1, 2, 3, 4], 1, { dim: 4, inPlace: true }),
     TypeError,
-    /must be a Float32Array or Float64Array when "inPlace"/,
+    /must be a Float32Array or Float64Array or Uint16Array when "inPlace"/,
   );
   rejects(
     () => rope(new Int32Array(4), 1, { dim: 4, inPlace: true }),

@@ -4,7 +4,7 @@
 // written here (float16 bit for bit after rounding that reference once).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, rope } from "../../dist/index.js";
+import { init, rope, rotate } from "../../dist/index.js";
 import { cosOfProduct, sinOfProduct } from "./reference.js";
 
 await init();
@@ -226,6 +226,28 @@ test("float16 data: half bits in, half bits out, each rounded once from the exac
     () => rope(bits, positions, { dim, out: new Float32Array(bits.length) }),
     /option "out" must be a Uint16Array/,
   );
+});
+
+test("rotate on float16 rows: R(k) in double, each value rounded once", () => {
+  const dim = 16;
+  const rows = 12;
+  const bits = Uint16Array.from(values(rows * dim, 9), numberToHalf);
+  const offsets = Array.from({ length: rows }, (_, r) => r * 31 - 100.25);
+  const got = rotate(bits, offsets, { dim });
+  assert.ok(got instanceof Uint16Array);
+  for (let r = 0; r < rows; r++)
+    for (let i = 0; i < dim / 2; i++) {
+      // Interleaved (sin, cos) pairs: sin(p+k)w = s cos kw + c sin kw,
+      // cos(p+k)w = c cos kw − s sin kw.
+      const w = 10000 ** (-(2 * i) / dim);
+      const [x, y] = [2 * i, 2 * i + 1].map((c) =>
+        halfToNumber(bits[r * dim + c]),
+      );
+      const c = cosOfProduct(offsets[r], w);
+      const s = sinOfProduct(offsets[r], w);
+      assert.equal(got[r * dim + 2 * i], numberToHalf(x * c + y * s));
+      assert.equal(got[r * dim + 2 * i + 1], numberToHalf(y * c - x * s));
+    }
 });
 
 test("tensor and rotary options are checked by name", () => {
