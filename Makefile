@@ -109,9 +109,11 @@ dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
 	@mkdir -p dist
 	cp $< $@
 
-dist/cli.js: src/cli.js node_modules/.package-lock.json
+dist/cli.js: src/cli.js $(JS_SRC) build/constants.js build/wasm-base64.js package.json node_modules/.package-lock.json
 	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
 		--charset=utf8 --log-level=warning --external:./index.js \
+		--alias:sinusoidal-pe-constants=./build/constants.js \
+		--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
 		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
 	chmod +x $@
 
