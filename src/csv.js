@@ -122,8 +122,8 @@ function writeFloat32(bytes, at, v) {
   }
   let s = p - 1 - k;
   let n = c >= POWERS[p] ? p + 1 : p;
-  while (c % 10 === 0) {
-    c /= 10;
+  while ((c | 0) % 10 === 0) {
+    c = ((c | 0) / 10) | 0;
     s--;
     n--;
   }
@@ -158,38 +158,65 @@ export function encodeRows(
 ) {
   const name = kind(values);
   const { width, length } = checkedWidth(values, columns);
-  if (name === "Array")
-    for (let i = 0; i < length; i++)
-      if (typeof values[i] !== "number")
-        throw typeError(
-          `values[${i}] must be a number, got ${typeof values[i]}`,
-        );
+  let typed = values;
+  if (name === "Array") {
+    typed = new Float64Array(length);
+    for (let i = 0; i < length; i++) {
+      const v = values[i];
+      if (typeof v !== "number")
+        throw typeError(`values[${i}] must be a number, got ${typeof v}`);
+      typed[i] = v;
+    }
+  }
   const rows = length / width;
   const bytes = new Uint8Array(length * (VALUE_BYTES + 1) + rows * 3 + 2);
+  // One function per kind, so each reads one kind of array and calls one
+  // writer.
+  const at = (name === "Float32Array" ? float32Rows : float64Rows)(
+    bytes,
+    typed,
+    width,
+    rows,
+    json,
+    continued,
+  );
+  return bytes.subarray(0, at);
+}
+
+function float32Rows(bytes, values, width, rows, json, continued) {
   let at = 0;
   for (let row = 0, i = 0; row < rows; row++) {
-    if (json) {
-      if (row > 0 || continued) {
-        bytes[at++] = COMMA;
-        bytes[at++] = NEWLINE;
-      }
-      bytes[at++] = OPEN;
+    if (json) at = openRow(bytes, at, row > 0 || continued);
+    for (let c = 0; c < width; c++, i++) {
+      if (c > 0) bytes[at++] = COMMA;
+      at = writeFloat32(bytes, at, values[i]);
     }
-    // One loop per kind, so each calls one writer.
-    if (name === "Float32Array")
-      for (let c = 0; c < width; c++, i++) {
-        if (c > 0) bytes[at++] = COMMA;
-        at = writeFloat32(bytes, at, values[i]);
-      }
-    else
-      for (let c = 0; c < width; c++, i++) {
-        if (c > 0) bytes[at++] = COMMA;
-        at = writeFloat64(bytes, at, values[i]);
-      }
-    if (json) bytes[at++] = CLOSE;
-    else bytes[at++] = NEWLINE;
+    bytes[at++] = json ? CLOSE : NEWLINE;
   }
-  return bytes.subarray(0, at);
+  return at;
+}
+
+function float64Rows(bytes, values, width, rows, json, continued) {
+  let at = 0;
+  for (let row = 0, i = 0; row < rows; row++) {
+    if (json) at = openRow(bytes, at, row > 0 || continued);
+    for (let c = 0; c < width; c++, i++) {
+      if (c > 0) bytes[at++] = COMMA;
+      at = writeFloat64(bytes, at, values[i]);
+    }
+    bytes[at++] = json ? CLOSE : NEWLINE;
+  }
+  return at;
+}
+
+// A JSON row's "[", after ",\n" when rows precede it.
+function openRow(bytes, at, separated) {
+  if (separated) {
+    bytes[at++] = COMMA;
+    bytes[at++] = NEWLINE;
+  }
+  bytes[at++] = OPEN;
+  return at;
 }
 
 // ASCII is UTF-8: its decoder is the fast one everywhere.
