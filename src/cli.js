@@ -101,7 +101,7 @@ Commands
 
 Positions (table, rope-cache, check)
   --positions N        a count of rows: positions start … start + N − 1
-  --positions P,P,…    explicit positions (two or more, comma-separated)
+  --positions P,P,…    explicit positions, comma-separated ("5," for one)
   --positions-file F   explicit positions: a 1-D .npy, or text with one
                        number per line
   --start P            first position of a count (default 0; not with
@@ -322,9 +322,12 @@ function scalingOption(text, names) {
   return scaling;
 }
 
-// A comma-separated list of numbers, each finite.
+// A comma-separated list of numbers, each finite; a trailing comma makes a
+// single number a list ("5,").
 function numberList(text, flag) {
-  return text.split(",").map((entry, i) => {
+  const entries = text.split(",");
+  if (entries.length > 1 && entries.at(-1).trim() === "") entries.pop();
+  return entries.map((entry, i) => {
     const number = value(entry.trim());
     if (typeof number !== "number")
       throw usage(

@@ -2,7 +2,13 @@
 // to the values table() returns, in every format, streamed in blocks.
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
@@ -900,4 +906,65 @@ test("a stalled reader raises no listener warning", () => {
   );
   assert.equal(result.status, 0, result.stderr);
   assert.doesNotMatch(result.stderr, /MaxListenersExceededWarning/);
+});
+
+test("a write that fails at the end leaves no partial file", () => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-fail-"));
+  const target = join(folder, "taken");
+  mkdirSync(target);
+  const result = bounded([
+    "table",
+    "--positions",
+    "300",
+    "--dim",
+    "8",
+    "-o",
+    target,
+  ]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /sinusoidal-pe: EISDIR/);
+  assert.deepEqual(readdirSync(folder), ["taken"]);
+  assert.deepEqual(readdirSync(target), []);
+});
+
+test("one explicit position takes a trailing comma", () => {
+  const csv = ok("table", "--positions", "5,", "--dim", "4", "--format", "csv");
+  const row = csv.trim().split(",").map(Number);
+  const want = [Math.sin(5), Math.cos(5), Math.sin(5 / 100), Math.cos(5 / 100)];
+  row.forEach((v, i) =>
+    assert.ok(Math.abs(v - want[i]) < 1e-6, `${v} ${want[i]}`),
+  );
+  assert.equal(csv.trim().split("\n").length, 1);
+});
+
+test("fairseq's padding row, counted from the end, stays in place across blocks", () => {
+  const path = join(dir, "fairseq.npy");
+  ok(
+    "table",
+    "--preset",
+    "fairseq",
+    "--padding-idx=-1",
+    "--positions",
+    "300",
+    "--dim",
+    "8",
+    "--block-rows",
+    "128",
+    "-o",
+    path,
+  );
+  const loaded = numpyLoad(path);
+  assert.deepEqual(loaded.shape, [300, 8]);
+  // Row 299 is zeros; row r holds [sin | cos] of r · w_i, w_i = 10000^(-i/3).
+  for (let r = 0; r < 300; r++)
+    for (let i = 0; i < 4; i++) {
+      const angle = r * 10000 ** (-i / 3);
+      const [sin, cos] =
+        r === 299 ? [0, 0] : [Math.sin(angle), Math.cos(angle)];
+      assert.ok(Math.abs(loaded.values[r * 8 + i] - sin) < 2e-6, `${r} ${i}`);
+      assert.ok(
+        Math.abs(loaded.values[r * 8 + 4 + i] - cos) < 2e-6,
+        `${r} ${i}`,
+      );
+    }
 });
