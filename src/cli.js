@@ -78,6 +78,10 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 };
+// Flags that are table options and preset parameters alike (--scale).
+const SHARED_FLAGS = new Set(
+  [...PRESET_FLAGS.keys()].filter((flag) => Object.hasOwn(OPTIONS, flag)),
+);
 for (const [flag, entry] of PRESET_FLAGS)
   OPTIONS[flag] ??= { type: entry.switch ? "boolean" : "string" };
 
@@ -193,9 +197,7 @@ const TABLE_KEYS = [
   "layout",
   "dtype",
   "scaling",
-  ...[...PRESET_FLAGS.keys()].filter(
-    (flag) => !["min-timescale", "max-timescale", "scale"].includes(flag),
-  ),
+  ...[...PRESET_FLAGS.keys()].filter((flag) => !SHARED_FLAGS.has(flag)),
 ];
 const ROPE_KEYS = [
   "positions",
@@ -447,7 +449,7 @@ function parse(argv) {
   if (values.preset === undefined)
     for (const key of Object.keys(values)) {
       const preset = PRESET_FLAGS.get(key);
-      if (preset !== undefined && !TABLE_ONLY.has(key))
+      if (preset !== undefined && !SHARED_FLAGS.has(key))
         throw usage(
           `option --${key} is a parameter of preset ${preset.presets.map((p) => p.split(" ")[0]).join(", ")}: give --preset`,
         );
@@ -468,9 +470,6 @@ function parse(argv) {
   }
   return { command, values, format, output: values.output, blockRows };
 }
-
-// Flags that are preset parameters and table options alike.
-const TABLE_ONLY = new Set(["min-timescale", "max-timescale", "scale"]);
 
 // Files being written, removed if the process is interrupted.
 const partialFiles = new Set();
