@@ -25,7 +25,12 @@ import {
   toeplitzError,
 } from "./index.js";
 import { encodeRows } from "./csv.js";
-import { fromNpy, littleEndianBytes, npyHeader } from "./npy.js";
+import {
+  float16ToFloat32,
+  fromNpy,
+  littleEndianBytes,
+  npyHeader,
+} from "./npy.js";
 import { blockRows } from "./out.js";
 import { presets, resolvePreset } from "./presets.js";
 import { kindOf, lengthOf } from "./typed-arrays.js";
@@ -141,7 +146,8 @@ RoPE cache options (rope-cache)
   --scaling JSON       rope_scaling, as above
   --layout NAME        half (default): [n, dim/2]; duplicated: [n, dim],
                        cat(freqs, freqs); interleaved: [n, dim]
-  --dtype TYPE         float32 (default), float64 or float16 (.npy only)
+  --dtype TYPE         float32 (default), float64 or float16 (bits in .npy,
+                       float32 values in the other formats)
 
 Decay options
   --theta FAMILY       exp (default): base^(−t), power: t^alpha, linear: t
@@ -597,7 +603,10 @@ async function writeRows(out, format, { kind, rows, columns, parts, block }) {
     for (let first = 0; first < rows; first += block) {
       const count = Math.min(block, rows - first);
       let values = rowsAt(first, count);
-      if (format === "f32" && kindOf(values) !== "Float32Array")
+      // float16 is written as bits in .npy, else as its float32 values.
+      if (kind === "Uint16Array" && format !== "npy")
+        values = float16ToFloat32(values);
+      else if (format === "f32" && kind !== "Float32Array")
         values = Float32Array.from(values);
       if (format === "npy" || format === "f32")
         await out.write(littleEndianBytes(values));
@@ -650,13 +659,12 @@ function extreme(list) {
   return worst;
 }
 
+// f32 holds float32 values: float16 ones exactly, float64 ones not.
 function formatCheck(format, kind) {
-  if (format === "f32" && kind !== "Float32Array")
+  if (format === "f32" && kind === "Float64Array")
     throw usage(
       `--format f32 writes float32 values; use --dtype float32 or --format npy`,
     );
-  if (kind === "Uint16Array" && format !== "npy")
-    throw usage(`--dtype float16 is written as .npy only (--format npy)`);
 }
 
 // A table's rows: a count from `start` (or from a preset's own first

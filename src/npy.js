@@ -138,6 +138,14 @@ function halfToNumber(bits) {
   return sign * (1024 + fraction) * 2 ** (exponent - 25);
 }
 
+/** float16 bits as float32 values, each exact (float32 holds every half). */
+export function float16ToFloat32(bits) {
+  const length = lengthOf(bits);
+  const values = new Float32Array(length);
+  for (let i = 0; i < length; i++) values[i] = halfToNumber(bits[i]);
+  return values;
+}
+
 /**
  * The numbers of a 1-D .npy file (float or integer, little-endian) as a
  * Float64Array; `name` names the file in messages. 64-bit integers beyond

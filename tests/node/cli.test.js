@@ -834,19 +834,34 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
   assert.equal(json.length, 2);
   assert.deepEqual(json[0][0], [1, 1]);
   assert.deepEqual(json[1][0], [0, 0]);
-  refused(
-    bounded([
-      "rope-cache",
-      "--positions",
-      "2",
-      "--dim",
-      "4",
-      "--dtype",
-      "float16",
-      "--format",
-      "csv",
-    ]),
-    /--dtype float16 is written as \.npy only/,
+  // float16 in text: the float32 values of the half bits, exactly.
+  const halfPath = join(dir, "rope-half.npy");
+  const args = [
+    "rope-cache",
+    "--positions",
+    "50",
+    "--dim",
+    "6",
+    "--dtype",
+    "float16",
+  ];
+  ok(...args, "-o", halfPath);
+  const halves = numpyLoad(halfPath).values;
+  const csv = ok(...args, "--format", "csv");
+  assert.deepEqual(
+    csv
+      .trim()
+      .split(/[,\n]/)
+      .map((text) => Math.fround(Number(text))),
+    halves,
+  );
+  const raw = readFileSync(
+    (ok(...args, "--format", "f32", "-o", join(dir, "half.f32")),
+    join(dir, "half.f32")),
+  );
+  assert.deepEqual(
+    Array.from(new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4)),
+    halves,
   );
   refused(
     bounded(["rope-cache", "--positions", "2", "--dim", "5"]),
