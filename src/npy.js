@@ -170,8 +170,6 @@ export function fromNpy(bytes, name) {
   );
   const descr = /'descr':\s*'([^']*)'/.exec(text)?.[1];
   const shape = /'shape':\s*\((\d+),?\)/.exec(text)?.[1];
-  if (/'fortran_order':\s*True/.test(text) && shape === undefined)
-    throw refuse("Fortran order");
   if (shape === undefined)
     throw refuse(`its shape is not 1-D (header ${text.trim()})`);
   const reader =

@@ -652,6 +652,28 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
     ok("table", "--positions-file", npy, "--dim", "8", "-o", out);
     assert.deepEqual(numpyLoad(out).values, want, dtype);
   }
+  const square = join(dir, "positions-2d.npy");
+  execFileSync("/usr/bin/python3", [
+    "-c",
+    "import sys, numpy as np; np.save(sys.argv[1], np.zeros((2, 2)))",
+    square,
+  ]);
+  refused(
+    bounded(["table", "--positions-file", square, "--dim", "8"]),
+    /--positions-file .* is not a 1-D \.npy of numbers: its shape is not 1-D/,
+  );
+  refused(
+    bounded([
+      "table",
+      "--positions",
+      "3",
+      "--positions-file",
+      text,
+      "--dim",
+      "8",
+    ]),
+    /options --positions and --positions-file exclude each other/,
+  );
   writeFileSync(text, "1\nnope\n");
   refused(
     bounded(["table", "--positions-file", text, "--dim", "8"]),
