@@ -49,7 +49,7 @@ for (const [name, preset] of Object.entries(presets))
       switch: typeof initial === "boolean",
       presets: [],
     };
-    entry.presets.push(`${name} (default ${initial})`);
+    entry.presets.push(`${name} ${initial}`);
     PRESET_FLAGS.set(flag, entry);
   }
 
@@ -90,14 +90,22 @@ const SHARED_FLAGS = new Set(
 for (const [flag, entry] of PRESET_FLAGS)
   OPTIONS[flag] ??= { type: entry.switch ? "boolean" : "string" };
 
+// "  --flag X           preset default, …", wrapped at 78 columns under
+// the description column, as the rest of the help.
 const presetHelp = [...PRESET_FLAGS]
-  .map(([flag, entry]) =>
-    `  --${flag}${entry.switch ? "" : " X"}\n      ${entry.presets.join(", ")}`.replace(
-      /(.{1,78})(?: |$)/g,
-      "$1\n      ",
-    ),
-  )
-  .map((text) => text.trimEnd())
+  .map(([flag, entry]) => {
+    const words = entry.presets.join(", ").split(" ");
+    const lines = [`  --${flag}${entry.switch ? "" : " X"}`.padEnd(23)];
+    if (lines[0].length > 23) lines.push(" ".repeat(23));
+    for (const word of words) {
+      const line = lines.at(-1);
+      if (line.length > 23 && line.length + word.length >= 78)
+        lines.push(" ".repeat(23) + word);
+      else
+        lines[lines.length - 1] = (line.length > 23 ? line + " " : line) + word;
+    }
+    return lines.join("\n");
+  })
   .join("\n");
 
 const HELP = `Usage: sinusoidal-pe <command> [options]
@@ -137,7 +145,7 @@ Table options (table, check)
   --offsets K,K,…      check: offsets k of PE(p + k) = R(k)·PE(p)
                        (default 1,-1,100)
 
-Preset parameters (with --preset; a switch sets true)
+Preset parameters (with --preset; each preset's default; a switch sets true)
 ${presetHelp}
 
 RoPE cache options (rope-cache)
