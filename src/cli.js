@@ -485,8 +485,10 @@ function parse(argv) {
   return { command, values, format, output: values.output, blockRows };
 }
 
-// Files being written, removed if the process is interrupted.
+// Files being written, removed if the process is interrupted, and whether
+// standard output has had part of a result.
 const partialFiles = new Set();
+let partialStdout = false;
 
 // A writable that resolves each write once its data is handed on, so memory
 // holds one block at a time. A file is written to a temporary name beside
@@ -523,11 +525,13 @@ function sink(path) {
   return {
     async write(chunk) {
       if (failure) throw failure;
+      if (temporary === null) partialStdout = true;
       if (!stream.write(chunk)) await drained();
       if (failure) throw failure;
     },
     async close() {
       if (temporary === null) {
+        partialStdout = false;
         stream.off("error", onError);
         return;
       }
@@ -874,7 +878,9 @@ for (const [signal, status] of [
       `\nsinusoidal-pe: interrupted by ${signal}; ` +
         (removed.length > 0
           ? `the partial output was removed and the target left as it was\n`
-          : `the output is incomplete\n`),
+          : partialStdout
+            ? `the output is incomplete\n`
+            : `nothing was written\n`),
     );
     process.exit(status);
   });
