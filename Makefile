@@ -109,9 +109,14 @@ dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
 	@mkdir -p dist
 	cp $< $@
 
-dist/cli.js: src/cli.js node_modules/.package-lock.json
+# The command line imports the library from ./index.js and bundles only its
+# helpers (formats, presets, block sizes): the aliases resolve what they
+# import, and tree shaking (unused frozen constants too) drops the rest.
+dist/cli.js: src/cli.js $(JS_SRC) build/constants.js build/wasm-base64.js package.json node_modules/.package-lock.json
 	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
 		--charset=utf8 --log-level=warning --external:./index.js \
+		--alias:sinusoidal-pe-constants=./build/constants.js \
+		--alias:sinusoidal-pe-wasm=./build/wasm-base64.js --pure:Object.freeze \
 		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
 	chmod +x $@
 
@@ -247,6 +252,7 @@ format: node_modules/.package-lock.json
 bench: all site deps-browser
 	node bench/run.js
 	node bench/first-call.js
+	node bench/cli-formats.js
 	/usr/bin/python3 bench/float32_gap.py
 	node bench/page.js
 

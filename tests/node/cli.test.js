@@ -1,13 +1,25 @@
 // The command line: files it writes load in NumPy (Debian's python3-numpy)
 // to the values table() returns, in every format, streamed in blocks.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { decayIntegral, init, table } from "../../dist/index.js";
+import {
+  decayIntegral,
+  init,
+  presets,
+  ropeCache,
+  table,
+} from "../../dist/index.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pe-cli-"));
@@ -335,10 +347,10 @@ test("a bad option exits non-zero with the library's message and no stack trace"
   const cases = [
     [
       ["table", "--positions", "4", "--dim", "8", "--base", "1"],
-      /option "base" must be a finite number > 1, got 1/,
+      /option --base must be a finite number > 1, got 1/,
     ],
-    [["table", "--positions", "4", "--dim", "0"], /option "dim"/],
-    [["table", "--dim", "8"], /option "positions"/],
+    [["table", "--positions", "4", "--dim", "0"], /option --dim/],
+    [["table", "--dim", "8"], /--positions is required/],
     [["table", "--positions", "4", "--dim", "8", "--layout", "rows"], /layout/],
     [
       ["table", "--positions", "4", "--dim", "8", "--format", "xml"],
@@ -349,7 +361,7 @@ test("a bad option exits non-zero with the library's message and no stack trace"
       ["table", "--positions", "4", "--dim", "8", "--alpha", "2"],
       /--alpha does not apply to "table"/,
     ],
-    [["decay", "--from", "0", "--to", "1", "--count", "0"], /x\.count/],
+    [["decay", "--from", "0", "--to", "1", "--count", "0"], /option --count/],
     [
       [
         "decay",
@@ -385,7 +397,7 @@ test("a bad option exits non-zero with the library's message and no stack trace"
         "--scaling",
         '{"rope_type": "linear"}',
       ],
-      /option "scaling.factor" is required/,
+      /option --scaling key "factor" is required/,
     ],
     [
       [
@@ -407,4 +419,589 @@ test("a bad option exits non-zero with the library's message and no stack trace"
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
     assert.equal(result.stdout, "", "nothing written");
   }
+});
+
+// ---- limits checked before anything is opened -------------------------------
+
+const constants = await import("../../build/constants.js");
+
+// Runs the command with a time limit: a command that streams without end
+// is stopped (status null) rather than hanging the test.
+function bounded(args, options = {}) {
+  return spawnSync(process.execPath, [cli, ...args], {
+    encoding: "utf8",
+    timeout: 20000,
+    maxBuffer: 1 << 20,
+    ...options,
+  });
+}
+
+function refused(result, message) {
+  assert.equal(result.status, 2, `status ${result.status}: ${result.stderr}`);
+  assert.match(result.stderr, message);
+  assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
+}
+
+// The files of `folder` other than `keep`: a partial file left behind.
+const leftovers = (folder, keep) =>
+  readdirSync(folder).filter((name) => !keep.includes(name));
+
+test("a refused count leaves an existing output file as it was", () => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-keep-"));
+  const path = join(folder, "keep.npy");
+  writeFileSync(path, "precious");
+  refused(
+    bounded(["table", "--positions", "1e300", "--dim", "8", "-o", path]),
+    /option --positions must be an integer in \[0, 4294967295\], got 1e\+300/,
+  );
+  assert.equal(readFileSync(path, "utf8"), "precious");
+  assert.deepEqual(leftovers(folder, ["keep.npy"]), []);
+});
+
+test("an endless count is refused before anything is written, in every format", () => {
+  for (const format of ["csv", "json", "f32", "npy"]) {
+    const result = bounded([
+      "table",
+      "--positions",
+      "1e300",
+      "--dim",
+      "8",
+      "--format",
+      format,
+    ]);
+    refused(result, /option --positions must be an integer/);
+    assert.equal(result.stdout, "", format);
+  }
+});
+
+test("a count beyond the library's table limit is refused", () => {
+  // The largest count table() takes: 2^32 - 1 rows.
+  const result = bounded(["table", "--positions", "4294967296", "--dim", "8"]);
+  refused(
+    result,
+    /--positions must be an integer in \[0, 4294967295\], got 4294967296/,
+  );
+  assert.equal(result.stdout, "");
+});
+
+test("decay refuses counts beyond the library's MAX_COUNT before writing", () => {
+  assert.equal(constants.MAX_COUNT, 2 ** 28);
+  for (const count of [String(constants.MAX_COUNT + 1), "1e20"]) {
+    const result = bounded([
+      "decay",
+      "--from",
+      "0",
+      "--to",
+      "1",
+      "--count",
+      count,
+      "--format",
+      "csv",
+    ]);
+    refused(
+      result,
+      new RegExp(
+        `option --count must be an integer in \\[1, ${constants.MAX_COUNT}\\], got ${Number(count)}`,
+      ),
+    );
+    assert.equal(result.stdout, "");
+  }
+});
+
+test("check refuses a count that Toeplitz cannot take before computing anything", () => {
+  const result = bounded(["check", "--positions", "5000", "--dim", "1048576"]);
+  refused(
+    result,
+    /option --positions must be an integer in \[1, 4096\], got 5000/,
+  );
+});
+
+test("a flag given twice is an error that names it", () => {
+  const result = bounded([
+    "table",
+    "--positions",
+    "4",
+    "--dim",
+    "8",
+    "--positions",
+    "5",
+  ]);
+  refused(result, /option --positions is given more than once/);
+  assert.equal(result.stdout, "");
+});
+
+test('--scaling reports a "__proto__" key as written', () => {
+  const result = bounded([
+    "table",
+    "--positions",
+    "4",
+    "--dim",
+    "8",
+    "--scaling",
+    '{"rope_type": "linear", "factor": 2, "__proto__": {"factor": 3}}',
+  ]);
+  refused(result, /unknown option "__proto__" for option --scaling/);
+  // A snake_case key is reported as written too.
+  refused(
+    bounded([
+      "table",
+      "--positions",
+      "4",
+      "--dim",
+      "8",
+      "--scaling",
+      '{"rope_type": "linear", "factor": 2, "low_freq": 1}',
+    ]),
+    /unknown option "low_freq" for option --scaling/,
+  );
+});
+
+test("an output file replaces the target only once complete", () => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-replace-"));
+  const path = join(folder, "pe.npy");
+  writeFileSync(path, "old");
+  ok("table", "--positions", "3", "--dim", "4", "-o", path);
+  assert.deepEqual(numpyLoad(path).shape, [3, 4]);
+  assert.deepEqual(leftovers(folder, ["pe.npy"]), []);
+});
+
+// Starts a long write into `folder`, waits for its partial file, then sends
+// the signal.
+async function interrupted(signal) {
+  const folder = mkdtempSync(join(tmpdir(), "pe-signal-"));
+  const path = join(folder, "big.npy");
+  writeFileSync(path, "before");
+  const child = spawn(process.execPath, [
+    cli,
+    "table",
+    "--positions",
+    "4000000",
+    "--dim",
+    "1024",
+    "-o",
+    path,
+  ]);
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code, killedBy) => resolve({ code, killedBy })),
+  );
+  for (let i = 0; i < 600 && leftovers(folder, ["big.npy"]).length === 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(leftovers(folder, ["big.npy"]).length, 1, "writing started");
+  child.kill(signal);
+  const { code } = await exited;
+  return { code, stderr, folder, path };
+}
+
+for (const [signal, status] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+])
+  test(`${signal} mid-write removes the partial file and says so`, async () => {
+    const { code, stderr, folder, path } = await interrupted(signal);
+    assert.equal(code, status);
+    assert.match(stderr, new RegExp(`interrupted by ${signal}`));
+    assert.match(stderr, /partial output was removed/);
+    assert.equal(readFileSync(path, "utf8"), "before");
+    assert.deepEqual(leftovers(folder, ["big.npy"]), []);
+  });
+
+// ---- model work ---------------------------------------------------------------
+
+test("--positions takes explicit positions, comma-separated", () => {
+  const path = join(dir, "explicit.npy");
+  ok("table", "--positions", "0,1,999,-2.5", "--dim", "6", "-o", path);
+  const loaded = numpyLoad(path);
+  assert.deepEqual(loaded.shape, [4, 6]);
+  // PE(p)[2i] = sin(p w_i), [2i + 1] = cos(p w_i), w_i = 10000^(-2i/6).
+  const positions = [0, 1, 999, -2.5];
+  positions.forEach((p, r) => {
+    for (let i = 0; i < 3; i++) {
+      const w = 10000 ** (-(2 * i) / 6);
+      assert.ok(
+        Math.abs(loaded.values[r * 6 + 2 * i] - Math.sin(p * w)) < 1e-6,
+      );
+      assert.ok(
+        Math.abs(loaded.values[r * 6 + 2 * i + 1] - Math.cos(p * w)) < 1e-6,
+      );
+    }
+  });
+  refused(
+    bounded(["table", "--positions", "1,x", "--dim", "4"]),
+    /option --positions entry 2 must be a number, got "x"/,
+  );
+});
+
+test("--positions-file reads one number a line, or a 1-D .npy", () => {
+  const positions = [3, 0, 17, 4096];
+  const want = Array.from(table({ positions, dim: 8 }));
+  const text = join(dir, "positions.txt");
+  writeFileSync(text, positions.join("\n") + "\n");
+  const fromText = join(dir, "from-text.npy");
+  ok("table", "--positions-file", text, "--dim", "8", "-o", fromText);
+  assert.deepEqual(numpyLoad(fromText).values, want);
+  for (const dtype of ["int64", "float32", "int32"]) {
+    const npy = join(dir, `positions-${dtype}.npy`);
+    execFileSync("/usr/bin/python3", [
+      "-c",
+      `import sys, numpy as np; np.save(sys.argv[1], np.array([${positions}], dtype=np.${dtype}))`,
+      npy,
+    ]);
+    const out = join(dir, `from-${dtype}.npy`);
+    ok("table", "--positions-file", npy, "--dim", "8", "-o", out);
+    assert.deepEqual(numpyLoad(out).values, want, dtype);
+  }
+  const square = join(dir, "positions-2d.npy");
+  execFileSync("/usr/bin/python3", [
+    "-c",
+    "import sys, numpy as np; np.save(sys.argv[1], np.zeros((2, 2)))",
+    square,
+  ]);
+  refused(
+    bounded(["table", "--positions-file", square, "--dim", "8"]),
+    /--positions-file .* is not a 1-D \.npy of numbers: its shape is not 1-D/,
+  );
+  refused(
+    bounded([
+      "table",
+      "--positions",
+      "3",
+      "--positions-file",
+      text,
+      "--dim",
+      "8",
+    ]),
+    /options --positions and --positions-file exclude each other/,
+  );
+  writeFileSync(text, "1\nnope\n");
+  refused(
+    bounded(["table", "--positions-file", text, "--dim", "8"]),
+    /--positions-file .*line 2 must be a finite number, got "nope"/,
+  );
+});
+
+test("every preset parameter is a flag, documented in --help", () => {
+  const help = ok("--help");
+  for (const preset of Object.values(presets))
+    for (const key of Object.keys(preset.parameters)) {
+      const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      assert.ok(help.includes(`--${flag}`), `--${flag} in help`);
+    }
+});
+
+test("preset parameter flags reach the preset", () => {
+  const path = join(dir, "diffusers.npy");
+  ok(
+    "table",
+    "--preset",
+    "diffusers",
+    "--flip-sin-to-cos",
+    "--downscale-freq-shift",
+    "0",
+    "--max-period",
+    "5000",
+    "--positions",
+    "0,10,999",
+    "--dim",
+    "8",
+    "--dtype",
+    "float64",
+    "-o",
+    path,
+  );
+  // [cos | sin] of t · w_i, w_i = exp(-ln(5000) i / 4).
+  const loaded = numpyLoad(path);
+  [0, 10, 999].forEach((t, r) => {
+    for (let i = 0; i < 4; i++) {
+      const angle = t * Math.exp((-Math.log(5000) * i) / 4);
+      assert.ok(Math.abs(loaded.values[r * 8 + i] - Math.cos(angle)) < 1e-12);
+      assert.ok(
+        Math.abs(loaded.values[r * 8 + 4 + i] - Math.sin(angle)) < 1e-12,
+      );
+    }
+  });
+  refused(
+    bounded([
+      "table",
+      "--max-period",
+      "5000",
+      "--positions",
+      "2",
+      "--dim",
+      "8",
+    ]),
+    /--max-period is a parameter of preset diffusers, guided-diffusion: give --preset/,
+  );
+  refused(
+    bounded([
+      "table",
+      "--preset",
+      "whisper",
+      "--max-period",
+      "5000",
+      "--positions",
+      "2",
+      "--dim",
+      "8",
+    ]),
+    /--max-period is not a parameter of preset "whisper"/,
+  );
+});
+
+test("a preset's first position carries across blocks", () => {
+  const path = join(dir, "paper-start.npy");
+  ok(
+    "table",
+    "--preset",
+    "paper",
+    "--start-index",
+    "1000",
+    "--positions",
+    "300",
+    "--dim",
+    "4",
+    "--block-rows",
+    "128",
+    "-o",
+    path,
+  );
+  const loaded = numpyLoad(path);
+  for (let r = 0; r < 300; r++)
+    for (let i = 0; i < 2; i++) {
+      const angle = (1000 + r) * 10000 ** (-(2 * i) / 4);
+      assert.ok(
+        Math.abs(loaded.values[r * 4 + 2 * i] - Math.sin(angle)) < 2e-6,
+      );
+    }
+});
+
+for (const [dtype, numpyType] of [
+  ["float32", "float32"],
+  ["float16", "float16"],
+  ["float64", "float64"],
+])
+  test(`rope-cache writes [2, n, width] cos then sin (${dtype})`, () => {
+    for (const layout of ["half", "duplicated", "interleaved"]) {
+      const path = join(dir, `rope-${dtype}-${layout}.npy`);
+      ok(
+        "rope-cache",
+        "--positions",
+        "300",
+        "--start",
+        "5",
+        "--dim",
+        "8",
+        "--base",
+        "500",
+        "--layout",
+        layout,
+        "--dtype",
+        dtype,
+        "--block-rows",
+        "128",
+        "-o",
+        path,
+      );
+      const width = layout === "half" ? 4 : 8;
+      const loaded = numpyLoad(path);
+      assert.equal(loaded.dtype, numpyType);
+      assert.deepEqual(loaded.shape, [2, 300, width]);
+      const tolerance = { float16: 1e-3, float32: 1e-6, float64: 1e-13 }[dtype];
+      for (let r = 0; r < 300; r++)
+        for (let c = 0; c < width; c++) {
+          const i =
+            layout === "half" ? c : layout === "duplicated" ? c % 4 : c >> 1;
+          const angle = (5 + r) * 500 ** (-(2 * i) / 8);
+          const cos = loaded.values[r * width + c];
+          const sin = loaded.values[(300 + r) * width + c];
+          assert.ok(Math.abs(cos - Math.cos(angle)) <= tolerance, `${r} ${c}`);
+          assert.ok(Math.abs(sin - Math.sin(angle)) <= tolerance, `${r} ${c}`);
+        }
+    }
+  });
+
+test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => {
+  const scaling = { type: "linear", factor: 4 };
+  const { cos, sin } = ropeCache({
+    positions: [0, 7, 4000],
+    dim: 16,
+    scaling,
+    dtype: "float64",
+  });
+  const path = join(dir, "rope-linear.npy");
+  ok(
+    "rope-cache",
+    "--positions",
+    "0,7,4000",
+    "--dim",
+    "16",
+    "--dtype",
+    "float64",
+    "--scaling",
+    '{"rope_type": "linear", "factor": 4}',
+    "-o",
+    path,
+  );
+  const loaded = numpyLoad(path);
+  assert.deepEqual(loaded.shape, [2, 3, 8]);
+  assert.deepEqual(loaded.values, [...cos, ...sin]);
+  // linear: w_i / 4.
+  assert.ok(
+    Math.abs(cos[8 + 1] - Math.cos((7 * 10000 ** (-2 / 16)) / 4)) < 1e-15,
+  );
+  const json = JSON.parse(
+    ok("rope-cache", "--positions", "2", "--dim", "4", "--format", "json"),
+  );
+  assert.equal(json.length, 2);
+  assert.deepEqual(json[0][0], [1, 1]);
+  assert.deepEqual(json[1][0], [0, 0]);
+  // float16 in text: the float32 values of the half bits, exactly.
+  const halfPath = join(dir, "rope-half.npy");
+  const args = [
+    "rope-cache",
+    "--positions",
+    "50",
+    "--dim",
+    "6",
+    "--dtype",
+    "float16",
+  ];
+  ok(...args, "-o", halfPath);
+  const halves = numpyLoad(halfPath).values;
+  const csv = ok(...args, "--format", "csv");
+  assert.deepEqual(
+    csv
+      .trim()
+      .split(/[,\n]/)
+      .map((text) => Math.fround(Number(text))),
+    halves,
+  );
+  const raw = readFileSync(
+    (ok(...args, "--format", "f32", "-o", join(dir, "half.f32")),
+    join(dir, "half.f32")),
+  );
+  assert.deepEqual(
+    Array.from(new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4)),
+    halves,
+  );
+  refused(
+    bounded(["rope-cache", "--positions", "2", "--dim", "5"]),
+    /option --dim/,
+  );
+});
+
+test("--version prints the package's version", () => {
+  const { version } = JSON.parse(
+    readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+  );
+  assert.equal(ok("--version"), `${version}\n`);
+});
+
+test("messages name the flag the user typed", () => {
+  refused(
+    bounded(["table", "--positions", "4", "--dim", "8", "--odd-dim", "nope"]),
+    /option --odd-dim must be one of "zero-pad", "extra-sin", "error", got "nope"/,
+  );
+  refused(bounded(["table", "--positions", "4"]), /--dim is required/);
+  refused(
+    bounded(["decay", "--from", "0", "--to", "1"]),
+    /--count is required/,
+  );
+  refused(
+    bounded(["table", "--positions", "4", "--dim", "8", "--output-scale", "x"]),
+    /option --output-scale must be a number/,
+  );
+});
+
+test("--alpha: the help says it is required, and it is", () => {
+  assert.match(ok("--help"), /--alpha A\s+power family \(required/);
+  refused(
+    bounded([
+      "decay",
+      "--theta",
+      "power",
+      "--from",
+      "0",
+      "--to",
+      "1",
+      "--count",
+      "3",
+    ]),
+    /option --alpha is required/,
+  );
+});
+
+test("a stalled reader raises no listener warning", () => {
+  const result = spawnSync(
+    "/bin/sh",
+    [
+      "-c",
+      `"${process.execPath}" "${cli}" table --positions 200000 --dim 1024 | (sleep 2; cat >/dev/null)`,
+    ],
+    { encoding: "utf8", timeout: 120000 },
+  );
+  assert.equal(result.status, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /MaxListenersExceededWarning/);
+});
+
+test("a write that fails at the end leaves no partial file", () => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-fail-"));
+  const target = join(folder, "taken");
+  mkdirSync(target);
+  const result = bounded([
+    "table",
+    "--positions",
+    "300",
+    "--dim",
+    "8",
+    "-o",
+    target,
+  ]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /sinusoidal-pe: EISDIR/);
+  assert.deepEqual(readdirSync(folder), ["taken"]);
+  assert.deepEqual(readdirSync(target), []);
+});
+
+test("one explicit position takes a trailing comma", () => {
+  const csv = ok("table", "--positions", "5,", "--dim", "4", "--format", "csv");
+  const row = csv.trim().split(",").map(Number);
+  const want = [Math.sin(5), Math.cos(5), Math.sin(5 / 100), Math.cos(5 / 100)];
+  row.forEach((v, i) =>
+    assert.ok(Math.abs(v - want[i]) < 1e-6, `${v} ${want[i]}`),
+  );
+  assert.equal(csv.trim().split("\n").length, 1);
+});
+
+test("fairseq's padding row, counted from the end, stays in place across blocks", () => {
+  const path = join(dir, "fairseq.npy");
+  ok(
+    "table",
+    "--preset",
+    "fairseq",
+    "--padding-idx=-1",
+    "--positions",
+    "300",
+    "--dim",
+    "8",
+    "--block-rows",
+    "128",
+    "-o",
+    path,
+  );
+  const loaded = numpyLoad(path);
+  assert.deepEqual(loaded.shape, [300, 8]);
+  // Row 299 is zeros; row r holds [sin | cos] of r · w_i, w_i = 10000^(-i/3).
+  for (let r = 0; r < 300; r++)
+    for (let i = 0; i < 4; i++) {
+      const angle = r * 10000 ** (-i / 3);
+      const [sin, cos] =
+        r === 299 ? [0, 0] : [Math.sin(angle), Math.cos(angle)];
+      assert.ok(Math.abs(loaded.values[r * 8 + i] - sin) < 2e-6, `${r} ${i}`);
+      assert.ok(
+        Math.abs(loaded.values[r * 8 + 4 + i] - cos) < 2e-6,
+        `${r} ${i}`,
+      );
+    }
 });
