@@ -1,24 +1,12 @@
 // Loads the WebAssembly module once and manages its linear memory: scratch
 // allocations freed after each call, and the single buffer behind `view`
 // results.
-import wasmBase64 from "sinusoidal-pe-wasm";
 import { MEMORY_BYTES as MAX_BYTES } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 
 let instance = null;
 let loading = null;
 let viewPointer = 0;
-
-// The inline module is deflated, then base64-encoded.
-function inlineModule(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const inflated = new Response(bytes).body.pipeThrough(
-    new DecompressionStream("deflate"),
-  );
-  return new Response(inflated).arrayBuffer();
-}
 
 // Responses served as application/wasm compile while they download.
 function compileResponse(response) {
@@ -32,13 +20,6 @@ function compileResponse(response) {
 }
 
 async function compile(source) {
-  if (source === undefined) {
-    if (!wasmBase64)
-      throw typeError(
-        "this build carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
-      );
-    return WebAssembly.compile(await inlineModule(wasmBase64));
-  }
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
     return WebAssembly.compile(source);
@@ -73,8 +54,17 @@ function explainRefusal(error) {
   );
 }
 
-async function load(source) {
+// `fallback` gives the module when init() has no source: the inline copy,
+// or the file beside the entry in Node; without one, init() needs a source.
+async function load(source, fallback) {
   try {
+    if (source === undefined) {
+      if (fallback === undefined)
+        throw typeError(
+          "this entry carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
+        );
+      source = await fallback();
+    }
     const module = await compile(source);
     const result = await WebAssembly.instantiate(module, {
       // Growth detaches old buffers; views are always re-made from
@@ -89,9 +79,9 @@ async function load(source) {
 }
 
 /** Compiles and instantiates the module; later calls return at once. */
-export function init(source) {
+export function init(source, fallback) {
   if (instance) return Promise.resolve();
-  loading ??= load(source).then(
+  loading ??= load(source, fallback).then(
     (exports) => {
       instance = exports;
     },
