@@ -238,9 +238,9 @@ test-browser: all site deps-browser
 test-package: all deps-browser
 	node --test tests/package/
 
-# Writes the measured sizes table into README.md (checked by test-package).
+# Prints the measured sizes beside the budgets that test-package holds.
 sizes: all
-	node tests/package/sizes.js --write
+	node tests/package/sizes.js
 
 test-format: node_modules/.package-lock.json | deps-test
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \
