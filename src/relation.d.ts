@@ -1,21 +1,24 @@
-import type { DType, Layout, PresetName, ScheduleOptions } from "./index.js";
+import type {
+  DType,
+  Layout,
+  PresetOptions,
+  ScheduleOptions,
+} from "./index.js";
 
 /** Pairs rotated by rope: "halves" = (i, i + dim/2), "interleaved" = (2i, 2i + 1). */
 export type Pairing = "interleaved" | "halves";
 
-export interface RelationOptions extends ScheduleOptions {
+/** The table whose relation R(k) is meant: its schedule, layout and angle scale. */
+export type RelationOptions = ScheduleOptions & {
   /** Layout of the table whose relation R(k) is meant. Default "interleaved". */
   layout?: Layout;
   /** Multiplies every angle, as in `table`. Default 1. */
   scale?: number;
-}
+  preset?: undefined;
+};
 
-export interface PresetRelationOptions {
-  preset: PresetName;
-  dim: number;
-  /** The library's own parameters; position offsets (startIndex, …) play no part. */
-  [parameter: string]: unknown;
-}
+/** A preset's table instead: its parameters (position offsets such as startIndex play no part). */
+export type PresetRelationOptions = PresetOptions;
 
 /**
  * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
@@ -32,23 +35,31 @@ export function rotate<Out extends Float64Array>(
   offsets: number | ArrayLike<number>,
   options: RotateOptions & { out: Out },
 ): Out;
-export function rotate<Out extends Float32Array>(
-  vectors: Float32Array | ArrayLike<number>,
+/** Applies R(k) to each row (see the first signature), rounded once to float32, written into `out`. */
+export function rotate<
+  Vectors extends ArrayLike<number>,
+  Out extends Float32Array,
+>(
+  vectors: Vectors extends Float64Array ? never : Vectors,
   offsets: number | ArrayLike<number>,
   options: RotateOptions & { out: Out },
 ): Out;
+/** Applies R(k) to each row of a Float64Array (see the first signature), in float64. */
 export function rotate(
   vectors: Float64Array,
   offsets: number | ArrayLike<number>,
-  options: RotateOptions,
+  options: RotateOptions & { out?: Float64Array },
 ): Float64Array;
-export function rotate(
-  vectors: Float32Array | ArrayLike<number>,
+/** Applies R(k) to each row (see the first signature), rounded once to float32. */
+export function rotate<Vectors extends ArrayLike<number>>(
+  vectors: Vectors extends Float64Array ? never : Vectors,
   offsets: number | ArrayLike<number>,
-  options: RotateOptions,
+  options: RotateOptions & { out?: Float32Array },
 ): Float32Array;
 
-export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
+/** The options of `rotate` besides the table's. */
+export interface RotateFields {
+  /** Rotate `vectors` (a Float32Array or Float64Array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /**
    * Write the rows here (the type of the result, at least rows × dim long)
@@ -56,25 +67,29 @@ export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
    * overlap it at all; not with `inPlace`.
    */
   out?: Float32Array | Float64Array;
-};
+}
 
-export interface RopeOptions {
+/** The options of `rotate`: a table's (or a preset's), inPlace and out. */
+export type RotateOptions =
+  | (RelationOptions & RotateFields)
+  | PresetOptions<RotateFields>;
+
+/** The schedule options that rope takes: a table's, without oddDim (its dim is even). */
+type RopeSchedule = ScheduleOptions extends infer Each
+  ? Each extends unknown
+    ? Omit<Each, "oddDim">
+    : never
+  : never;
+
+/** The options of `rope` besides its schedule. */
+export interface RopeFields {
   /** Even head dimension: the length of each row. */
   dim: number;
   /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
   pairing?: Pairing;
-  /** Default schedule "paper", base 10000: w_i = base^(−2i/dim), HF inv_freq. */
-  schedule?: ScheduleOptions["schedule"];
-  base?: number;
-  minTimescale?: number;
-  maxTimescale?: number;
-  shift?: number;
-  /** Explicit w_i, dim / 2 of them. */
-  frequencies?: ArrayLike<number>;
-  /** A RoPE context extension of the "paper" schedule; its attention factor multiplies the result, as transformers multiplies cos and sin. */
-  scaling?: ScheduleOptions["scaling"];
-  /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
+  /** Multiplies every angle (1 / scaling_factor for linear position scaling). Default 1. */
   scale?: number;
+  /** Rotate `vectors` (a Float32Array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /** A Float32Array for the rows, as for `rotate`. */
   out?: Float32Array;
@@ -82,17 +97,13 @@ export interface RopeOptions {
   layout?: never;
 }
 
+/** The options of `rope` without a preset. Default schedule "paper", base 10000: w_i = base^(−2i/dim), HF inv_freq. */
+export type RopeOptions = RopeSchedule & RopeFields & { preset?: undefined };
+
 /** A preset's schedule and angle scale; its layout and offsets play no part. */
-export interface PresetRopeOptions {
-  preset: PresetName;
-  /** Even head dimension. */
-  dim: number;
-  pairing?: Pairing;
-  inPlace?: boolean;
-  out?: Float32Array;
-  /** The library's own parameters; see `presets`. */
-  [parameter: string]: unknown;
-}
+export type PresetRopeOptions = PresetOptions<
+  Pick<RopeFields, "pairing" | "inPlace" | "out">
+>;
 
 /**
  * Rotary position embedding: each pair (x, y) of a row becomes
@@ -106,41 +117,62 @@ export function rope<Out extends Float32Array>(
   positions: number | ArrayLike<number>,
   options: (RopeOptions | PresetRopeOptions) & { out: Out },
 ): Out;
+/**
+ * Rotary position embedding: each pair (x, y) of a row becomes
+ * (x cos a − y sin a, y cos a + x sin a), a = position · scale · w_i, in
+ * float32.
+ */
 export function rope(
   vectors: Float32Array | ArrayLike<number>,
   positions: number | ArrayLike<number>,
   options: RopeOptions | PresetRopeOptions,
 ): Float32Array;
 
-/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
+/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above), written into `out`. */
 export function rotationMatrix<Out extends Float64Array>(
   k: number,
-  options: (RelationOptions | PresetRelationOptions) & {
+  options: RelationOptions & {
     /** At least dim × dim elements, filled and returned. */
     out: Out;
   },
 ): Out;
+/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
 export function rotationMatrix(
   k: number,
-  options: RelationOptions | PresetRelationOptions,
+  options:
+    | (RelationOptions & {
+        /** At least dim × dim elements, filled and returned. */
+        out?: Float64Array;
+      })
+    | PresetRelationOptions,
 ): Float64Array;
 
-export interface LinearRelationOptions extends RelationOptions {
+/** The options of `linearRelationError` besides the table's. */
+export interface LinearRelationFields {
   /** A count (rows start, start + 1, …) or explicit positions. */
   positions: number | ArrayLike<number>;
+  /** First position when positions is a count; default 0. */
   start?: number;
   /** Offsets k to test: a number or a list (negative, fractional allowed). */
   offsets: number | ArrayLike<number>;
-  /** Default "float32". */
+  /** Dtype of the tables compared. Default "float32". */
   dtype?: DType;
+  /** Multiplies every value, as in `table`. Default 1. */
   outputScale?: number;
 }
 
+/** The options of `linearRelationError` without a preset. */
+export type LinearRelationOptions = RelationOptions & LinearRelationFields;
+
+/** The worst case of `linearRelationError`. */
 export interface LinearRelationResult {
+  /** The largest |R(k)·PE(p) − PE(p + k)| found. */
   maxAbsError: number;
-  /** Where the largest error occurred: position p, offset k, column index. */
+  /** The position p where it occurred. */
   position: number;
+  /** The offset k where it occurred. */
   offset: number;
+  /** The column where it occurred. */
   index: number;
 }
 
@@ -148,56 +180,78 @@ export interface LinearRelationResult {
 export function linearRelationError(
   options:
     | LinearRelationOptions
-    | (PresetRelationOptions &
+    | PresetOptions<
         Pick<
-          LinearRelationOptions,
+          LinearRelationFields,
           "positions" | "start" | "offsets" | "dtype"
-        >),
+        >
+      >,
 ): LinearRelationResult;
 
+/** Evenly spaced offsets. */
 export interface OffsetRange {
+  /** The first offset. */
   from: number;
+  /** The last offset. */
   to: number;
   /** Number of evenly spaced offsets from `from` to `to`, ≥ 1. */
   count: number;
 }
 
-export interface DotProductOptions extends RelationOptions {
+/** The options of `dotProducts` besides the table's. */
+export interface DotProductFields {
+  /** The offsets k: a list, or an evenly spaced range. */
   offsets: ArrayLike<number> | OffsetRange;
+  /** Multiplies every table value (so g by its square). Default 1. */
   outputScale?: number;
   /** A Float64Array of at least one element per offset to fill and return. */
   out?: Float64Array;
 }
 
+/** The options of `dotProducts` without a preset. */
+export type DotProductOptions = RelationOptions & DotProductFields;
+
+/** The options of `dotProducts`, with a preset or without. */
+export type AnyDotProductOptions =
+  | DotProductOptions
+  | PresetOptions<Pick<DotProductFields, "offsets" | "out">>;
+
+/**
+ * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
+ * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times
+ * outputScale², written into `out`.
+ */
+export function dotProducts<Out extends Float64Array>(
+  options: AnyDotProductOptions & { out: Out },
+): Out;
 /**
  * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
  * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times outputScale².
  */
-export function dotProducts<Out extends Float64Array>(
-  options: (
-    | DotProductOptions
-    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">)
-  ) & { out: Out },
-): Out;
-export function dotProducts(
-  options:
-    | DotProductOptions
-    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">),
-): Float64Array;
+export function dotProducts(options: AnyDotProductOptions): Float64Array;
 
-export interface ToeplitzOptions extends RelationOptions {
+/** The options of `toeplitzError` besides the table's. */
+export interface ToeplitzFields {
   /** A count ≤ 4096 (rows start, start + 1, …) or up to 1024 explicit positions. */
   positions: number | ArrayLike<number>;
+  /** First position when positions is a count; default 0. */
   start?: number;
   /** Dtype of the table whose Gram matrix is checked. Default "float64". */
   dtype?: DType;
+  /** Multiplies every value, as in `table`. Default 1. */
   outputScale?: number;
 }
 
+/** The options of `toeplitzError` without a preset. */
+export type ToeplitzOptions = RelationOptions & ToeplitzFields;
+
+/** The worst entry of `toeplitzError`. */
 export interface ToeplitzResult {
+  /** The largest |⟨PE(m), PE(n)⟩ − g(m − n)| found. */
   maxAbsError: number;
-  /** The positions of the worst entry. */
+  /** The first position of the worst entry. */
   m: number;
+  /** The second position of the worst entry. */
   n: number;
 }
 
@@ -205,6 +259,5 @@ export interface ToeplitzResult {
 export function toeplitzError(
   options:
     | ToeplitzOptions
-    | (PresetRelationOptions &
-        Pick<ToeplitzOptions, "positions" | "start" | "dtype">),
+    | PresetOptions<Pick<ToeplitzFields, "positions" | "start" | "dtype">>,
 ): ToeplitzResult;

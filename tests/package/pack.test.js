@@ -150,3 +150,52 @@ export { any, pe, wide, q, f };
     run(bin("tsc"), ["-p", dir], { cwd: dir });
   });
 }
+
+// CommonJS TypeScript: `import()` of either entry and type-only imports in
+// import resolution mode compile under node16 and nodenext; nodenext, which
+// knows require of ES modules, also takes a plain import.
+for (const module of ["node16", "nodenext"]) {
+  test(`a CommonJS TypeScript project compiles, module ${module}`, () => {
+    const dir = join(project.dir, `types-cjs-${module}`);
+    mkdirSync(dir);
+    const files = {
+      "consumer.cts": `import type { TableOptions } from "sinusoidal-pe" with { "resolution-mode": "import" };
+async function main(): Promise<void> {
+  const { init, table } = await import("sinusoidal-pe");
+  const slim = await import("sinusoidal-pe/slim");
+  await init();
+  const options: TableOptions = { positions: 4, dim: 8 };
+  const any: Float32Array | Float64Array = table(options);
+  const pe: Float32Array = slim.table({ positions: 4, dim: 8 });
+  // @ts-expect-error: the types are the package's own, not any
+  table({ positions: 4, dim: 8, layout: "rows" });
+  console.log(any.length, pe.length);
+}
+void main();
+`,
+    };
+    if (module === "nodenext")
+      files["static.cts"] = `import { table } from "sinusoidal-pe";
+export const pe: Float32Array = table({ positions: 4, dim: 8 });
+`;
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(dir, name), text);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "es2022",
+          module,
+          moduleResolution: module,
+          lib: ["es2022", "dom"],
+          types: [],
+          skipLibCheck: false,
+        },
+        files: Object.keys(files),
+      }),
+    );
+    run(bin("tsc"), ["-p", dir], { cwd: dir });
+  });
+}
