@@ -98,10 +98,7 @@ export type ExplicitFrequencies = OneSchedule<"frequencies"> & {
  * compile, as it is a TypeError at run time.
  */
 export type ScheduleOptions =
-  | PaperSchedule
-  | TimescaleSchedule
-  | ShiftedSchedule
-  | ExplicitFrequencies;
+  PaperSchedule | TimescaleSchedule | ShiftedSchedule | ExplicitFrequencies;
 
 /** The parameters of each preset, with the library's defaults. */
 export interface PresetParameters {

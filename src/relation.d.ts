@@ -1,9 +1,4 @@
-import type {
-  DType,
-  Layout,
-  PresetOptions,
-  ScheduleOptions,
-} from "./index.js";
+import type { DType, Layout, PresetOptions, ScheduleOptions } from "./index.js";
 
 /** Pairs rotated by rope: "halves" = (i, i + dim/2), "interleaved" = (2i, 2i + 1). */
 export type Pairing = "interleaved" | "halves";
@@ -71,8 +66,7 @@ export interface RotateFields {
 
 /** The options of `rotate`: a table's (or a preset's), inPlace and out. */
 export type RotateOptions =
-  | (RelationOptions & RotateFields)
-  | PresetOptions<RotateFields>;
+  (RelationOptions & RotateFields) | PresetOptions<RotateFields>;
 
 /** The schedule options that rope takes: a table's, without oddDim (its dim is even). */
 type RopeSchedule = ScheduleOptions extends infer Each
@@ -181,10 +175,7 @@ export function linearRelationError(
   options:
     | LinearRelationOptions
     | PresetOptions<
-        Pick<
-          LinearRelationFields,
-          "positions" | "start" | "offsets" | "dtype"
-        >
+        Pick<LinearRelationFields, "positions" | "start" | "offsets" | "dtype">
       >,
 ): LinearRelationResult;
 
@@ -213,8 +204,7 @@ export type DotProductOptions = RelationOptions & DotProductFields;
 
 /** The options of `dotProducts`, with a preset or without. */
 export type AnyDotProductOptions =
-  | DotProductOptions
-  | PresetOptions<Pick<DotProductFields, "offsets" | "out">>;
+  DotProductOptions | PresetOptions<Pick<DotProductFields, "offsets" | "out">>;
 
 /**
  * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
