@@ -226,9 +226,11 @@ test-properties: all
 properties: all
 	PROPERTY_RUNS=10000 node --test tests/property/
 
-# The declarations as a TypeScript user meets them.
+# The declarations as a TypeScript user meets them, and as an editor shows
+# them on hover.
 test-types: all
 	node_modules/.bin/tsc -p tests/types
+	node --test tests/types/hover.js
 
 test-browser: all site deps-browser
 	node --test tests/browser/

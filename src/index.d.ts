@@ -18,7 +18,7 @@ export function init(source?: WasmSource): Promise<void>;
 /** Column order of a table: sin and cos per pair, or all sin then all cos. */
 export type Layout =
   "interleaved" | "interleaved-cos-first" | "halves" | "halves-cos-first";
-/** Frequency schedules; see `ScheduleFields.schedule`. */
+/** Frequency schedules; see `PaperSchedule`, `TimescaleSchedule`, `ShiftedSchedule`. */
 export type Schedule = "paper" | "timescale" | "shifted";
 /** What an odd dim does with its last column. */
 export type OddDim = "zero-pad" | "extra-sin" | "error";
@@ -46,114 +46,195 @@ export const ODD_DIMS: readonly OddDim[];
 /** Every table `dtype`. */
 export const DTYPES: readonly DType[];
 
-/** Every schedule option, documented once; each schedule takes some of them. */
-export interface ScheduleFields {
-  /** Columns of the table, 1 ≤ dim ≤ MAX_DIM. */
+// Each option is declared once, in one interface that every union member
+// with it shares, so that an editor finds its documentation inside a call.
+
+/** The width of the encoding. */
+export interface DimOption {
+  /** Columns of the table (rope: the even head dimension), 1 ≤ dim ≤ MAX_DIM. */
   dim: number;
-  /** "paper" (default): w_i = base^(−2i/dim); "timescale": minTimescale·exp(−i·ln(maxTimescale/minTimescale)/max(h−1, 1)); "shifted": exp(−ln(base)·i/(h − shift)), h = ⌊dim/2⌋. */
-  schedule?: Schedule;
-  /** "paper" and "shifted" only: finite and > 1; default 10000. */
-  base?: number;
-  /** "timescale" only: finite and > 0; default 1. */
-  minTimescale?: number;
-  /** "timescale" only: finite and > 0; default 10000. */
-  maxTimescale?: number;
-  /** "shifted" only: finite and below ⌊dim/2⌋; default 1. */
-  shift?: number;
-  /** Explicit w_i instead of a schedule: one per pair (⌈dim/2⌉ with extra-sin); not with any schedule option. */
-  frequencies?: ArrayLike<number>;
-  /** Odd dim: "extra-sin" (default; ⌈dim/2⌉ sin columns), "zero-pad" (zero last column) or "error". */
-  oddDim?: OddDim;
-  /** "paper" only: a RoPE context extension of the schedule (even dim), as `ropeFrequencies` takes it; its attention factor multiplies every table value and every `rope` result. */
-  scaling?: RopeScaling;
 }
 
-type ScheduleKey = Exclude<keyof ScheduleFields, "dim" | "oddDim">;
-/** The options of one schedule: `Keys`, and none of the others. */
-type OneSchedule<Keys extends ScheduleKey> = Pick<
-  ScheduleFields,
-  "dim" | "oddDim" | Keys
-> & { [Key in Exclude<ScheduleKey, Keys>]?: never };
+/** What an odd dim does. */
+export interface OddDimOption {
+  /** Odd dim: "extra-sin" (default; ⌈dim/2⌉ sin columns), "zero-pad" (zero last column) or "error". */
+  oddDim?: OddDim;
+}
+
+/** The base of the "paper" and "shifted" schedules. */
+export interface BaseOption {
+  /** "paper" and "shifted" schedules: finite and > 1; default 10000. */
+  base?: number;
+}
 
 /** The "paper" schedule (the default), optionally rescaled by `scaling`. */
-export type PaperSchedule = OneSchedule<"schedule" | "base" | "scaling"> & {
+export interface PaperSchedule extends BaseOption {
+  /** "paper" (default): w_i = base^(−2i/dim); "timescale": minTimescale·exp(−i·ln(maxTimescale/minTimescale)/max(h−1, 1)); "shifted": exp(−ln(base)·i/(h − shift)), h = ⌊dim/2⌋. */
   schedule?: "paper";
-};
-/** tensor2tensor's "timescale" schedule. */
-export type TimescaleSchedule = OneSchedule<
-  "schedule" | "minTimescale" | "maxTimescale"
-> & { schedule: "timescale" };
-/** The "shifted" schedule (diffusers' downscale_freq_shift). */
-export type ShiftedSchedule = OneSchedule<"schedule" | "base" | "shift"> & {
-  schedule: "shifted";
-};
-/** Explicit frequencies instead of a schedule. */
-export type ExplicitFrequencies = OneSchedule<"frequencies"> & {
-  frequencies: ArrayLike<number>;
-};
+  /** "paper" schedule only: a RoPE context extension of it (even dim), as `ropeFrequencies` takes it; its attention factor multiplies every table value and every `rope` result. */
+  scaling?: RopeScaling;
+  minTimescale?: never;
+  maxTimescale?: never;
+  shift?: never;
+  frequencies?: never;
+}
 
-/**
- * The frequencies: a schedule and its own parameters, or explicit ones. A
- * parameter of another schedule (`scaling` beside "timescale", say) does not
- * compile, as it is a TypeError at run time.
- */
-export type ScheduleOptions =
+/** tensor2tensor's "timescale" schedule. */
+export interface TimescaleSchedule
+  extends MinTimescaleOption, MaxTimescaleOption {
+  /** "timescale": w_i = minTimescale·exp(−i·ln(maxTimescale/minTimescale)/max(h−1, 1)), h = ⌊dim/2⌋. */
+  schedule: "timescale";
+  base?: never;
+  shift?: never;
+  frequencies?: never;
+  scaling?: never;
+}
+
+/** The "shifted" schedule (diffusers' downscale_freq_shift). */
+export interface ShiftedSchedule extends BaseOption {
+  /** "shifted": w_i = exp(−ln(base)·i/(h − shift)), h = ⌊dim/2⌋. */
+  schedule: "shifted";
+  /** "shifted" schedule only: finite and below ⌊dim/2⌋; default 1. */
+  shift?: number;
+  minTimescale?: never;
+  maxTimescale?: never;
+  frequencies?: never;
+  scaling?: never;
+}
+
+/** Explicit frequencies instead of a schedule. */
+export interface ExplicitFrequencies {
+  /** Explicit w_i instead of a schedule: one per pair (⌈dim/2⌉ with extra-sin); not with any schedule option. */
+  frequencies: ArrayLike<number>;
+  schedule?: never;
+  base?: never;
+  minTimescale?: never;
+  maxTimescale?: never;
+  shift?: never;
+  scaling?: never;
+}
+
+/** A schedule and its own parameters, or explicit frequencies. */
+export type Frequencies =
   PaperSchedule | TimescaleSchedule | ShiftedSchedule | ExplicitFrequencies;
 
-/** The parameters of each preset, with the library's defaults. */
+/**
+ * The frequencies of a table of `dim` columns: a schedule and its own
+ * parameters, or explicit ones. A parameter of another schedule (`scaling`
+ * beside "timescale", say) does not compile, as it is a TypeError at run
+ * time.
+ */
+export type ScheduleOptions = Frequencies & DimOption & OddDimOption;
+
+/** The shortest timescale of tensor2tensor's schedule. */
+export interface MinTimescaleOption {
+  /** The shortest timescale ("timescale" schedule, preset "tensor2tensor"): finite and > 0; default 1. */
+  minTimescale?: number;
+}
+
+/** The longest timescale of tensor2tensor's schedule. */
+export interface MaxTimescaleOption {
+  /** The longest timescale ("timescale" schedule, presets "tensor2tensor" and "whisper"): finite and > 0; default 10000. */
+  maxTimescale?: number;
+}
+
+/** A multiplier of every angle. */
+export interface ScaleOption {
+  /** Multiplies every angle: angle = position · scale · w_i; default 1. With preset "mlx", multiplies every value instead; default (and 0) sqrt(2/dim). */
+  scale?: number;
+}
+
+/** keras SinePositionEncoding. */
+export interface PaperPreset {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "paper";
+  /** keras SinePositionEncoding max_wavelength; default 10000. */
+  maxWavelength?: number;
+  /** The first position when positions is a count (keras start_index, tensor2tensor start_index); default 0. */
+  startIndex?: number;
+}
+
+/** tensor2tensor get_timing_signal_1d. */
+export interface Tensor2tensorPreset
+  extends MinTimescaleOption, MaxTimescaleOption {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "tensor2tensor";
+  /** The first position when positions is a count (keras start_index, tensor2tensor start_index); default 0. */
+  startIndex?: number;
+}
+
+/** fairseq SinusoidalPositionalEmbedding. */
+export interface FairseqPreset {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "fairseq";
+  /** The padding index whose row is zeros (models use 1); default null: none. */
+  paddingIdx?: number | null;
+}
+
+/** whisper sinusoids. */
+export interface WhisperPreset extends MaxTimescaleOption {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "whisper";
+}
+
+/** diffusers get_timestep_embedding. */
+export interface DiffusersPreset extends ScaleOption {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "diffusers";
+  /** [cos | sin] instead of [sin | cos]; default false (Stable Diffusion's UNet: true). */
+  flipSinToCos?: boolean;
+  /** Divides ln(maxPeriod) by h − shift; default 1 (Stable Diffusion's UNet: 0). */
+  downscaleFreqShift?: number;
+  /** The longest period (diffusers max_period, guided-diffusion max_period); default 10000. */
+  maxPeriod?: number;
+}
+
+/** guided-diffusion timestep_embedding. */
+export interface GuidedDiffusionPreset {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "guided-diffusion";
+  /** The longest period (diffusers max_period, guided-diffusion max_period); default 10000. */
+  maxPeriod?: number;
+}
+
+/** transformers MarianSinusoidalPositionalEmbedding. */
+export interface MarianPreset {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "marian";
+  /** The first position when positions is a count (past_key_values_length); default 0. */
+  pastKeyValuesLength?: number;
+}
+
+/** mlx SinusoidalPositionalEncoding. */
+export interface MlxPreset extends ScaleOption {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset: "mlx";
+  /** The lowest frequency; default 0.0001. */
+  minFreq?: number;
+  /** The highest frequency; default 1. */
+  maxFreq?: number;
+  /** [cos | sin] instead of [sin | cos]; default false. */
+  cosFirst?: boolean;
+  /** Frequencies in turns (times 2π); default false. */
+  fullTurns?: boolean;
+}
+
+/** Each preset with its parameters, by name. */
 export interface PresetParameters {
-  paper: {
-    /** keras SinePositionEncoding max_wavelength; default 10000. */
-    maxWavelength?: number;
-    /** The first position when positions is a count (keras start_index); default 0. */
-    startIndex?: number;
-  };
-  tensor2tensor: {
-    /** get_timing_signal_1d min_timescale; default 1. */
-    minTimescale?: number;
-    /** get_timing_signal_1d max_timescale; default 10000. */
-    maxTimescale?: number;
-    /** The first position when positions is a count (start_index); default 0. */
-    startIndex?: number;
-  };
-  fairseq: {
-    /** The padding index whose row is zeros (models use 1); default null: none. */
-    paddingIdx?: number | null;
-  };
-  whisper: {
-    /** sinusoids max_timescale; default 10000. */
-    maxTimescale?: number;
-  };
-  diffusers: {
-    /** [cos | sin] instead of [sin | cos]; default false (Stable Diffusion's UNet: true). */
-    flipSinToCos?: boolean;
-    /** Divides ln(maxPeriod) by h − shift; default 1 (Stable Diffusion's UNet: 0). */
-    downscaleFreqShift?: number;
-    /** Multiplies every angle; default 1. */
-    scale?: number;
-    /** The longest period; default 10000. */
-    maxPeriod?: number;
-  };
-  "guided-diffusion": {
-    /** timestep_embedding max_period; default 10000. */
-    maxPeriod?: number;
-  };
-  marian: {
-    /** The first position when positions is a count (past_key_values_length); default 0. */
-    pastKeyValuesLength?: number;
-  };
-  mlx: {
-    /** The lowest frequency; default 0.0001. */
-    minFreq?: number;
-    /** The highest frequency; default 1. */
-    maxFreq?: number;
-    /** Multiplies every value; default null: sqrt(2/dim). */
-    scale?: number | null;
-    /** [cos | sin] instead of [sin | cos]; default false. */
-    cosFirst?: boolean;
-    /** Frequencies in turns (times 2π); default false. */
-    fullTurns?: boolean;
-  };
+  paper: PaperPreset;
+  tensor2tensor: Tensor2tensorPreset;
+  fairseq: FairseqPreset;
+  whisper: WhisperPreset;
+  diffusers: DiffusersPreset;
+  "guided-diffusion": GuidedDiffusionPreset;
+  marian: MarianPreset;
+  mlx: MlxPreset;
+}
+
+/** No preset: the options give the schedule. */
+export interface NoPreset {
+  /** The library whose embedding to reproduce; see `presets`. */
+  preset?: undefined;
 }
 
 /**
@@ -161,60 +242,84 @@ export interface PresetParameters {
  * misspelt preset, or a parameter of another preset, does not compile.
  */
 export type PresetOptions<Own = unknown> = {
-  [Name in PresetName]: {
-    /** The library whose embedding to reproduce; see `presets`. */
-    preset: Name;
-  } & Pick<ScheduleFields, "dim"> &
-    PresetParameters[Name] &
-    Own;
+  [Name in PresetName]: PresetParameters[Name] & DimOption & Own;
 }[PresetName];
 
-/** Every table option, documented once. */
-export interface TableFields {
+/** The rows of a table. */
+export interface PositionsOption {
   /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed); 0 and [] give an empty table. */
   positions: number | ArrayLike<number>;
+}
+
+/** The rows of a float32 table. */
+export interface Float32Rows extends PositionsOption {
+  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
+  dtype?: "float32";
+}
+
+/** The rows of a float64 table. */
+export interface Float64Rows extends PositionsOption {
+  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
+  dtype: "float64";
+}
+
+/** The rows of a table of either dtype. */
+export interface TableRows extends PositionsOption {
+  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
+  dtype?: DType;
+}
+
+/** How a table's values are placed, without a preset. */
+export interface TablePlacement extends ScaleOption {
   /** First position when positions is a count; default 0. */
   start?: number;
   /** Default "interleaved" (sin, cos per pair, as in the paper). */
   layout?: Layout;
-  /** Multiplies every angle: angle = position · scale · w_i. Default 1. */
-  scale?: number;
   /** Multiplies every value before rounding. Default 1. */
   outputScale?: number;
-  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
-  dtype?: DType;
-  /**
-   * Return a zero-copy view of the module's memory instead of a copy. The
-   * view stays valid until the next call that returns a view; memory growth
-   * by any call also ends it. An invalidated view is detached: its length
-   * is 0 and its methods and iteration throw a TypeError. Not with `out`.
-   */
-  view?: boolean;
+}
+
+/** A copy of the table, or the caller's `out`. */
+export interface CopyOrOut<Out> {
+  /** Default false: a copy (or `out`). true: a zero-copy view of the module's memory; not with `out`. */
+  view?: false;
   /**
    * Write the table into this array (a Float32Array for float32, a
    * Float64Array for float64; a subarray of a larger buffer works) and
    * return it. At least positions × dim long: elements past the table are
    * left as they were. Not a view of the module's memory; not with `view`.
    */
-  out?: Float32Array | Float64Array;
+  out?: Out;
 }
 
-/** A copy, a view, or the caller's `out` (never a view and `out` at once). */
-export type TableDelivery =
-  | (Pick<TableFields, "view" | "out"> & { view?: false })
-  | (Pick<TableFields, "view"> & { view: true; out?: undefined });
+/** A view of the module's memory. */
+export interface InView {
+  /**
+   * Return a zero-copy view of the module's memory instead of a copy. The
+   * view stays valid until the next call that returns a view; memory growth
+   * by any call also ends it. An invalidated view is detached: its length
+   * is 0 and its methods and iteration throw a TypeError. Not with `out`.
+   */
+  view: true;
+  /** Not with `view: true`. */
+  out?: undefined;
+}
+
+/** The options of `table`, with a preset or without, for rows and an `out`. */
+export type TableInput<Rows, Out> = Rows &
+  (CopyOrOut<Out> | InView) &
+  ((ScheduleOptions & TablePlacement & NoPreset) | PresetOptions);
 
 /** The options of `table` without a preset. */
 export type TableOptions = ScheduleOptions &
-  Pick<
-    TableFields,
-    "positions" | "start" | "layout" | "scale" | "outputScale" | "dtype"
-  > &
-  TableDelivery & { preset?: undefined };
+  TablePlacement &
+  NoPreset &
+  TableRows &
+  (CopyOrOut<Float32Array | Float64Array> | InView);
 
 /** The options of `table` with a preset: its parameters, positions, dtype and delivery. */
 export type PresetTableOptions = PresetOptions<
-  Pick<TableFields, "positions" | "dtype"> & TableDelivery
+  TableRows & (CopyOrOut<Float32Array | Float64Array> | InView)
 >;
 
 /** The array type of a dtype (both for a dtype not known until run time). */
@@ -224,17 +329,11 @@ export type TableArray<D extends DType> = D extends "float64"
 
 /** The encoding table, row-major [positions, dim]: float32 by default. */
 export function table(
-  options: (TableOptions | PresetTableOptions) & {
-    dtype?: "float32";
-    out?: undefined;
-  },
+  options: TableInput<Float32Rows, undefined>,
 ): Float32Array;
 /** The encoding table, row-major [positions, dim], in float64. */
 export function table(
-  options: (TableOptions | PresetTableOptions) & {
-    dtype: "float64";
-    out?: undefined;
-  },
+  options: TableInput<Float64Rows, undefined>,
 ): Float64Array;
 /**
  * The encoding table, row-major [positions, dim], written into `out` and
@@ -243,45 +342,29 @@ export function table(
 export function table<
   Out extends Float32Array | Float64Array,
   D extends DType = "float32",
->(
-  options: (TableOptions | PresetTableOptions) & {
-    dtype?: D;
-    out?: Out & TableArray<D>;
-  },
-): Out;
+>(options: TableInput<TableRows & { dtype?: D }, Out & TableArray<D>>): Out;
+
+/** What `frequencies` takes besides the schedule. */
+export interface FrequencyExtras<Out> {
+  /** As for `table`; w_i do not depend on it. */
+  positions?: number | ArrayLike<number>;
+  /** As for `table`; w_i are float64 whatever it is. */
+  dtype?: DType;
+  /** As for `table`; w_i are a copy (or `out`) whatever it is. */
+  view?: boolean;
+  /** A Float64Array of at least one element per pair to fill and return. */
+  out?: Out;
+}
 
 /** The options of `frequencies`: a table's, with `out` a Float64Array of the w_i. */
-export type FrequencyOptions =
-  | (ScheduleOptions &
-      Partial<
-        Pick<
-          TableFields,
-          | "positions"
-          | "start"
-          | "layout"
-          | "scale"
-          | "outputScale"
-          | "dtype"
-          | "view"
-        >
-      > & {
-        preset?: undefined;
-        /** A Float64Array of at least one element per pair to fill and return. */
-        out?: Float64Array;
-      })
-  | PresetOptions<
-      Partial<Pick<TableFields, "positions" | "dtype" | "view">> & {
-        /** A Float64Array of at least one element per pair to fill and return. */
-        out?: Float64Array;
-      }
-    >;
+export type FrequencyOptions<Out extends Float64Array = Float64Array> =
+  FrequencyExtras<Out> &
+    ((ScheduleOptions & TablePlacement & NoPreset) | PresetOptions);
 
-/** The w_i that `table` uses for these options (scale not applied), written into `out`. */
-export function frequencies<Out extends Float64Array>(
-  options: FrequencyOptions & { out: Out },
+/** The w_i that `table` uses for these options (scale not applied), in `out` when given. */
+export function frequencies<Out extends Float64Array = Float64Array>(
+  options: FrequencyOptions<Out>,
 ): Out;
-/** The w_i that `table` uses for these options (scale not applied). */
-export function frequencies(options: FrequencyOptions): Float64Array;
 
 /** What a preset reproduces. */
 export interface PresetDescription {
