@@ -16,6 +16,11 @@ const INITS = {
   "init() from the inline module": () => init(),
   "init(await readFile(sinusoidal-pe.wasm))": async () =>
     init(await readFile(WASM)),
+  // The path of hosts without Node's zlib: a DecompressionStream.
+  "init() from the inline module, without Node's builtins": () => {
+    process.getBuiltinModule = undefined;
+    return init();
+  },
 };
 const INIT_RUNS = 9;
 
