@@ -1,6 +1,6 @@
 // The module inlined in the default entry: deflated (zlib format), then
-// base64-encoded. Node inflates it with zlib, synchronously and in about a
-// millisecond; elsewhere a DecompressionStream inflates it. Node's builtins
+// base64-encoded. Node inflates it with zlib, synchronously and in a few
+// milliseconds; elsewhere a DecompressionStream inflates it. Node's builtins
 // are reached through process.getBuiltinModule, never an import, so browsers
 // and bundlers see no dependency on them.
 import wasmBase64 from "sinusoidal-pe-wasm";
