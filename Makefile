@@ -35,8 +35,8 @@ ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
 	--alias:sinusoidal-pe-constants=./build/constants.js
 
-DIST := dist/index.js dist/sinusoidal-pe.global.js dist/sinusoidal-pe.wasm \
-	dist/cli.js $(TYPES)
+DIST := dist/index.js dist/slim.js dist/slim-node.js dist/sinusoidal-pe.global.js \
+	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
 	test-types test-browser test-package test-format test-properties properties sizes fuzz \
@@ -126,8 +126,16 @@ build/constants.js: src/core/constants_to_js.js src/core/status.h \
 	@mkdir -p build
 	node $< $@
 
-dist/index.js: build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
-	$(ESBUILD) --format=esm --outfile=$@ src/index.js
+# The library's code is in dist/slim.js alone: the default entry adds the
+# inline module to it, the slim entry's Node build the file beside it.
+dist/slim.js: build/constants.js $(JS_SRC) node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --outfile=$@ src/slim.js
+
+dist/index.js: src/index.js src/inline-module.js build/wasm-base64.js node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --external:./slim.js --outfile=$@ $<
+
+dist/slim-node.js: src/slim-node.js node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --platform=node --external:./slim.js --outfile=$@ $<
 
 # The packaged classic script loads dist/index.js beside it, so the package
 # carries the code and the inline module once.
@@ -223,9 +231,11 @@ test-properties: all
 properties: all
 	PROPERTY_RUNS=10000 node --test tests/property/
 
-# The declarations as a TypeScript user meets them.
+# The declarations as a TypeScript user meets them, and as an editor shows
+# them on hover.
 test-types: all
 	node_modules/.bin/tsc -p tests/types
+	node --test tests/types/hover.js
 
 test-browser: all site deps-browser
 	node --test tests/browser/
@@ -235,9 +245,9 @@ test-browser: all site deps-browser
 test-package: all deps-browser
 	node --test tests/package/
 
-# Writes the measured sizes table into README.md (checked by test-package).
+# Prints the measured sizes beside the budgets that test-package holds.
 sizes: all
-	node tests/package/sizes.js --write
+	node tests/package/sizes.js
 
 test-format: node_modules/.package-lock.json | deps-test
 	clang-format --dry-run --Werror $(CORE_C) $(CORE_H) tests/native/*.[ch] tests/fuzz/*.[ch] \

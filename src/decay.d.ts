@@ -31,7 +31,11 @@ export interface DecayIntegralOptions extends FamilyOptions {
 
 /** f(x) = ∫₀¹ cos(x·θ(t)) dt at every x, written into `out` (closed form only). */
 export function decayIntegral<Out extends Float64Array>(
-  options: DecayIntegralOptions & { method?: "closed-form"; out: Out },
+  options: DecayIntegralOptions & {
+    method?: "closed-form";
+    /** A Float64Array of at least one element per x to fill and return. */
+    out: Out;
+  },
 ): Out;
 /** f(x) = ∫₀¹ cos(x·θ(t)) dt at every x. */
 export function decayIntegral(
@@ -46,7 +50,10 @@ export function decayIntegral(
 export function ci(x: number): number;
 export function ci<Out extends Float64Array>(
   x: ArrayLike<number>,
-  options: { out: Out },
+  options: {
+    /** A Float64Array of at least one element per x to fill and return. */
+    out: Out;
+  },
 ): Out;
 export function ci(
   x: ArrayLike<number>,
@@ -57,7 +64,10 @@ export function ci(
 export function si(x: number): number;
 export function si<Out extends Float64Array>(
   x: ArrayLike<number>,
-  options: { out: Out },
+  options: {
+    /** A Float64Array of at least one element per x to fill and return. */
+    out: Out;
+  },
 ): Out;
 export function si(
   x: ArrayLike<number>,
@@ -67,6 +77,7 @@ export function si(
 export interface DecayComparisonOptions extends FamilyOptions {
   /** Even or odd, 2 ≤ dim ≤ 2^20: ⌊dim/2⌋ frequencies θ_i = θ(2i/dim). */
   dim: number;
+  /** Finite reals, or a grid. */
   x: number | ArrayLike<number> | Grid;
 }
 

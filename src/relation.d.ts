@@ -1,250 +1,262 @@
-import type { DType, Layout, PresetName, ScheduleOptions } from "./index.js";
+import type {
+  DimOption,
+  DType,
+  Frequencies,
+  Layout,
+  NoPreset,
+  PresetOptions,
+  ScaleOption,
+  ScheduleOptions,
+} from "./index.js";
+
+// As in index.d.ts, each option is declared once, in one interface that
+// every union member with it shares.
 
 /** Pairs rotated by rope: "halves" = (i, i + dim/2), "interleaved" = (2i, 2i + 1). */
 export type Pairing = "interleaved" | "halves";
 
-export interface RelationOptions extends ScheduleOptions {
+/** The layout and angle scale of the table whose relation R(k) is meant. */
+export interface RelationPlacement extends ScaleOption {
   /** Layout of the table whose relation R(k) is meant. Default "interleaved". */
   layout?: Layout;
-  /** Multiplies every angle, as in `table`. Default 1. */
-  scale?: number;
 }
 
-export interface PresetRelationOptions {
-  preset: PresetName;
-  dim: number;
-  /** The library's own parameters; position offsets (startIndex, …) play no part. */
-  [parameter: string]: unknown;
+/** The table whose relation R(k) is meant: its schedule, layout and angle scale. */
+export type RelationOptions = ScheduleOptions & RelationPlacement & NoPreset;
+
+/** A preset's table instead: its parameters (position offsets such as startIndex play no part). */
+export type PresetRelationOptions = PresetOptions;
+
+/** A table's values multiplied, without a preset. */
+export interface OutputScaleOption {
+  /** Multiplies every value, as in `table`. Default 1. */
+  outputScale?: number;
 }
 
-/**
- * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
- * each row of a row-major [rows, dim] array. `offsets`: one number, or one
- * per row; real, negative and fractional values allowed. An odd dim needs
- * oddDim "zero-pad" (the zero column stays as it is); "extra-sin" is a
- * RangeError. Angles and products are formed in float64; a Float64Array is
- * rotated in float64 and gives a Float64Array, anything else is rounded once
- * to a Float32Array. With `inPlace`, `vectors` (a Float32Array or
- * Float64Array of the caller's, not a view) is written and returned.
- */
-export function rotate<Out extends Float64Array>(
-  vectors: Float64Array,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions & { out: Out },
-): Out;
-export function rotate<Out extends Uint16Array>(
-  vectors: Uint16Array,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions & { out: Out },
-): Out;
-export function rotate<Out extends Float32Array>(
-  vectors: Float32Array | ArrayLike<number>,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions & { out: Out },
-): Out;
-export function rotate(
-  vectors: Float64Array,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions,
-): Float64Array;
-/** float16 rows as IEEE half bits: each value turned in double, rounded once. */
-export function rotate(
-  vectors: Uint16Array,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions,
-): Uint16Array;
-export function rotate(
-  vectors: Float32Array | ArrayLike<number>,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions,
-): Float32Array;
-
-export type RotateOptions = (RelationOptions | PresetRelationOptions) & {
+/** The options of `rotate` besides the table's. */
+export interface RotateFields<Out> {
+  /** Rotate `vectors` (a Float32Array, Float64Array or Uint16Array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /**
    * Write the rows here (the type of the result, at least rows × dim long)
    * and return it. It may be `vectors` itself (the same as inPlace), or not
    * overlap it at all; not with `inPlace`.
    */
-  out?: Float32Array | Float64Array | Uint16Array;
-};
-
-/** The shape of a 4-D attention tensor given to `rope` as its flat data. */
-export interface RopeTensorOptions {
-  /** "bhsd": batch × heads × seq × head dim; "bshd": batch × seq × heads × head dim. */
-  order?: "bhsd" | "bshd";
-  /** Attention heads (required with `order`). */
-  heads?: number;
-  /** Batch rows; default 1. The sequence length is rows / (batch · heads). */
-  batch?: number;
+  out?: Out;
 }
 
-export interface RopeOptions extends RopeTensorOptions {
-  /** Head dimension: the length of each row (even unless `rotaryDim` is given). */
-  dim: number;
-  /** The rotated columns: the first rotaryDim of each row (even, ≤ dim; default dim); the others pass through. The schedule is that of rotaryDim: w_i = base^(−2i/rotaryDim). */
-  rotaryDim?: number;
+/** The options of `rotate`: a table's (or a preset's), inPlace and out. */
+export type RotateOptions<Out = Float32Array | Float64Array | Uint16Array> =
+  RotateFields<Out> & (RelationOptions | PresetOptions);
+
+/**
+ * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
+ * each row of a row-major [rows, dim] Float64Array, in float64. `offsets`:
+ * one number, or one per row; real, negative and fractional values allowed.
+ * An odd dim needs oddDim "zero-pad" (the zero column stays as it is);
+ * "extra-sin" is a RangeError. With `inPlace`, `vectors` is written and
+ * returned; with `out`, `out`.
+ */
+export function rotate<Out extends Float64Array = Float64Array>(
+  vectors: Float64Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions<Out>,
+): Out;
+/**
+ * Applies R(k) to float16 rows (IEEE half bits in a Uint16Array): each
+ * value is turned in float64 and rounded once to half, ties to even.
+ */
+export function rotate<Out extends Uint16Array = Uint16Array>(
+  vectors: Uint16Array,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions<Out>,
+): Out;
+/**
+ * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
+ * each row of a row-major [rows, dim] array: angles and products are formed
+ * in float64 and rounded once to a Float32Array. `offsets`: one number, or
+ * one per row; real, negative and fractional values allowed. An odd dim
+ * needs oddDim "zero-pad"; "extra-sin" is a RangeError. With `inPlace`,
+ * `vectors` (a Float32Array of the caller's, not a view) is written and
+ * returned; with `out`, `out`.
+ */
+export function rotate<
+  Vectors extends ArrayLike<number>,
+  Out extends Float32Array = Float32Array,
+>(
+  vectors: Vectors extends Float64Array | Uint16Array ? never : Vectors,
+  offsets: number | ArrayLike<number>,
+  options: RotateOptions<Out>,
+): Out;
+
+/** The options of `rope` that combine with a preset. */
+export interface RopeFields<Out> {
   /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
   pairing?: Pairing;
-  /** Default schedule "paper", base 10000: w_i = base^(−2i/dim), HF inv_freq. */
-  schedule?: ScheduleOptions["schedule"];
-  base?: number;
-  minTimescale?: number;
-  maxTimescale?: number;
-  shift?: number;
-  /** Explicit w_i, rotaryDim / 2 of them. */
-  frequencies?: ArrayLike<number>;
-  /** A RoPE context extension of the "paper" schedule; its attention factor multiplies the result, as transformers multiplies cos and sin. */
-  scaling?: ScheduleOptions["scaling"];
-  /** Multiplies every angle (1 / scaling_factor for linear position scaling). */
-  scale?: number;
+  /** The rotated columns: the first rotaryDim of each row (even, ≤ dim; default dim), paired within them, with the schedule of rotaryDim (w_i = base^(−2i/rotaryDim)); the other columns pass through. */
+  rotaryDim?: number;
+  /** The rows are a 4-D attention tensor's flat data: "bhsd" (batch × heads × seq × head dim) or "bshd" (batch × seq × heads × head dim). `positions` is then the first position (token s at positions + s), or one per token, or one per token of every batch row. */
+  order?: "bhsd" | "bshd";
+  /** Attention heads of the tensor (with `order`). */
+  heads?: number;
+  /** Batch rows of the tensor (with `order`); default 1. */
+  batch?: number;
+  /** Rotate `vectors` (a typed array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
-  /** An array of the input's type for the rows (a Float32Array for plain arrays). */
-  out?: RopeData;
+  /** An array of the rows' type (a Float32Array for plain arrays), at least rows × dim long. */
+  out?: Out;
+}
+
+/** The angle scale of `rope`, without a preset. */
+export interface RopeScale extends ScaleOption {
   /** Not a rope option: columns are paired by `pairing`. */
   layout?: never;
 }
 
+/** The options of `rope` without a preset. Default schedule "paper", base 10000: w_i = base^(−2i/rotaryDim), HF inv_freq. */
+export type RopeOptions<Out = Float32Array> = RopeFields<Out> &
+  Frequencies &
+  DimOption &
+  RopeScale &
+  NoPreset;
+
 /** A preset's schedule and angle scale; its layout and offsets play no part. */
-export interface PresetRopeOptions extends RopeTensorOptions {
-  preset: PresetName;
-  /** Head dimension. */
-  dim: number;
-  rotaryDim?: number;
-  pairing?: Pairing;
-  inPlace?: boolean;
-  out?: RopeData;
-  /** The library's own parameters; see `presets`. */
-  [parameter: string]: unknown;
-}
+export type PresetRopeOptions<Out = Float32Array> = PresetOptions<
+  RopeFields<Out>
+>;
 
-/** Rows rope reads and writes: float32, float64, or float16 as IEEE half bits (a Uint16Array). */
-export type RopeData = Float32Array | Float64Array | Uint16Array;
-
-/**
- * Rotary position embedding: each pair (x, y) of the first rotaryDim columns
- * of a row becomes (x cos a − y sin a, y cos a + x sin a), a = position ·
- * scale · w_i, computed in double and rounded once to the rows' type, which
- * the result keeps (float16 as half bits in a Uint16Array). `positions`: one
- * number or one per row; with `order`, the first position (token s at
- * positions + s, as after a KV cache's past length) or one per token of the
- * sequence (shared by the batch) or of every batch row. With a preset, its
- * schedule and scale apply.
- */
-export function rope<
-  Rows extends RopeData | ArrayLike<number>,
-  Out extends RopeResult<Rows>,
->(
-  vectors: Rows,
-  positions: number | ArrayLike<number>,
-  options: (RopeOptions | PresetRopeOptions) & { out: Out },
-): Out;
-export function rope<Rows extends RopeData | ArrayLike<number>>(
-  vectors: Rows,
-  positions: number | ArrayLike<number>,
-  options: (RopeOptions | PresetRopeOptions) & { out?: undefined },
-): RopeResult<Rows>;
-
-/** The type rope returns for rows of type Rows: the same, or float32 for plain arrays. */
+/** The type `rope` returns for rows of type Rows: the same (float16 as half bits in a Uint16Array), or a Float32Array for plain arrays. */
 export type RopeResult<Rows> = Rows extends Float64Array
   ? Float64Array
   : Rows extends Uint16Array
     ? Uint16Array
     : Float32Array;
 
-/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above). */
-export function rotationMatrix<Out extends Float64Array>(
-  k: number,
-  options: (RelationOptions | PresetRelationOptions) & {
-    /** At least dim × dim elements, filled and returned. */
-    out: Out;
-  },
+/**
+ * Rotary position embedding: each pair (x, y) of the first rotaryDim
+ * columns of a row becomes (x cos a − y sin a, y cos a + x sin a),
+ * a = position · scale · w_i, computed in float64 and rounded once to the
+ * rows' type. `positions`: one number or one per row (see `order` for
+ * tensors). With a preset, its schedule and scale apply. Returns a new
+ * array of the rows' type, `vectors` with `inPlace`, or `out`.
+ */
+export function rope<
+  Rows extends ArrayLike<number>,
+  Out extends RopeResult<Rows> = RopeResult<Rows>,
+>(
+  vectors: Rows,
+  positions: number | ArrayLike<number>,
+  options: RopeFields<Out> &
+    ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
 ): Out;
-export function rotationMatrix(
-  k: number,
-  options: RelationOptions | PresetRelationOptions,
-): Float64Array;
 
-export interface LinearRelationOptions extends RelationOptions {
+/** The `out` of `rotationMatrix`. */
+export interface MatrixOut<Out> {
+  /** At least dim × dim elements, filled and returned. */
+  out?: Out;
+}
+
+/** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above); in `out` when given. */
+export function rotationMatrix<Out extends Float64Array = Float64Array>(
+  k: number,
+  options: (RelationOptions & MatrixOut<Out>) | PresetOptions,
+): Out;
+
+/** The options of `linearRelationError` that combine with a preset. */
+export interface LinearRelationFields {
   /** A count (rows start, start + 1, …) or explicit positions. */
   positions: number | ArrayLike<number>;
+  /** First position when positions is a count; default 0. */
   start?: number;
   /** Offsets k to test: a number or a list (negative, fractional allowed). */
   offsets: number | ArrayLike<number>;
-  /** Default "float32". */
+  /** Dtype of the tables compared. Default "float32". */
   dtype?: DType;
-  outputScale?: number;
 }
 
+/** The options of `linearRelationError` without a preset. */
+export type LinearRelationOptions = RelationOptions &
+  LinearRelationFields &
+  OutputScaleOption;
+
+/** The worst case of `linearRelationError`. */
 export interface LinearRelationResult {
+  /** The largest |R(k)·PE(p) − PE(p + k)| found. */
   maxAbsError: number;
-  /** Where the largest error occurred: position p, offset k, column index. */
+  /** The position p where it occurred. */
   position: number;
+  /** The offset k where it occurred. */
   offset: number;
+  /** The column where it occurred. */
   index: number;
 }
 
 /** max |R(k)·PE(p) − PE(p + k)| over the positions and offsets, both from the library. */
 export function linearRelationError(
-  options:
-    | LinearRelationOptions
-    | (PresetRelationOptions &
-        Pick<
-          LinearRelationOptions,
-          "positions" | "start" | "offsets" | "dtype"
-        >),
+  options: LinearRelationFields &
+    ((RelationOptions & OutputScaleOption) | PresetOptions),
 ): LinearRelationResult;
 
+/** Evenly spaced offsets. */
 export interface OffsetRange {
+  /** The first offset. */
   from: number;
+  /** The last offset. */
   to: number;
   /** Number of evenly spaced offsets from `from` to `to`, ≥ 1. */
   count: number;
 }
 
-export interface DotProductOptions extends RelationOptions {
+/** The options of `dotProducts` that combine with a preset. */
+export interface DotProductFields<Out> {
+  /** The offsets k: a list, or an evenly spaced range. */
   offsets: ArrayLike<number> | OffsetRange;
-  outputScale?: number;
   /** A Float64Array of at least one element per offset to fill and return. */
-  out?: Float64Array;
+  out?: Out;
 }
+
+/** The options of `dotProducts` without a preset. */
+export type DotProductOptions = RelationOptions &
+  DotProductFields<Float64Array> &
+  OutputScaleOption;
 
 /**
  * g(k) = ⟨PE(0), PE(k)⟩ = Σ_i cos(k · scale · w_i) at every offset (an extra
- * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times outputScale².
+ * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times
+ * outputScale²; in `out` when given.
  */
-export function dotProducts<Out extends Float64Array>(
-  options: (
-    | DotProductOptions
-    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">)
-  ) & { out: Out },
+export function dotProducts<Out extends Float64Array = Float64Array>(
+  options: DotProductFields<Out> &
+    ((RelationOptions & OutputScaleOption) | PresetOptions),
 ): Out;
-export function dotProducts(
-  options:
-    | DotProductOptions
-    | (PresetRelationOptions & Pick<DotProductOptions, "offsets">),
-): Float64Array;
 
-export interface ToeplitzOptions extends RelationOptions {
+/** The options of `toeplitzError` that combine with a preset. */
+export interface ToeplitzFields {
   /** A count ≤ 4096 (rows start, start + 1, …) or up to 1024 explicit positions. */
   positions: number | ArrayLike<number>;
+  /** First position when positions is a count; default 0. */
   start?: number;
   /** Dtype of the table whose Gram matrix is checked. Default "float64". */
   dtype?: DType;
-  outputScale?: number;
 }
 
+/** The options of `toeplitzError` without a preset. */
+export type ToeplitzOptions = RelationOptions &
+  ToeplitzFields &
+  OutputScaleOption;
+
+/** The worst entry of `toeplitzError`. */
 export interface ToeplitzResult {
+  /** The largest |⟨PE(m), PE(n)⟩ − g(m − n)| found. */
   maxAbsError: number;
-  /** The positions of the worst entry. */
+  /** The first position of the worst entry. */
   m: number;
+  /** The second position of the worst entry. */
   n: number;
 }
 
 /** max |⟨PE(m), PE(n)⟩ − g(m − n)| over all pairs of positions. */
 export function toeplitzError(
-  options:
-    | ToeplitzOptions
-    | (PresetRelationOptions &
-        Pick<ToeplitzOptions, "positions" | "start" | "dtype">),
+  options: ToeplitzFields &
+    ((RelationOptions & OutputScaleOption) | PresetOptions),
 ): ToeplitzResult;

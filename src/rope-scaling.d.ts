@@ -6,8 +6,11 @@ export type RopeLayout = "half" | "duplicated" | "interleaved";
 /** "float16" results are Uint16Arrays of IEEE half bits. */
 export type RopeDType = "float32" | "float64" | "float16";
 
+/** Every rope `scaling.type`. */
 export const ROPE_TYPES: readonly RopeType[];
+/** Every `ropeCache` layout. */
 export const ROPE_LAYOUTS: readonly RopeLayout[];
+/** Every `ropeCache` dtype. */
 export const ROPE_DTYPES: readonly RopeDType[];
 
 /** `rope_scaling` in camelCase; each type takes only its own parameters. */
@@ -55,22 +58,28 @@ export type RopeScaling =
       originalMaxPositionEmbeddings: number;
     };
 
+/** The options of `ropeFrequencies`. */
 export interface RopeFrequencyOptions {
   /** The rotary dim: even, 2 ≤ dim ≤ 2^20. */
   dim: number;
   /** rope_theta, finite and > 1; default 10000. */
   base?: number;
-  /** Default { type: "default" }. */
+  /** rope_scaling in camelCase; default { type: "default" }. */
   scaling?: RopeScaling;
 }
 
+/** What `ropeFrequencies` returns. */
 export interface RopeFrequencies {
-  /** dim/2 inverse frequencies, float64. */
+  /** dim/2 inverse frequencies, float64 (transformers' inv_freq). */
   inverseFrequencies: Float64Array;
   /** The multiplier of cos and sin (1 unless the type has one). */
   attentionFactor: number;
 }
 
+/**
+ * The inverse frequencies of a rotary embedding and its attention factor, as
+ * transformers' ROPE_INIT_FUNCTIONS compute them for `scaling`.
+ */
 export function ropeFrequencies(
   options: RopeFrequencyOptions & {
     /** A Float64Array of at least dim/2 elements to fill and return as inverseFrequencies. */
@@ -78,12 +87,22 @@ export function ropeFrequencies(
   },
 ): RopeFrequencies;
 
-/** Arrays of the caller's for the cos and sin caches: of the dtype's type, each of at least rows × width elements, not overlapping. */
+/** The cos and sin caches, each row-major [positions, width] (width dim/2 for "half", dim otherwise). */
 export interface RopeCacheOut<T> {
+  /** cos(position · w_i) · attentionFactor. */
   cos: T;
+  /** sin(position · w_i) · attentionFactor. */
   sin: T;
 }
 
+/** The typed array of a cache dtype (float16: IEEE half bits in a Uint16Array). */
+export type RopeCacheArray<D extends RopeDType> = D extends "float64"
+  ? Float64Array
+  : D extends "float16"
+    ? Uint16Array
+    : Float32Array;
+
+/** The options of `ropeCache`. */
 export interface RopeCacheOptions extends RopeFrequencyOptions {
   /** A count of rows (from `start`) or the positions themselves. */
   positions: number | ArrayLike<number>;
@@ -91,34 +110,44 @@ export interface RopeCacheOptions extends RopeFrequencyOptions {
   start?: number;
   /** Default "half". */
   layout?: RopeLayout;
-  /** Default "float32". */
+  /** "float32" (default), "float64", or "float16" (Uint16Arrays of half bits). */
   dtype?: RopeDType;
-  /** Fill these arrays and return them as cos and sin. */
+  /** Arrays of the caller's to fill and return as cos and sin: of the dtype's type, each of at least rows × width elements, not overlapping. */
   out?:
     | RopeCacheOut<Float32Array>
     | RopeCacheOut<Float64Array>
     | RopeCacheOut<Uint16Array>;
 }
 
+/**
+ * The cos and sin caches of a rotary embedding at the given positions (the
+ * inputs of onnxruntime's RotaryEmbedding and of transformers' attention),
+ * attention factor applied: float32 by default.
+ */
 export function ropeCache(
-  options: RopeCacheOptions & {
-    dtype: "float64";
-    out?: RopeCacheOut<Float64Array>;
-  },
-): RopeCacheOut<Float64Array>;
-export function ropeCache(
-  options: RopeCacheOptions & {
-    dtype: "float16";
-    out?: RopeCacheOut<Uint16Array>;
-  },
-): RopeCacheOut<Uint16Array>;
-export function ropeCache(
-  options: RopeCacheOptions & {
-    dtype?: "float32";
-    out?: RopeCacheOut<Float32Array>;
-  },
+  options: RopeCacheOptions & { dtype?: "float32"; out?: undefined },
 ): RopeCacheOut<Float32Array>;
-export function ropeCache(options: RopeCacheOptions): {
-  cos: Float32Array | Float64Array | Uint16Array;
-  sin: Float32Array | Float64Array | Uint16Array;
-};
+/** The cos and sin caches of a rotary embedding at the given positions, in float64. */
+export function ropeCache(
+  options: RopeCacheOptions & { dtype: "float64"; out?: undefined },
+): RopeCacheOut<Float64Array>;
+/** The cos and sin caches of a rotary embedding at the given positions, as float16 bits. */
+export function ropeCache(
+  options: RopeCacheOptions & { dtype: "float16"; out?: undefined },
+): RopeCacheOut<Uint16Array>;
+/**
+ * The cos and sin caches written into `out` and returned (its arrays have
+ * the type of the dtype's), or of the options' dtype.
+ */
+export function ropeCache<
+  Out extends
+    | RopeCacheOut<Float32Array>
+    | RopeCacheOut<Float64Array>
+    | RopeCacheOut<Uint16Array>,
+  D extends RopeDType = "float32",
+>(
+  options: RopeCacheOptions & {
+    dtype?: D;
+    out?: Out & RopeCacheOut<RopeCacheArray<D>>;
+  },
+): Out;

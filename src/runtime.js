@@ -1,23 +1,11 @@
 // Loads the WebAssembly module once and manages its linear memory: scratch
 // allocations freed after each call, and the single buffer behind `view`
 // results.
-import wasmBase64 from "sinusoidal-pe-wasm";
 import { MEMORY_BYTES as MAX_BYTES } from "sinusoidal-pe-constants";
 import { rangeError, typeError } from "./options.js";
 
 let instance = null;
 let viewPointer = 0;
-
-// The inline module is deflated, then base64-encoded.
-function inlineModule(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const inflated = new Response(bytes).body.pipeThrough(
-    new DecompressionStream("deflate"),
-  );
-  return new Response(inflated).arrayBuffer();
-}
 
 // Responses served as application/wasm compile while they download.
 function compileResponse(response) {
@@ -31,13 +19,6 @@ function compileResponse(response) {
 }
 
 async function compile(source) {
-  if (source === undefined) {
-    if (!wasmBase64)
-      throw typeError(
-        "this build carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
-      );
-    return WebAssembly.compile(await inlineModule(wasmBase64));
-  }
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
     return WebAssembly.compile(source);
@@ -76,8 +57,17 @@ function explainRefusal(error) {
 // so nothing needs to happen here.
 const IMPORTS = { env: { emscripten_notify_memory_growth() {} } };
 
-async function load(source) {
+// `fallback` gives the module when init() has no source: the inline copy,
+// or the file beside the entry in Node; without one, init() needs a source.
+async function load(source, fallback) {
   try {
+    if (source === undefined) {
+      if (fallback === undefined)
+        throw typeError(
+          "this entry carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
+        );
+      source = await fallback();
+    }
     const module = await compile(source);
     const { exports } = await WebAssembly.instantiate(module, IMPORTS);
     exports._initialize();
@@ -97,16 +87,16 @@ let loading = null;
  * made while another source is loading waits for it, and loads its own
  * source if that one fails: each caller gets its own source's outcome.
  */
-export function init(source) {
+export function init(source, fallback) {
   if (instance) return Promise.resolve();
   if (compiled) return Promise.resolve(void wasm());
   if (loading !== null && loading.source !== source)
     return loading.promise.then(
       () => undefined,
-      () => init(source),
+      () => init(source, fallback),
     );
   if (loading === null) {
-    const promise = load(source).then(
+    const promise = load(source, fallback).then(
       (loaded) => {
         compiled = loaded.module;
         instance = loaded.exports;

@@ -1,13 +1,27 @@
 import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
 
-// A fresh copy of the module per test: each import with a new query string
-// has its own, uninitialised instance.
-let copies = 0;
-const fresh = () => import(`../../dist/index.js?copy=${copies++}`);
+const dist = new URL("../../dist/", import.meta.url);
+const ENTRY_FILES = ["index.js", "slim.js", "slim-node.js"];
+
+// A fresh copy of the package per test, with its own, uninitialised
+// instance: the entries share dist/slim.js, so each copy is a directory of
+// its own. `wasm` puts the shipped file beside them.
+function freshDirectory({ wasm = false } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "pe-entries-"));
+  const files = wasm ? [...ENTRY_FILES, "sinusoidal-pe.wasm"] : ENTRY_FILES;
+  for (const file of files) copyFileSync(new URL(file, dist), join(dir, file));
+  return dir;
+}
+const entry = (dir, file) => import(pathToFileURL(join(dir, file)).href);
+const fresh = () => entry(freshDirectory(), "index.js");
 // The bytes that dist/index.js inlines (deflated, then base64).
 const wasmBytes = async () =>
   inflateSync(
@@ -79,6 +93,76 @@ test("init accepts a WebAssembly.Module, bytes, a Response and a URL", async () 
   } finally {
     server.close();
   }
+});
+
+test("in Node the inline module is inflated without Response or DecompressionStream", async () => {
+  const saved = [globalThis.Response, globalThis.DecompressionStream];
+  globalThis.Response = undefined;
+  globalThis.DecompressionStream = undefined;
+  try {
+    const pe = await fresh();
+    await pe.init();
+    assert.equal(
+      pe.table({ positions: 2, dim: 2, dtype: "float64" })[2],
+      Math.sin(1),
+    );
+  } finally {
+    [globalThis.Response, globalThis.DecompressionStream] = saved;
+  }
+});
+
+test("without Node's builtins the inline module is inflated by a DecompressionStream", async () => {
+  const saved = process.getBuiltinModule;
+  process.getBuiltinModule = undefined;
+  try {
+    const pe = await fresh();
+    await pe.init();
+    assert.equal(
+      pe.table({ positions: 2, dim: 2, dtype: "float64" })[2],
+      Math.sin(1),
+    );
+  } finally {
+    process.getBuiltinModule = saved;
+  }
+});
+
+test("the slim entry carries no module: init() names what to pass, then takes the file", async () => {
+  const text = await readFile(new URL("slim.js", dist), "utf8");
+  assert.ok(!/[A-Za-z0-9+/]{1000}/.test(text), "no base64 module");
+  const dir = freshDirectory();
+  const slim = await entry(dir, "slim.js");
+  await assert.rejects(slim.init(), (error) => {
+    assert.ok(error instanceof TypeError);
+    assert.match(error.message, /sinusoidal-pe\.wasm/);
+    assert.match(error.message, /URL, a Response or the bytes/);
+    return true;
+  });
+  // After the error the instance still loads from a source.
+  await slim.init(await wasmBytes());
+  assert.equal(
+    slim.table({ positions: 2, dim: 2, dtype: "float64" })[3],
+    Math.cos(1),
+  );
+});
+
+test("the slim entry under Node reads the file beside it", async () => {
+  const dir = freshDirectory({ wasm: true });
+  const slim = await entry(dir, "slim-node.js");
+  await slim.init();
+  assert.equal(
+    slim.table({ positions: 2, dim: 2, dtype: "float64" })[2],
+    Math.sin(1),
+  );
+  // The default entry beside it shares that one instance.
+  const whole = await entry(dir, "index.js");
+  assert.equal(whole.table, slim.table);
+});
+
+test("the slim entry under Node says where it looked when the file is missing", async () => {
+  const slim = await entry(freshDirectory(), "slim-node.js");
+  await assert.rejects(slim.init(), /sinusoidal-pe\.wasm/);
+  await slim.init(await wasmBytes());
+  assert.equal(slim.table({ positions: 1, dim: 2 })[1], 1);
 });
 
 test("a failed init can be retried", async () => {

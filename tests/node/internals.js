@@ -1,7 +1,8 @@
 // The package's internals, for tests that reach past the public API: the
 // module's raw exports and memory, the status check and the constants
 // generated from the C headers. `make` bundles this into build/internals.js.
-export { init, memoryBuffer, wasm, withScratch } from "../../src/runtime.js";
+export { memoryBuffer, wasm, withScratch } from "../../src/runtime.js";
+export { init } from "../../src/index.js";
 export { check } from "../../src/status.js";
 export * as constants from "sinusoidal-pe-constants";
 export * as kernels from "../../src/kernels.js";

@@ -1,9 +1,15 @@
 // Small apps that import the installed package, bundled by esbuild, Vite and
-// webpack, run in Chromium: the inline module, the shipped .wasm as a
-// bundler asset (compiled while it streams), the classic script, and a
-// strict Content-Security-Policy.
+// webpack, run in Chromium: the inline module, the slim entry with the
+// shipped .wasm as a bundler asset (compiled while it streams, and in the app
+// once), the classic script, and a strict Content-Security-Policy.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { after, before, test } from "node:test";
@@ -87,13 +93,14 @@ async function resultOf(url) {
 }
 
 // The app: `source` is the expression given to init() (empty: the inline
-// module). It records whether the module was compiled while streaming.
-function app(name, { imports = "", source = "" }) {
+// module), `entry` the package entry it imports. It records whether the
+// module was compiled while streaming.
+function app(name, { imports = "", source = "", entry = "sinusoidal-pe" }) {
   const dir = join(project.dir, "apps", name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, "main.js"),
-    `import { init, table } from "sinusoidal-pe";
+    `import { init, table } from "${entry}";
 ${imports}
 let streamed = false;
 const compileStreaming = WebAssembly.compileStreaming;
@@ -176,6 +183,32 @@ async function bundleWithWebpack(dir) {
   return out;
 }
 
+// Every file of a built app, with its path relative to `dir`.
+function filesOf(dir, prefix = "") {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory()
+      ? filesOf(path, `${prefix}${name}/`)
+      : [{ name: prefix + name, path }];
+  });
+}
+
+// The shipped module occurs once in the app: one .wasm file, byte for byte
+// the package's, and no base64 copy in any script.
+function assertModuleOnce(out) {
+  const shipped = readFileSync(
+    join(project.installed, "dist/sinusoidal-pe.wasm"),
+  );
+  const files = filesOf(out);
+  const modules = files.filter((f) => f.name.endsWith(".wasm"));
+  assert.equal(modules.length, 1, files.map((f) => f.name).join(" "));
+  assert.ok(readFileSync(modules[0].path).equals(shipped));
+  for (const file of files.filter((f) => /\.m?js$/.test(f.name))) {
+    const text = readFileSync(file.path, "utf8");
+    assert.doesNotMatch(text, /[A-Za-z0-9+/]{1000}/, `${file.name}: base64`);
+  }
+}
+
 const BUNDLERS = {
   esbuild: {
     bundle: (dir) => bundleWithEsbuild(dir, { loader: { ".wasm": "file" } }),
@@ -212,8 +245,11 @@ for (const [name, bundler] of Object.entries(BUNDLERS)) {
     );
   });
 
-  test(`${name}: the shipped .wasm as an asset, compiled while streaming`, async () => {
-    const out = await bundler.bundle(app(`${name}-asset`, bundler.asset));
+  test(`${name}: the slim entry and the shipped .wasm as an asset, in the app once, compiled while streaming`, async () => {
+    const out = await bundler.bundle(
+      app(`${name}-slim`, { ...bundler.asset, entry: "sinusoidal-pe/slim" }),
+    );
+    assertModuleOnce(out);
     const { origin, requested } = await serve(out);
     const result = await resultOf(`${origin}/index.html`);
     assert.deepEqual(result, { values: SIN_COS_1, streamed: true });

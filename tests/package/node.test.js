@@ -1,5 +1,6 @@
 // The installed package in Node: ES modules, CommonJS, a worker thread, the
-// shipped .wasm through the exports map, and the command line through npx.
+// slim entry, the shipped .wasm through the exports map, and the command line
+// through npx.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +29,24 @@ test("an ES module imports the package and computes with the inline module", () 
      console.log(JSON.stringify(Array.from(table({ positions: [1], dim: 2, dtype: "float64" }))));`,
   );
   assert.deepEqual(values, SIN_COS_1);
+});
+
+test("the slim entry reads the shipped .wasm in Node, and shares one instance with the default entry", () => {
+  const values = consumer(
+    "slim.mjs",
+    `import { init, table } from "sinusoidal-pe/slim";
+     import * as whole from "sinusoidal-pe";
+     const resolved = import.meta.resolve("sinusoidal-pe/slim");
+     await init();
+     console.log(JSON.stringify({
+       resolved,
+       values: Array.from(table({ positions: [1], dim: 2, dtype: "float64" })),
+       shared: whole.table === table,
+     }));`,
+  );
+  assert.match(values.resolved, /\/dist\/slim-node\.js$/);
+  assert.deepEqual(values.values, SIN_COS_1);
+  assert.equal(values.shared, true);
 });
 
 const requiresEsm = process.features.require_module === true;
@@ -78,8 +97,10 @@ test("the shipped .wasm loads through the exports map as bytes, a Module and a R
        new Response(bytes, { headers: { "content-type": "application/wasm" } }),
      ];
      for (const [i, source] of sources.entries()) {
-       // A fresh, uninitialised instance of the library for each source.
-       const { init, table } = await import(import.meta.resolve("sinusoidal-pe") + "?copy=" + i);
+       // A fresh, uninitialised instance of the library for each source:
+       // the code that both entries share, imported under a new URL.
+       const slim = new URL("./slim.js", import.meta.resolve("sinusoidal-pe"));
+       const { init, table } = await import(slim.href + "?copy=" + i);
        await init(source);
        results.push(Array.from(table({ positions: [1], dim: 2, dtype: "float64" })));
      }

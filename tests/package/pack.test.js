@@ -6,16 +6,18 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { inflateSync } from "node:zlib";
 import { bin, installPacked, root, run } from "./packed.js";
-import { BUDGET, readmeTable, table } from "./sizes.js";
+import { BUDGETS, budgetTable, measure, readmeTable } from "./sizes.js";
 
-let project;
-before(() => {
+let project, measured;
+before(async () => {
   project = installPacked();
+  ({ measures: measured } = await measure(project));
 });
 
 test("the tarball holds the module file once beside the entry points", () => {
   const paths = project.report.files.map((f) => f.path).sort();
   assert.deepEqual(paths, [
+    "LICENSE",
     "README.md",
     "dist/cli.js",
     "dist/decay.d.ts",
@@ -25,15 +27,47 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
     "dist/sinusoidal-pe.wasm",
+    "dist/slim-node.js",
+    "dist/slim.d.ts",
+    "dist/slim.js",
     "package.json",
   ]);
 });
 
-test(`the packed tarball stays within ${BUDGET} bytes`, () => {
-  assert.ok(
-    project.report.size <= BUDGET,
-    `tarball is ${project.report.size} bytes`,
+test("the LICENSE is MIT's, and package.json says so", () => {
+  const text = readFileSync(join(project.installed, "LICENSE"), "utf8");
+  assert.match(
+    text,
+    /^MIT License\n\nCopyright \(c\) \d{4} sinusoidal-pe authors\n/,
   );
+  assert.match(
+    text,
+    /THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND/,
+  );
+  const manifest = JSON.parse(
+    readFileSync(join(project.installed, "package.json"), "utf8"),
+  );
+  assert.equal(manifest.license, "MIT");
+});
+
+for (const [key, budget] of Object.entries(BUDGETS))
+  test(`within budget: ${budget.what} ≤ ${budget.bytes} bytes`, () => {
+    assert.ok(
+      measured[key] <= budget.bytes,
+      `${budget.what}: ${measured[key]} bytes`,
+    );
+  });
+
+test("the library's code is packed once: the default entry adds the inline module to the slim one", () => {
+  const dist = join(project.installed, "dist");
+  const entry = readFileSync(join(dist, "index.js"), "utf8");
+  const slim = readFileSync(join(dist, "slim.js"), "utf8");
+  const withoutModule = entry.replace(/"[A-Za-z0-9+/]{1000,}=*"/, '""');
+  assert.ok(withoutModule.length < 1500, `${withoutModule.length} characters`);
+  assert.match(entry, /from"\.\/slim\.js"/);
+  assert.doesNotMatch(slim, /[A-Za-z0-9+/]{1000}/);
+  const node = readFileSync(join(dist, "slim-node.js"), "utf8");
+  assert.ok(node.length < 500, `${node.length} characters`);
 });
 
 test("the inline module is the shipped .wasm, byte for byte", () => {
@@ -49,8 +83,8 @@ test("the inline module is the shipped .wasm, byte for byte", () => {
   assert.ok(global.length < 1000, `${global.length} characters`);
 });
 
-test("the README's sizes table is the measured one", () => {
-  assert.equal(readmeTable(), table(), "README.md is stale: run `make sizes`");
+test("the README states the budgets that these tests hold", () => {
+  assert.equal(readmeTable(), budgetTable());
 });
 
 test("publint finds nothing to report", () => {
@@ -70,10 +104,11 @@ test("are-the-types-wrong finds no problem for an ESM-only package", () => {
     "./sinusoidal-pe.global.js",
     "./package.json",
   ]);
-  // attw exits non-zero on a problem; warnings must be the ignored CommonJS
-  // one (require of ES modules is tested in Node itself).
-  assert.doesNotMatch(output, /💀|❌/u, output);
-  for (const line of output.split("\n").filter((l) => l.includes("⚠️")))
+  // attw exits non-zero on a problem; what it reports must be in the
+  // resolutions an ESM-only package leaves out: CommonJS (whose require of ES
+  // modules is tested in Node itself) and node10, which knows no subpath
+  // exports such as "./slim".
+  for (const line of output.split("\n").filter((l) => /💀|❌|⚠️/u.test(l)))
     assert.match(line, /ignored/, output);
 });
 
@@ -110,6 +145,55 @@ export { any, pe, wide, q, f };
           skipLibCheck: false,
         },
         files: ["consumer.mts"],
+      }),
+    );
+    run(bin("tsc"), ["-p", dir], { cwd: dir });
+  });
+}
+
+// CommonJS TypeScript: `import()` of either entry and type-only imports in
+// import resolution mode compile under node16 and nodenext; nodenext, which
+// knows require of ES modules, also takes a plain import.
+for (const module of ["node16", "nodenext"]) {
+  test(`a CommonJS TypeScript project compiles, module ${module}`, () => {
+    const dir = join(project.dir, `types-cjs-${module}`);
+    mkdirSync(dir);
+    const files = {
+      "consumer.cts": `import type { TableOptions } from "sinusoidal-pe" with { "resolution-mode": "import" };
+async function main(): Promise<void> {
+  const { init, table } = await import("sinusoidal-pe");
+  const slim = await import("sinusoidal-pe/slim");
+  await init();
+  const options: TableOptions = { positions: 4, dim: 8 };
+  const any: Float32Array | Float64Array = table(options);
+  const pe: Float32Array = slim.table({ positions: 4, dim: 8 });
+  // @ts-expect-error: the types are the package's own, not any
+  table({ positions: 4, dim: 8, layout: "rows" });
+  console.log(any.length, pe.length);
+}
+void main();
+`,
+    };
+    if (module === "nodenext")
+      files["static.cts"] = `import { table } from "sinusoidal-pe";
+export const pe: Float32Array = table({ positions: 4, dim: 8 });
+`;
+    for (const [name, text] of Object.entries(files))
+      writeFileSync(join(dir, name), text);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "es2022",
+          module,
+          moduleResolution: module,
+          lib: ["es2022", "dom"],
+          types: [],
+          skipLibCheck: false,
+        },
+        files: Object.keys(files),
       }),
     );
     run(bin("tsc"), ["-p", dir], { cwd: dir });
