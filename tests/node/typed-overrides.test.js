@@ -76,6 +76,31 @@ const FUNCTIONS = {
         out: a.out,
       }),
   },
+  "rope (float16 tensor, partial rotary)": {
+    inputs: {
+      vectors: () =>
+        Uint16Array.from([1, 2, 3, 4, 5, 6, 7, 8], (v) => 0x3c00 + v),
+      positions: () => f64([5, 9]),
+      out: () => new Uint16Array(8),
+    },
+    call: (a) =>
+      pe.rope(a.vectors, a.positions, {
+        dim: 4,
+        rotaryDim: 2,
+        heads: 1,
+        order: "bshd",
+        out: a.out,
+      }),
+  },
+  "rotate (float16)": {
+    inputs: {
+      vectors: () =>
+        Uint16Array.from([1, 2, 3, 4, 5, 6, 7, 8], (v) => 0x3c00 + v),
+      offsets: () => f64([3, -2]),
+      out: () => new Uint16Array(8),
+    },
+    call: (a) => pe.rotate(a.vectors, a.offsets, { dim: 4, out: a.out }),
+  },
   rotationMatrix: {
     inputs: { frequencies: () => f64([1, 0.1]), out: () => nan64(16) },
     call: (a) =>
