@@ -86,3 +86,19 @@ export function maxAbsDiff(actual, expected, offset = 0) {
   }
   return worst;
 }
+
+/**
+ * Whether a table from the library `pe` (rows 2 and 3 of dim 4, float64)
+ * matches sin and cos written here: the module still gives right values.
+ */
+export function tableStillRight(pe) {
+  const got = pe.table({ positions: [2, 3], dim: 4, dtype: "float64" });
+  return [2, 3]
+    .flatMap((p) => [
+      Math.sin(p),
+      Math.cos(p),
+      Math.sin(p / 100),
+      Math.cos(p / 100),
+    ])
+    .every((want, i) => Math.abs(got[i] - want) < 1e-15);
+}
