@@ -233,9 +233,9 @@ const resolvers = {
     const flip = boolean(p.flipSinToCos, "flipSinToCos");
     const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift");
     const h = Math.floor(dim / 2);
-    if (h > 0 && !(h - shift > 0))
+    if (h > 0 && h - shift === 0)
       throw rangeError(
-        `option "downscaleFreqShift" must be < floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
+        `option "downscaleFreqShift" must differ from floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
       );
     const engine = {
       schedule: "shifted",
