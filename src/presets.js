@@ -107,8 +107,9 @@ export const presets = deepFreeze({
     oddDim: "a zero last column (after the flip)",
     notes:
       "Positions are timesteps and may be fractional. h - downscaleFreqShift " +
-      "must be positive: at 0 the source yields NaN (d = 2, 3 with the " +
-      "default shift of 1). Stable Diffusion's UNet uses flipSinToCos = true, " +
+      "must not be 0: there the source divides by zero and yields NaN (d = 2, " +
+      "3 with the default shift of 1); above h the frequencies grow, as in " +
+      "the source. Stable Diffusion's UNet uses flipSinToCos = true, " +
       "downscaleFreqShift = 0.",
   },
   "guided-diffusion": {

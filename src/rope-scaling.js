@@ -38,7 +38,8 @@ export {
   CACHE_DTYPES as ROPE_DTYPES,
 };
 
-const PARAMETERS = {
+// The scaling parameters each rope type takes.
+export const PARAMETERS = {
   default: [],
   linear: ["factor"],
   dynamic: ["factor", "maxPositionEmbeddings", "seqLen"],
