@@ -54,6 +54,12 @@ static int valid_above(double v, double min, int required) {
   return isfinite(v) && v > min;
 }
 
+/* A factor > 0 whose reciprocal is finite: w / factor with w <= 1 then
+   stays finite. Below 1 is computed, as in the source (with a warning). */
+static int valid_factor(double v, int required) {
+  return valid_above(v, 0, required) && (!present(v) || isfinite(1 / v));
+}
+
 /* YaRN's magnitude correction: 0.1 m ln(s) + 1 for s > 1. */
 static double yarn_mscale(double scale, double m) {
   return scale <= 1 ? 1.0 : 0.1 * m * log(scale) + 1.0;
@@ -69,7 +75,7 @@ static double yarn_correction_dim(double rotations, uint32_t dim, double base,
 static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
                     uint32_t n, double *attention) {
   double factor = p[PE_ROPE_FACTOR];
-  if (!valid_above(factor, 0, 1))
+  if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
   if (!present(original))
@@ -159,7 +165,7 @@ static int32_t longrope(const double *p, const double *factors,
     factor = max_length / original;
   } else {
     original = max_length;
-    if (!valid_above(factor, 0, !present(given)))
+    if (!valid_factor(factor, !present(given)))
       return PE_ERR_ROPE_FACTOR;
   }
   if (present(given))
@@ -181,7 +187,7 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   double factor = p[PE_ROPE_FACTOR];
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
   double low = p[PE_ROPE_LOW_FREQ_FACTOR], high = p[PE_ROPE_HIGH_FREQ_FACTOR];
-  if (!valid_above(factor, 0, 1))
+  if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
   if (!valid_at_least(original, 1, 1))
     return PE_ERR_ROPE_ORIGINAL;
@@ -213,7 +219,7 @@ static int32_t proportional(uint32_t dim, const double *p, double *out,
                             uint32_t n) {
   double factor = present(p[PE_ROPE_FACTOR]) ? p[PE_ROPE_FACTOR] : 1;
   double partial = p[PE_ROPE_PARTIAL_ROTARY_FACTOR];
-  if (!valid_above(factor, 0, 1))
+  if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
   if (present(partial) && !(partial >= 0 && partial <= 1))
     return PE_ERR_ROPE_PARTIAL;
@@ -235,7 +241,7 @@ static int32_t scale(int32_t type, uint32_t dim, double base, const double *p,
   switch (type) {
   case PE_ROPE_LINEAR: {
     double factor = p[PE_ROPE_FACTOR];
-    if (!valid_above(factor, 0, 1))
+    if (!valid_factor(factor, 1))
       return PE_ERR_ROPE_FACTOR;
     for (uint32_t i = 0; out != NULL && i < n; i++)
       out[i] /= factor;
@@ -284,7 +290,7 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     double factor = params[PE_ROPE_FACTOR];
     double max_length = params[PE_ROPE_MAX_POSITION_EMBEDDINGS];
     double seq_len = params[PE_ROPE_SEQ_LEN];
-    if (!valid_above(factor, 0, 1))
+    if (!valid_factor(factor, 1))
       return PE_ERR_ROPE_FACTOR;
     if (!valid_at_least(max_length, 1, 1))
       return PE_ERR_ROPE_MAX_LENGTH;

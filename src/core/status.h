@@ -51,7 +51,8 @@
   X(PE_ERR_ROPE_PARAMETER, 21, TYPE,                                           \
     "option \"scaling\" has a parameter its type does not take")               \
   X(PE_ERR_ROPE_FACTOR, 22, RANGE,                                             \
-    "option \"scaling.factor\" must be finite and > 0")                        \
+    "option \"scaling.factor\" must be finite and > 0, with a finite "         \
+    "reciprocal")                                                              \
   X(PE_ERR_ROPE_MAX_LENGTH, 23, RANGE,                                         \
     "option \"scaling.maxPositionEmbeddings\" must be finite and >= 1")        \
   X(PE_ERR_ROPE_SEQ_LEN, 24, RANGE,                                            \

@@ -95,7 +95,7 @@ const ROPE = Object.fromEntries(
 );
 
 function ropeParameters(type) {
-  const p = new Array(12).fill(NaN);
+  const p = new Array(ROPE_PARAMETER_SLOTS.length).fill(NaN);
   const maybe = (name, value) => {
     if (uniform() < 0.5) p[ROPE[name]] = value;
   };
@@ -139,11 +139,22 @@ function ropeParameters(type) {
       p[ROPE.lowFreqFactor] = low;
       p[ROPE.highFreqFactor] = pick([4, low * logUniform(1.001, 16)]);
       p[ROPE.originalMaxPositionEmbeddings] = length();
+      // Computed by the source with a warning: highFreqFactor < low.
+      if (uniform() < 0.1) p[ROPE.highFreqFactor] = low * uniform();
       break;
     }
+    case "proportional":
+      maybe("factor", pick([1, 8, logUniform(1, 100)]));
+      maybe("partialRotaryFactor", pick([0.25, 0.5, 1, uniform()]));
+      break;
   }
+  // A factor below 1, which the source computes with a warning.
+  if (!Number.isNaN(p[ROPE.factor]) && uniform() < 0.05)
+    p[ROPE.factor] = uniform();
   if (uniform() < 0.1)
-    p[int(0, 11)] = pick([NaN, -1, 0, 0.5, 1, 1e308, Infinity]);
+    p[int(0, ROPE_PARAMETER_SLOTS.length - 1)] = pick([
+      ...[NaN, -1, 0, 0.5, 1, 1e308, Infinity],
+    ]);
   return p;
 }
 
@@ -278,7 +289,7 @@ function makeCase() {
       break;
     case KIND.rope_frequencies:
       c.dim = 2 * (uniform() < 0.85 ? int(1, 40) : int(41, 350));
-      c.variant = int(0, 5); // rope type
+      c.variant = int(0, ROPE_TYPES.length - 1); // rope type
       c.base = pick([10000, 500000, 1e6, logUniform(1.5, 1e9)]);
       c.points = ropeParameters(c.variant);
       if (ROPE_TYPES[c.variant] === "longrope")
