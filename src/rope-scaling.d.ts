@@ -1,6 +1,12 @@
 /** Rope types of Hugging Face transformers (`rope_scaling.rope_type`). */
 export type RopeType =
-  "default" | "linear" | "dynamic" | "yarn" | "longrope" | "llama3";
+  | "default"
+  | "linear"
+  | "dynamic"
+  | "yarn"
+  | "longrope"
+  | "llama3"
+  | "proportional";
 /** "half": [n, dim/2] (onnxruntime cos_cache/sin_cache); "duplicated": [n, dim], cat(freqs, freqs) (HF); "interleaved": [n, dim], each value twice (GPT-J). */
 export type RopeLayout = "half" | "duplicated" | "interleaved";
 /** "float16" results are Uint16Arrays of IEEE half bits. */
@@ -10,7 +16,7 @@ export const ROPE_TYPES: readonly RopeType[];
 export const ROPE_LAYOUTS: readonly RopeLayout[];
 export const ROPE_DTYPES: readonly RopeDType[];
 
-/** `rope_scaling` in camelCase; each type takes only its own parameters. */
+/** `rope_scaling` in camelCase; each type takes only its own parameters. A factor below 1 is computed as transformers computes it, with a warning in the result. */
 export type RopeScaling =
   | { type: "default" }
   /** w_i / factor. */
@@ -46,34 +52,48 @@ export type RopeScaling =
       attentionFactor?: number;
       seqLen?: number;
     }
-  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between. */
+  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between (equal factors are refused; highFreqFactor below lowFreqFactor computes, with a warning). */
   | {
       type: "llama3";
       factor: number;
       lowFreqFactor: number;
       highFreqFactor: number;
       originalMaxPositionEmbeddings: number;
+    }
+  /** Gemma 4: base^(-2i/dim) for the first floor(partialRotaryFactor · dim / 2) pairs, 0 for the rest, all divided by factor; partialRotaryFactor in [0, 1], default 1; factor default 1. */
+  | {
+      type: "proportional";
+      factor?: number;
+      partialRotaryFactor?: number;
     };
 
 export interface RopeFrequencyOptions {
-  /** The rotary dim: even, 2 ≤ dim ≤ 2^20. */
+  /** The head dim: even, 2 ≤ dim ≤ 2^20. */
   dim: number;
+  /** The rotated part of the head (transformers' int(head_dim · partial_rotary_factor)): even, 2 ≤ rotaryDim ≤ dim; default dim. The frequencies are base^(-2i/rotaryDim), rotaryDim / 2 of them, and cache rows have rotaryDim / 2 or rotaryDim columns. */
+  rotaryDim?: number;
   /** rope_theta, finite and > 1; default 10000. */
   base?: number;
   /** Default { type: "default" }. */
   scaling?: RopeScaling;
+  /** M-RoPE: the pairs of the t, h and w position streams, summing to rotaryDim / 2. */
+  mropeSection?: ArrayLike<number>;
+  /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope (pairs 1, 4, 7, … below 3·s1 take h; 2, 5, 8, … below 3·s2 take w; the rest t), rather than chunked as Qwen2-VL's; default false. */
+  mropeInterleaved?: boolean;
 }
 
 export interface RopeFrequencies {
-  /** dim/2 inverse frequencies, float64. */
+  /** rotaryDim/2 inverse frequencies, float64. */
   inverseFrequencies: Float64Array;
   /** The multiplier of cos and sin (1 unless the type has one). */
   attentionFactor: number;
+  /** What transformers would log as a warning while computing these parameters (a factor below 1; betaFast below betaSlow; highFreqFactor below lowFreqFactor); empty for ordinary input. */
+  warnings: string[];
 }
 
 export function ropeFrequencies(
   options: RopeFrequencyOptions & {
-    /** A Float64Array of at least dim/2 elements to fill and return as inverseFrequencies. */
+    /** A Float64Array of at least rotaryDim/2 elements to fill and return as inverseFrequencies. */
     out?: Float64Array;
   },
 ): RopeFrequencies;
@@ -84,9 +104,21 @@ export interface RopeCacheOut<T> {
   sin: T;
 }
 
+/** A cache, with the warnings of its parameters (see RopeFrequencies). */
+export interface RopeCacheResult<T> extends RopeCacheOut<T> {
+  warnings: string[];
+}
+
+/** M-RoPE positions: one per row in each stream, all three of one length; with `mropeSection`. Text tokens (t = h = w) give plain RoPE. */
+export interface MropePositions {
+  t: ArrayLike<number>;
+  h: ArrayLike<number>;
+  w: ArrayLike<number>;
+}
+
 export interface RopeCacheOptions extends RopeFrequencyOptions {
-  /** A count of rows (from `start`) or the positions themselves. */
-  positions: number | ArrayLike<number>;
+  /** A count of rows (from `start`), the positions themselves, or M-RoPE's { t, h, w } streams. */
+  positions: number | ArrayLike<number> | MropePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
   /** Default "half". */
@@ -105,20 +137,21 @@ export function ropeCache(
     dtype: "float64";
     out?: RopeCacheOut<Float64Array>;
   },
-): RopeCacheOut<Float64Array>;
+): RopeCacheResult<Float64Array>;
 export function ropeCache(
   options: RopeCacheOptions & {
     dtype: "float16";
     out?: RopeCacheOut<Uint16Array>;
   },
-): RopeCacheOut<Uint16Array>;
+): RopeCacheResult<Uint16Array>;
 export function ropeCache(
   options: RopeCacheOptions & {
     dtype?: "float32";
     out?: RopeCacheOut<Float32Array>;
   },
-): RopeCacheOut<Float32Array>;
+): RopeCacheResult<Float32Array>;
 export function ropeCache(options: RopeCacheOptions): {
   cos: Float32Array | Float64Array | Uint16Array;
   sin: Float32Array | Float64Array | Uint16Array;
+  warnings: string[];
 };
