@@ -18,6 +18,7 @@ test("the tarball holds the module file once beside the entry points", () => {
   assert.deepEqual(paths, [
     "README.md",
     "dist/cli.js",
+    "dist/config.d.ts",
     "dist/decay.d.ts",
     "dist/index.d.ts",
     "dist/index.js",
