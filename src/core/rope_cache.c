@@ -285,7 +285,9 @@ static int is_count(double s) {
   return s >= 0 && s <= UINT32_MAX && s == floor(s);
 }
 
-int32_t pe_mrope_streams(double s0, double s1, double s2, int32_t interleaved,
+/* M-RoPE is built for size (minsize): its rows are seeded, never
+   streamed by the recurrence, so the seed dominates its time. */
+__attribute__((minsize)) int32_t pe_mrope_streams(double s0, double s1, double s2, int32_t interleaved,
                          uint8_t *streams, uint32_t n) {
   if (!is_count(s0) || !is_count(s1) || !is_count(s2) ||
       s0 + s1 + s2 != (double)n)
@@ -305,7 +307,7 @@ int32_t pe_mrope_streams(double s0, double s1, double s2, int32_t interleaved,
   return PE_OK;
 }
 
-int32_t pe_rope_cache_streams(void *cos_out, void *sin_out, int32_t dtype,
+__attribute__((minsize)) int32_t pe_rope_cache_streams(void *cos_out, void *sin_out, int32_t dtype,
                               int32_t layout, const double *positions,
                               uint32_t count, const uint8_t *streams,
                               const double *inv_freq, uint32_t n,
