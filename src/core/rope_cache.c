@@ -285,10 +285,18 @@ static int is_count(double s) {
   return s >= 0 && s <= UINT32_MAX && s == floor(s);
 }
 
-/* M-RoPE is built for size (minsize): its rows are seeded, never
-   streamed by the recurrence, so the seed dominates its time. */
-__attribute__((minsize)) int32_t pe_mrope_streams(double s0, double s1, double s2, int32_t interleaved,
-                         uint8_t *streams, uint32_t n) {
+/* M-RoPE is built for size where the compiler can (clang's minsize): its
+   rows are seeded, never streamed by the recurrence, so the seed dominates
+   its time. */
+#ifdef __clang__
+#define PE_FOR_SIZE __attribute__((minsize))
+#else
+#define PE_FOR_SIZE
+#endif
+
+PE_FOR_SIZE int32_t pe_mrope_streams(double s0, double s1, double s2,
+                                     int32_t interleaved, uint8_t *streams,
+                                     uint32_t n) {
   if (!is_count(s0) || !is_count(s1) || !is_count(s2) ||
       s0 + s1 + s2 != (double)n)
     return PE_ERR_MROPE_SECTION;
@@ -307,11 +315,10 @@ __attribute__((minsize)) int32_t pe_mrope_streams(double s0, double s1, double s
   return PE_OK;
 }
 
-__attribute__((minsize)) int32_t pe_rope_cache_streams(void *cos_out, void *sin_out, int32_t dtype,
-                              int32_t layout, const double *positions,
-                              uint32_t count, const uint8_t *streams,
-                              const double *inv_freq, uint32_t n,
-                              double attention) {
+PE_FOR_SIZE int32_t pe_rope_cache_streams(
+    void *cos_out, void *sin_out, int32_t dtype, int32_t layout,
+    const double *positions, uint32_t count, const uint8_t *streams,
+    const double *inv_freq, uint32_t n, double attention) {
   if (count > 0 && positions == NULL)
     return PE_ERR_NULL;
   int32_t status = validate(cos_out, sin_out, dtype, layout, positions, count,

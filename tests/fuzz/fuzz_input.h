@@ -153,9 +153,9 @@ static shape shape_of(input *in) {
     /* The paper and shifted schedules decrease from w_0 = 1, except a
        shift above dim / 2 (the frequencies then grow, as diffusers
        computes them); the timescale one only promises finite values. */
-    int growing = schedule == PE_SCHEDULE_TIMESCALE ||
-                  (schedule == PE_SCHEDULE_SHIFTED &&
-                   !((double)(s.dim / 2) - shift > 0));
+    int growing =
+        schedule == PE_SCHEDULE_TIMESCALE ||
+        (schedule == PE_SCHEDULE_SHIFTED && !((double)(s.dim / 2) - shift > 0));
     double bound = growing ? DBL_MAX : 1.0;
     for (uint32_t i = 0; i < s.n_omega; i++)
       if (!isfinite(s.omega[i]) || !(s.omega[i] >= 0) ||
