@@ -323,7 +323,11 @@ export function fromConfig(config, options = {}) {
       .map((option) => `"${paths[option]}"`);
     if (fields.length === 0) throw error;
     const Class = error instanceof RangeError ? RangeError : TypeError;
-    throw new Class(`${error.message} (config field ${fields.join(", ")})`);
+    const message = error.message.replace(
+      /ropeFrequencies(\(\))?:/,
+      "fromConfig:",
+    );
+    throw new Class(`${message} (config field ${fields.join(", ")})`);
   }
   return result;
 }
