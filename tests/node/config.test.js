@@ -494,3 +494,37 @@ test("ropeCache refuses bad M-RoPE input, naming the option", () => {
     "mropeInterleaved",
   );
 });
+
+test("fromConfig: ModernBERT's base per layer type, v4 and v5", () => {
+  const v4 = {
+    model_type: "modernbert",
+    hidden_size: 768,
+    num_attention_heads: 12,
+    global_rope_theta: 160000.0,
+    local_rope_theta: 10000.0,
+  };
+  const v5 = {
+    model_type: "modernbert",
+    hidden_size: 768,
+    num_attention_heads: 12,
+    rope_parameters: {
+      full_attention: { rope_type: "default", rope_theta: 160000.0 },
+      sliding_attention: { rope_type: "default", rope_theta: 10000.0 },
+    },
+  };
+  for (const config of [v4, v5])
+    for (const [layerType, base] of [
+      ["full_attention", 160000],
+      ["sliding_attention", 10000],
+    ])
+      assert.deepEqual(
+        { ...fromConfig(config, { layerType }) },
+        { dim: 64, rotaryDim: 64, base, scaling: { type: "default" } },
+      );
+  refuses(() => fromConfig(v4), TypeError, "local_rope_theta");
+  refuses(
+    () => fromConfig(v4, { layerType: "chunked_attention" }),
+    RangeError,
+    "layerType",
+  );
+});
