@@ -113,8 +113,8 @@ function positiveNumbers(value, name) {
 }
 
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
-// of the C core (NaN = absent) and longrope's factors. The frequencies are
-// those of the rotary dim (spec.dim); spec.headDim is the head's.
+// of the C core (NaN = absent) and longrope's factors. spec.dim is the
+// rotary dim, over which the frequencies are computed.
 export function ropeSpec(raw) {
   const headDim = integer(raw.dim, "dim", 2, 2 ** 20);
   if (headDim % 2 !== 0)
@@ -224,7 +224,6 @@ export function ropeSpec(raw) {
   }
   return {
     dim,
-    headDim,
     base,
     type,
     params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
