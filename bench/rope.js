@@ -56,4 +56,23 @@ export async function run({ measure, report }) {
       "fill of the same bytes in module memory": { ms: inModule },
     });
   }
+
+  // M-RoPE (Qwen2-VL's sections): each row is seeded once per stream,
+  // against the plain cache of the t stream, whose uneven positions are
+  // seeded at every row too.
+  const rows = 16384;
+  const t = Float64Array.from({ length: rows }, (_, j) => j + (j % 7) / 8);
+  const h = t.map((p, j) => p + (j % 3));
+  const w = t.map((p, j) => p + (j % 5));
+  const mrope = { dim, base: 1e6, mropeSection: [16, 24, 24] };
+  const plain = measure(() => ropeCache({ ...mrope, positions: t }), {
+    runs: 5,
+  });
+  const streams = measure(
+    () => ropeCache({ ...mrope, positions: { t, h, w } }),
+    { runs: 5 },
+  );
+  report(`ropeCache ${rows}×${dim} M-RoPE { t, h, w }, half float32`, streams, {
+    "the same cache of one stream's positions": { ms: plain },
+  });
 }

@@ -394,6 +394,7 @@ export const presets: Readonly<Record<PresetName, PresetDescription>>;
 export * from "./relation.js";
 export * from "./decay.js";
 export * from "./rope-scaling.js";
+export * from "./config.js";
 
 /** A typed array that `toNpy` can write: float32, float64, or float16 bits. */
 export type NpyArray = Float32Array | Float64Array | Uint16Array;

@@ -136,3 +136,17 @@ export const ropeCache = kernel(
   ].flat(),
   ROWS_FROM_START,
 );
+
+// M-RoPE: the stream (t, h, w) of each pair, and a cache whose pairs take
+// their own stream's positions (t, then h, then w, count each).
+export const mropeStreams = kernel("pe_mrope_streams", "ropeCache", [
+  ...["s0", "s1", "s2", "interleaved", "streams", "pairs"],
+]);
+export const ropeCacheStreams = kernel(
+  "pe_rope_cache_streams",
+  "ropeCache",
+  [
+    ["cos", "sin", "dtype", "layout", "positions", "count", "streams"],
+    ["inverseFrequencies", "pairs", "attention"],
+  ].flat(),
+);

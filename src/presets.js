@@ -107,8 +107,9 @@ export const presets = deepFreeze({
     oddDim: "a zero last column (after the flip)",
     notes:
       "Positions are timesteps and may be fractional. h - downscaleFreqShift " +
-      "must be positive: at 0 the source yields NaN (d = 2, 3 with the " +
-      "default shift of 1). Stable Diffusion's UNet uses flipSinToCos = true, " +
+      "must not be 0: there the source divides by zero and yields NaN (d = 2, " +
+      "3 with the default shift of 1); above h the frequencies grow, as in " +
+      "the source. Stable Diffusion's UNet uses flipSinToCos = true, " +
       "downscaleFreqShift = 0.",
   },
   "guided-diffusion": {
@@ -233,9 +234,9 @@ const resolvers = {
     const flip = boolean(p.flipSinToCos, "flipSinToCos");
     const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift");
     const h = Math.floor(dim / 2);
-    if (h > 0 && !(h - shift > 0))
+    if (h > 0 && h - shift === 0)
       throw rangeError(
-        `option "downscaleFreqShift" must be < floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
+        `option "downscaleFreqShift" must differ from floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
       );
     const engine = {
       schedule: "shifted",

@@ -1,6 +1,12 @@
 /** Rope types of Hugging Face transformers (`rope_scaling.rope_type`). */
 export type RopeType =
-  "default" | "linear" | "dynamic" | "yarn" | "longrope" | "llama3";
+  | "default"
+  | "linear"
+  | "dynamic"
+  | "yarn"
+  | "longrope"
+  | "llama3"
+  | "proportional";
 /** "half": [n, dim/2] (onnxruntime cos_cache/sin_cache); "duplicated": [n, dim], cat(freqs, freqs) (HF); "interleaved": [n, dim], each value twice (GPT-J). */
 export type RopeLayout = "half" | "duplicated" | "interleaved";
 /** "float16" results are Uint16Arrays of IEEE half bits. */
@@ -13,7 +19,7 @@ export const ROPE_LAYOUTS: readonly RopeLayout[];
 /** Every `ropeCache` dtype. */
 export const ROPE_DTYPES: readonly RopeDType[];
 
-/** `rope_scaling` in camelCase; each type takes only its own parameters. */
+/** `rope_scaling` in camelCase; each type takes only its own parameters. A factor below 1 is computed as transformers computes it, with a warning in the result. */
 export type RopeScaling =
   | { type: "default" }
   /** w_i / factor. */
@@ -49,31 +55,45 @@ export type RopeScaling =
       attentionFactor?: number;
       seqLen?: number;
     }
-  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between. */
+  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between (equal factors are refused; highFreqFactor below lowFreqFactor computes, with a warning). */
   | {
       type: "llama3";
       factor: number;
       lowFreqFactor: number;
       highFreqFactor: number;
       originalMaxPositionEmbeddings: number;
+    }
+  /** Gemma 4: base^(-2i/dim) for the first floor(partialRotaryFactor · dim / 2) pairs, 0 for the rest, all divided by factor; partialRotaryFactor in [0, 1], default 1; factor default 1. */
+  | {
+      type: "proportional";
+      factor?: number;
+      partialRotaryFactor?: number;
     };
 
 /** The options of `ropeFrequencies`. */
 export interface RopeFrequencyOptions {
-  /** The rotary dim: even, 2 ≤ dim ≤ 2^20. */
+  /** The head dim: even, 2 ≤ dim ≤ 2^20. */
   dim: number;
+  /** The rotated part of the head (transformers' int(head_dim · partial_rotary_factor)): even, 2 ≤ rotaryDim ≤ dim; default dim. The frequencies are base^(-2i/rotaryDim), rotaryDim / 2 of them, and cache rows have rotaryDim / 2 or rotaryDim columns. */
+  rotaryDim?: number;
   /** rope_theta, finite and > 1; default 10000. */
   base?: number;
   /** rope_scaling in camelCase; default { type: "default" }. */
   scaling?: RopeScaling;
+  /** M-RoPE: the pairs of the t, h and w position streams, summing to rotaryDim / 2. */
+  mropeSection?: ArrayLike<number>;
+  /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope (pairs 1, 4, 7, … below 3·s1 take h; 2, 5, 8, … below 3·s2 take w; the rest t), rather than chunked as Qwen2-VL's; default false. */
+  mropeInterleaved?: boolean;
 }
 
 /** What `ropeFrequencies` returns. */
 export interface RopeFrequencies {
-  /** dim/2 inverse frequencies, float64 (transformers' inv_freq). */
+  /** rotaryDim/2 inverse frequencies, float64 (transformers' inv_freq). */
   inverseFrequencies: Float64Array;
   /** The multiplier of cos and sin (1 unless the type has one). */
   attentionFactor: number;
+  /** What transformers would log as a warning while computing these parameters (a factor below 1; betaFast below betaSlow; highFreqFactor below lowFreqFactor); empty for ordinary input. */
+  warnings: string[];
 }
 
 /**
@@ -82,7 +102,7 @@ export interface RopeFrequencies {
  */
 export function ropeFrequencies(
   options: RopeFrequencyOptions & {
-    /** A Float64Array of at least dim/2 elements to fill and return as inverseFrequencies. */
+    /** A Float64Array of at least rotaryDim/2 elements to fill and return as inverseFrequencies. */
     out?: Float64Array;
   },
 ): RopeFrequencies;
@@ -95,6 +115,22 @@ export interface RopeCacheOut<T> {
   sin: T;
 }
 
+/** A cache, with the warnings of its parameters (see RopeFrequencies). */
+export interface RopeCacheResult<T> extends RopeCacheOut<T> {
+  /** What transformers would log as a warning for these parameters; empty for ordinary input. */
+  warnings: string[];
+}
+
+/** M-RoPE positions: one per row in each stream, all three of one length; with `mropeSection`. Text tokens (t = h = w) give plain RoPE. */
+export interface MropePositions {
+  /** Temporal positions. */
+  t: ArrayLike<number>;
+  /** Height positions. */
+  h: ArrayLike<number>;
+  /** Width positions. */
+  w: ArrayLike<number>;
+}
+
 /** The typed array of a cache dtype (float16: IEEE half bits in a Uint16Array). */
 export type RopeCacheArray<D extends RopeDType> = D extends "float64"
   ? Float64Array
@@ -104,8 +140,8 @@ export type RopeCacheArray<D extends RopeDType> = D extends "float64"
 
 /** The options of `ropeCache`. */
 export interface RopeCacheOptions extends RopeFrequencyOptions {
-  /** A count of rows (from `start`) or the positions themselves. */
-  positions: number | ArrayLike<number>;
+  /** A count of rows (from `start`), the positions themselves, or M-RoPE's { t, h, w } streams. */
+  positions: number | ArrayLike<number> | MropePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
   /** Default "half". */
@@ -126,15 +162,15 @@ export interface RopeCacheOptions extends RopeFrequencyOptions {
  */
 export function ropeCache(
   options: RopeCacheOptions & { dtype?: "float32"; out?: undefined },
-): RopeCacheOut<Float32Array>;
+): RopeCacheResult<Float32Array>;
 /** The cos and sin caches of a rotary embedding at the given positions, in float64. */
 export function ropeCache(
   options: RopeCacheOptions & { dtype: "float64"; out?: undefined },
-): RopeCacheOut<Float64Array>;
+): RopeCacheResult<Float64Array>;
 /** The cos and sin caches of a rotary embedding at the given positions, as float16 bits. */
 export function ropeCache(
   options: RopeCacheOptions & { dtype: "float16"; out?: undefined },
-): RopeCacheOut<Uint16Array>;
+): RopeCacheResult<Uint16Array>;
 /**
  * The cos and sin caches written into `out` and returned (its arrays have
  * the type of the dtype's), or of the options' dtype.
@@ -150,4 +186,4 @@ export function ropeCache<
     dtype?: D;
     out?: Out & RopeCacheOut<RopeCacheArray<D>>;
   },
-): Out;
+): Out & { warnings: string[] };

@@ -7,6 +7,7 @@ import {
   CACHE_LAYOUTS,
   ROPE_PARAMETER_SLOTS,
   ROPE_TYPES,
+  ROPE_WARNINGS,
 } from "sinusoidal-pe-constants";
 import * as kernels from "./kernels.js";
 import {
@@ -29,7 +30,7 @@ import {
   overlapping,
   write,
 } from "./out.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
+import { memoryBuffer, wasm, withScratch } from "./runtime.js";
 
 export {
   ROPE_TYPES,
@@ -37,7 +38,8 @@ export {
   CACHE_DTYPES as ROPE_DTYPES,
 };
 
-const PARAMETERS = {
+// The scaling parameters each rope type takes.
+export const PARAMETERS = {
   default: [],
   linear: ["factor"],
   dynamic: ["factor", "maxPositionEmbeddings", "seqLen"],
@@ -67,6 +69,7 @@ const PARAMETERS = {
     "highFreqFactor",
     "originalMaxPositionEmbeddings",
   ],
+  proportional: ["factor", "partialRotaryFactor"],
 };
 
 const REQUIRED = {
@@ -81,6 +84,7 @@ const REQUIRED = {
     "highFreqFactor",
     "originalMaxPositionEmbeddings",
   ],
+  proportional: [],
 };
 
 const MAX_LENGTH = Number.MAX_SAFE_INTEGER;
@@ -108,12 +112,19 @@ function positiveNumbers(value, name) {
   return list;
 }
 
-// dim, base and scaling as JS-owned values: the parameter array of the C
-// core (NaN = absent) and longrope's factors.
+// dim, rotaryDim, base and scaling as JS-owned values: the parameter array
+// of the C core (NaN = absent) and longrope's factors. spec.dim is the
+// rotary dim, over which the frequencies are computed.
 export function ropeSpec(raw) {
-  const dim = integer(raw.dim, "dim", 2, 2 ** 20);
+  const headDim = integer(raw.dim, "dim", 2, 2 ** 20);
+  if (headDim % 2 !== 0)
+    throw rangeError(`option "dim" must be even, got ${headDim}`);
+  const dim =
+    raw.rotaryDim === undefined
+      ? headDim
+      : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
   if (dim % 2 !== 0)
-    throw rangeError(`option "dim" must be even (the rotary dim), got ${dim}`);
+    throw rangeError(`option "rotaryDim" must be even, got ${dim}`);
   const base =
     raw.base === undefined
       ? 10000
@@ -145,7 +156,13 @@ export function ropeSpec(raw) {
   const name = (key) => `scaling.${key}`;
   const s = scaling;
   if (s.factor !== undefined)
-    p.factor = finiteNumber(s.factor, name("factor"), { min: 1 });
+    p.factor = finiteNumber(s.factor, name("factor"), { above: 0 });
+  if (s.partialRotaryFactor !== undefined)
+    p.partialRotaryFactor = finiteNumber(
+      s.partialRotaryFactor,
+      name("partialRotaryFactor"),
+      { min: 0, max: 1 },
+    );
   for (const key of ["maxPositionEmbeddings", "originalMaxPositionEmbeddings"])
     if (s[key] !== undefined)
       p[key] = integer(s[key], name(key), 1, MAX_LENGTH);
@@ -166,7 +183,7 @@ export function ropeSpec(raw) {
   let factors = new Float64Array(0);
   if (typeName === "dynamic" && dim < 4)
     throw rangeError(
-      `option "dim" must be at least 4 for rope type "dynamic" (its exponent is dim / (dim - 2)), got ${dim}`,
+      `option "${dim === headDim ? "dim" : "rotaryDim"}" must be at least 4 for rope type "dynamic" (its exponent is dim / (dim - 2)), got ${dim}`,
     );
   if (typeName === "yarn") {
     if (
@@ -176,17 +193,7 @@ export function ropeSpec(raw) {
       throw typeError(
         'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
       );
-    const fast = Number.isNaN(p.betaFast) ? 32 : p.betaFast;
-    const slow = Number.isNaN(p.betaSlow) ? 1 : p.betaSlow;
-    if (fast < slow)
-      throw rangeError(
-        `option "scaling.betaFast" (${fast}) must be >= "scaling.betaSlow" (${slow})`,
-      );
   }
-  if (typeName === "llama3" && !(p.highFreqFactor > p.lowFreqFactor))
-    throw rangeError(
-      `option "scaling.highFreqFactor" (${p.highFreqFactor}) must be greater than "scaling.lowFreqFactor" (${p.lowFreqFactor})`,
-    );
   if (typeName === "longrope") {
     const short = positiveNumbers(s.shortFactor, name("shortFactor"));
     const long = positiveNumbers(s.longFactor, name("longFactor"));
@@ -196,7 +203,7 @@ export function ropeSpec(raw) {
     ])
       if (list.length !== dim / 2)
         throw rangeError(
-          `option "scaling.${key}" must have dim / 2 = ${dim / 2} entries, got ${list.length}`,
+          `option "scaling.${key}" must have rotaryDim / 2 = ${dim / 2} entries, got ${list.length}`,
         );
     factors = new Float64Array(dim);
     factors.set(short);
@@ -241,6 +248,11 @@ export function writeRopeFrequencies(spec, scratch) {
   }
   const out = scratch(n * 8, "inverse frequencies");
   const attention = scratch(8, "attention factor");
+  const warnings = wasm().pe_rope_warnings(
+    spec.type,
+    params,
+    ROPE_PARAMETER_SLOTS.length,
+  );
   kernels.ropeFrequencies({
     type: spec.type,
     dim: spec.dim,
@@ -256,31 +268,118 @@ export function writeRopeFrequencies(spec, scratch) {
   return {
     pointer: out,
     attentionFactor: new Float64Array(memoryBuffer(), attention, 1)[0],
+    warnings: ROPE_WARNINGS.filter((_, bit) => (warnings >>> bit) & 1),
   };
 }
 
+// M-RoPE's mropeSection (three numbers) and mropeInterleaved, or null.
+function mropeSpec(raw) {
+  if (raw.mropeSection === undefined) {
+    if (raw.mropeInterleaved !== undefined)
+      throw typeError(
+        'option "mropeInterleaved" applies only with "mropeSection"',
+      );
+    return null;
+  }
+  const section = numbers(raw.mropeSection, "mropeSection");
+  if (section.length !== 3)
+    throw rangeError(
+      `option "mropeSection" must hold 3 numbers (t, h, w pairs), got ${section.length}`,
+    );
+  const interleaved =
+    raw.mropeInterleaved === undefined
+      ? false
+      : boolean(raw.mropeInterleaved, "mropeInterleaved");
+  return { section, interleaved };
+}
+
+// The position stream of each pair in module memory: the C core assigns
+// them (and checks that the sections sum to rotaryDim / 2).
+function writeStreams(mrope, pairs, scratch) {
+  const streams = scratch(pairs, "M-RoPE streams");
+  kernels.mropeStreams({
+    s0: mrope.section[0],
+    s1: mrope.section[1],
+    s2: mrope.section[2],
+    interleaved: mrope.interleaved ? 1 : 0,
+    streams,
+    pairs,
+  });
+  return streams;
+}
+
 /**
- * The inverse frequencies (dim / 2 of them) and attention factor of a rope
- * type, computed in float64.
+ * The inverse frequencies (rotaryDim / 2 of them) and attention factor of a
+ * rope type, computed in float64, with the warnings the source would log.
  */
 export function ropeFrequencies(options) {
   const raw = readOptions(
     options,
-    ["dim", "base", "scaling", "out"],
+    [
+      "dim",
+      "rotaryDim",
+      "base",
+      "scaling",
+      "mropeSection",
+      "mropeInterleaved",
+      "out",
+    ],
     "ropeFrequencies()",
   );
   const spec = ropeSpec(raw);
+  const mrope = mropeSpec(raw);
   const out = outArray(raw.out, Float64Array, spec.dim / 2);
   return withScratch((scratch) => {
-    const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
+    if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch);
+    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+      spec,
+      scratch,
+    );
     return {
       inverseFrequencies: deliver(
         out,
         new Float64Array(memoryBuffer(), pointer, spec.dim / 2),
       ),
       attentionFactor,
+      warnings,
     };
   });
+}
+
+// Whether positions is M-RoPE's { t, h, w }: an object that is no array.
+function isStreams(value) {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !ArrayBuffer.isView(value) &&
+    !Array.isArray(value) &&
+    !("length" in value)
+  );
+}
+
+// The t, h and w streams, each read once, of one length.
+function readStreams(value) {
+  const given = readOptions(
+    value,
+    ["t", "h", "w"],
+    'option "positions"',
+    'option "positions"',
+  );
+  const streams = ["t", "h", "w"].map((key) => {
+    if (given[key] === undefined)
+      throw typeError(
+        `option "positions.${key}" is required when "positions" is { t, h, w }`,
+      );
+    return numbers(given[key], `positions.${key}`);
+  });
+  const count = streams[0].length;
+  streams.forEach((list, k) => {
+    if (list.length !== count)
+      throw rangeError(
+        `option "positions.${"thw"[k]}" must have as many positions as "positions.t" (${count}), got ${list.length}`,
+      );
+  });
+  return streams;
 }
 
 const ARRAYS = [Float32Array, Float64Array, Uint16Array];
@@ -293,16 +392,32 @@ const ARRAYS = [Float32Array, Float64Array, Uint16Array];
 export function ropeCache(options) {
   const raw = readOptions(
     options,
-    ["positions", "start", "dim", "base", "scaling", "layout", "dtype", "out"],
+    [
+      ["positions", "start", "dim", "rotaryDim", "base", "scaling"],
+      ["mropeSection", "mropeInterleaved", "layout", "dtype", "out"],
+    ].flat(),
     "ropeCache()",
   );
   const spec = ropeSpec(raw);
+  const mrope = mropeSpec(raw);
   const layout = oneOf(raw.layout ?? "half", "layout", CACHE_LAYOUTS);
   const dtype = oneOf(raw.dtype ?? "float32", "dtype", CACHE_DTYPES);
   let count,
     start = 0,
-    positions = null;
-  if (typeof raw.positions === "number") {
+    positions = null,
+    streams = null;
+  if (isStreams(raw.positions)) {
+    if (mrope === null)
+      throw typeError(
+        'option "positions" as { t, h, w } needs "mropeSection" (the pairs of each stream)',
+      );
+    if (raw.start !== undefined)
+      throw typeError(
+        `option "start" applies only when "positions" is a count`,
+      );
+    streams = readStreams(raw.positions);
+    count = streams[0].length;
+  } else if (typeof raw.positions === "number") {
     count = integer(raw.positions, "positions", 1, 2 ** 32 - 1);
     if (raw.start !== undefined) start = finiteNumber(raw.start, "start");
   } else {
@@ -327,7 +442,12 @@ export function ropeCache(options) {
   const out = cacheOut(raw.out, Typed, count * width);
 
   return withScratch((scratch) => {
-    const { pointer, attentionFactor } = writeRopeFrequencies(spec, scratch);
+    const streamOf =
+      mrope === null ? 0 : writeStreams(mrope, spec.dim / 2, scratch);
+    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+      spec,
+      scratch,
+    );
     if (dtype === 2 && !(attentionFactor <= 65504))
       throw rangeError(
         `the attention factor ${attentionFactor} exceeds float16's largest value`,
@@ -335,7 +455,12 @@ export function ropeCache(options) {
     const length = count * width;
     const cos = out.cos ?? new Typed(length);
     const sin = out.sin ?? new Typed(length);
-    if (count === 0) return { cos, sin };
+    if (count === 0) return { cos, sin, warnings };
+    if (streams !== null) {
+      const target = { cos, sin, dtype, layout, width, Typed, scratch };
+      streamCache(spec, streams, streamOf, pointer, attentionFactor, target);
+      return { cos, sin, warnings };
+    }
     checkBlockAngles(
       largestFrequency(pointer, spec.dim / 2),
       positions,
@@ -370,8 +495,46 @@ export function ropeCache(options) {
       write(cos, new Typed(buffer, cosBlock, n * width), first * width);
       write(sin, new Typed(buffer, sinBlock, n * width), first * width);
     }
-    return { cos, sin };
+    return { cos, sin, warnings };
   });
+}
+
+// The rows of an M-RoPE cache, in blocks: each pair at its own stream's
+// position.
+function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
+  const { cos, sin, dtype, layout, width, Typed, scratch } = o;
+  const count = streams[0].length;
+  const pairs = spec.dim / 2;
+  const largest = largestFrequency(pointer, pairs);
+  for (const list of streams)
+    checkBlockAngles(largest, list, 0, count, "ropeCache");
+  const rowBytes = width * Typed.BYTES_PER_ELEMENT;
+  const rowsPerBlock = blockRows(count, 2 * rowBytes + 24);
+  const positions = scratch(rowsPerBlock * 24, "positions");
+  const cosBlock = scratch(rowsPerBlock * rowBytes, "the cos cache");
+  const sinBlock = scratch(rowsPerBlock * rowBytes, "the sin cache");
+  for (let first = 0; first < count; first += rowsPerBlock) {
+    const n = Math.min(rowsPerBlock, count - first);
+    const view = new Float64Array(memoryBuffer(), positions, 3 * n);
+    streams.forEach((list, k) =>
+      view.set(list.subarray(first, first + n), k * n),
+    );
+    kernels.ropeCacheStreams({
+      cos: cosBlock,
+      sin: sinBlock,
+      dtype,
+      layout,
+      positions,
+      count: n,
+      streams: streamOf,
+      inverseFrequencies: pointer,
+      pairs,
+      attention: attentionFactor,
+    });
+    const buffer = memoryBuffer();
+    write(cos, new Typed(buffer, cosBlock, n * width), first * width);
+    write(sin, new Typed(buffer, sinBlock, n * width), first * width);
+  }
 }
 
 // The caller's { cos, sin } arrays (each read once), or nulls for new ones.

@@ -163,11 +163,6 @@ function scheduleOf(options, defaultOddDim) {
     });
   if (options.shift !== undefined)
     spec.shift = finiteNumber(options.shift, "shift");
-  const h = Math.floor(dim / 2);
-  if (name === "shifted" && pairs > 0 && !(h - spec.shift > 0))
-    throw rangeError(
-      `option "shift" must be below dim / 2 = ${h} for the shifted schedule, got ${spec.shift}`,
-    );
   if (options.scaling !== undefined) {
     if (name !== "paper")
       throw typeError(

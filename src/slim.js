@@ -28,6 +28,7 @@ import {
 } from "./schedule.js";
 
 export { init } from "./runtime.js";
+export { fromConfig } from "./config.js";
 export { presets } from "./presets.js";
 export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES } from "./schedule.js";
 export {

@@ -135,6 +135,11 @@ const lines = [
     ),
   )};`,
   "",
+  "// The messages of the rope warnings: bit i of pe_rope_warnings is entry i.",
+  `export const ROPE_WARNINGS = ${frozen(
+    enumValues(header("rope_scaling.h"), "PE_ROPE_WARNING_LIST"),
+  )};`,
+  "",
   ...Object.entries(bounds(header("bounds.h"))).map(
     ([name, value]) => `export const ${name} = ${value};`,
   ),

@@ -55,14 +55,17 @@
 
 /* Context-extension types of RoPE (Hugging Face's rope_type): base^(-2i/d);
    divided by factor; NTK-aware base growing with the sequence; YaRN;
-   LongRoPE's per-pair factors; Llama 3's smooth band. */
+   LongRoPE's per-pair factors; Llama 3's smooth band; Gemma 4's
+   proportional: base^(-2i/d) on the first partialRotaryFactor of the pairs,
+   0 on the rest, all divided by factor. */
 #define PE_ROPE_TYPE_LIST(X)                                                   \
   X(PE_ROPE_DEFAULT, "default")                                                \
   X(PE_ROPE_LINEAR, "linear")                                                  \
   X(PE_ROPE_DYNAMIC, "dynamic")                                                \
   X(PE_ROPE_YARN, "yarn")                                                      \
   X(PE_ROPE_LONGROPE, "longrope")                                              \
-  X(PE_ROPE_LLAMA3, "llama3")
+  X(PE_ROPE_LLAMA3, "llama3")                                                  \
+  X(PE_ROPE_PROPORTIONAL, "proportional")
 
 /* Columns of a RoPE cache row: [n, dim/2] (onnxruntime's cos_cache);
    [n, dim], cat(freqs, freqs) as HF returns; [n, dim], each value twice

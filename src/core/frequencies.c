@@ -78,11 +78,17 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
   case PE_SCHEDULE_SHIFTED: {
     if (!isfinite(base) || !(base > 1))
       return PE_ERR_BASE;
-    if (!isfinite(shift) || !(h - shift > 0))
-      return n == 0 && isfinite(shift) ? PE_OK : PE_ERR_SHIFT;
+    /* Any shift but h computes, as diffusers' get_timestep_embedding does
+       (above h the frequencies grow); h divides by zero, and a divisor
+       near zero on the wrong side overflows. */
+    if (!isfinite(shift) || (n > 0 && h - shift == 0))
+      return PE_ERR_SHIFT;
     double log_base = log(base);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
       out[i] = exp(-log_base * (double)i / (h - shift));
+      if (!isfinite(out[i]))
+        return PE_ERR_SHIFT;
+    }
     return PE_OK;
   }
   default:

@@ -5,6 +5,7 @@
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "angles.h"
 #include "bounds.h"
@@ -275,6 +276,93 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
           pe_angle_block_seed(&b, n_pad, x, attention, 0);
       }
       emit(cos_row, sin_row, dtype, layout, n, &b, i0, nb);
+    }
+  }
+  return PE_OK;
+}
+
+static int is_count(double s) {
+  return s >= 0 && s <= UINT32_MAX && s == floor(s);
+}
+
+/* M-RoPE is built for size where the compiler can (clang's minsize): its
+   rows are seeded, never streamed by the recurrence, so the seed dominates
+   its time. */
+#ifdef __clang__
+#define PE_FOR_SIZE __attribute__((minsize))
+#else
+#define PE_FOR_SIZE
+#endif
+
+PE_FOR_SIZE int32_t pe_mrope_streams(double s0, double s1, double s2,
+                                     int32_t interleaved, uint8_t *streams,
+                                     uint32_t n) {
+  if (!is_count(s0) || !is_count(s1) || !is_count(s2) ||
+      s0 + s1 + s2 != (double)n)
+    return PE_ERR_MROPE_SECTION;
+  if (interleaved != 0 && interleaved != 1)
+    return PE_ERR_ARGUMENT;
+  if (n > 0 && streams == NULL)
+    return PE_ERR_NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    if (interleaved)
+      streams[i] = i % 3 == 1 && i < 3 * s1   ? 1
+                   : i % 3 == 2 && i < 3 * s2 ? 2
+                                              : 0;
+    else
+      streams[i] = i < s0 ? 0 : i < s0 + s1 ? 1 : 2;
+  }
+  return PE_OK;
+}
+
+PE_FOR_SIZE int32_t pe_rope_cache_streams(
+    void *cos_out, void *sin_out, int32_t dtype, int32_t layout,
+    const double *positions, uint32_t count, const uint8_t *streams,
+    const double *inv_freq, uint32_t n, double attention) {
+  if (count > 0 && positions == NULL)
+    return PE_ERR_NULL;
+  int32_t status = validate(cos_out, sin_out, dtype, layout, positions, count,
+                            0, inv_freq, n, attention);
+  if (status != PE_OK)
+    return status;
+  if (streams == NULL)
+    return PE_ERR_NULL;
+  for (uint32_t i = 0; i < n; i++)
+    if (streams[i] > 2)
+      return PE_ERR_MROPE_STREAM;
+  double max_w = pe_max_frequency(inv_freq, n, 1);
+  for (uint32_t k = 1; k < 3 && count > 0; k++)
+    if (!pe_angles_finite(positions + (size_t)k * count, count, 0, 1, max_w))
+      return PE_ERR_POSITIONS;
+  size_t elem = element_size[dtype];
+  size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
+  /* Each row seeds the block once per stream its pairs use and keeps each
+     pair's value from its own stream: every value is one exact seed, as in
+     pe_rope_cache's seeded rows. */
+  pe_angle_block b;
+  alignas(16) double cos_kept[PE_BLOCK], sin_kept[PE_BLOCK];
+  for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
+    uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
+    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, 1);
+    int used[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < nb; i++)
+      used[streams[i0 + i]] = 1;
+    for (uint32_t j = 0; j < count; j++) {
+      for (uint32_t k = 0; k < 3; k++) {
+        if (!used[k])
+          continue;
+        pe_angle_block_seed(&b, n_pad, positions[(size_t)k * count + j],
+                            attention, dtype == PE_CACHE_FLOAT32);
+        for (uint32_t i = 0; i < nb; i++)
+          if (streams[i0 + i] == k) {
+            cos_kept[i] = b.cos[i];
+            sin_kept[i] = b.sin[i];
+          }
+      }
+      memcpy(b.cos, cos_kept, nb * sizeof(double));
+      memcpy(b.sin, sin_kept, nb * sizeof(double));
+      emit((char *)cos_out + j * row_bytes, (char *)sin_out + j * row_bytes,
+           dtype, layout, n, &b, i0, nb);
     }
   }
   return PE_OK;

@@ -34,6 +34,8 @@ static const uint32_t accepted[] = {
                        PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
                        PE_BIT(PE_ROPE_LOW_FREQ_FACTOR) |
                        PE_BIT(PE_ROPE_HIGH_FREQ_FACTOR),
+    [PE_ROPE_PROPORTIONAL] =
+        PE_BIT(PE_ROPE_FACTOR) | PE_BIT(PE_ROPE_PARTIAL_ROTARY_FACTOR),
 };
 
 static int present(double v) { return !isnan(v); }
@@ -52,6 +54,12 @@ static int valid_above(double v, double min, int required) {
   return isfinite(v) && v > min;
 }
 
+/* A factor > 0 whose reciprocal is finite: w / factor with w <= 1 then
+   stays finite. Below 1 is computed, as in the source (with a warning). */
+static int valid_factor(double v, int required) {
+  return valid_above(v, 0, required) && (!present(v) || isfinite(1 / v));
+}
+
 /* YaRN's magnitude correction: 0.1 m ln(s) + 1 for s > 1. */
 static double yarn_mscale(double scale, double m) {
   return scale <= 1 ? 1.0 : 0.1 * m * log(scale) + 1.0;
@@ -67,7 +75,7 @@ static double yarn_correction_dim(double rotations, uint32_t dim, double base,
 static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
                     uint32_t n, double *attention) {
   double factor = p[PE_ROPE_FACTOR];
-  if (!valid_at_least(factor, 1, 1))
+  if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
   if (!present(original))
@@ -79,10 +87,10 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
   double beta_fast = p[PE_ROPE_BETA_FAST], beta_slow = p[PE_ROPE_BETA_SLOW];
   if (!valid_above(beta_fast, 0, 0) || !valid_above(beta_slow, 0, 0))
     return PE_ERR_ROPE_BETA;
+  /* betaFast < betaSlow is computed as the source does (a ramp that runs
+     backwards), with a warning. */
   beta_fast = present(beta_fast) ? beta_fast : 32;
   beta_slow = present(beta_slow) ? beta_slow : 1;
-  if (beta_fast < beta_slow)
-    return PE_ERR_ROPE_BETA;
   double mscale = p[PE_ROPE_MSCALE], mscale_all_dim = p[PE_ROPE_MSCALE_ALL_DIM];
   if (!valid_at_least(mscale, 0, 0) || !valid_at_least(mscale_all_dim, 0, 0))
     return PE_ERR_ROPE_MSCALE;
@@ -157,7 +165,7 @@ static int32_t longrope(const double *p, const double *factors,
     factor = max_length / original;
   } else {
     original = max_length;
-    if (!valid_at_least(factor, 1, !present(given)))
+    if (!valid_factor(factor, !present(given)))
       return PE_ERR_ROPE_FACTOR;
   }
   if (present(given))
@@ -179,26 +187,49 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   double factor = p[PE_ROPE_FACTOR];
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
   double low = p[PE_ROPE_LOW_FREQ_FACTOR], high = p[PE_ROPE_HIGH_FREQ_FACTOR];
-  if (!valid_at_least(factor, 1, 1))
+  if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
   if (!valid_at_least(original, 1, 1))
     return PE_ERR_ROPE_ORIGINAL;
-  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || !(high > low))
+  /* high < low is computed as the source does (no band is smoothed), with a
+     warning; equal ones would divide by zero in the smooth band. */
+  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || high == low)
     return PE_ERR_ROPE_FREQ_FACTOR;
   if (out == NULL)
     return PE_OK;
   double low_wavelength = original / low, high_wavelength = original / high;
+  /* In the source's order: long wavelengths are divided by factor, then
+     those in [high, low] wavelength are smoothed. */
   for (uint32_t i = 0; i < n; i++) {
     double w = out[i], wavelength = 2 * pi / w;
-    if (wavelength < high_wavelength)
-      continue;
     if (wavelength > low_wavelength) {
       out[i] = w / factor;
-    } else {
+    } else if (!(wavelength < high_wavelength)) {
       double smooth = (original / wavelength - low) / (high - low);
       out[i] = (1 - smooth) * w / factor + smooth * w;
     }
   }
+  return PE_OK;
+}
+
+/* Gemma 4: the first floor(partial * dim / 2) pairs keep base^(-2i/dim)
+   of the full dim, the others stop rotating (0); all are divided by factor
+   (default 1). */
+static int32_t proportional(uint32_t dim, const double *p, double *out,
+                            uint32_t n) {
+  double factor = present(p[PE_ROPE_FACTOR]) ? p[PE_ROPE_FACTOR] : 1;
+  double partial = p[PE_ROPE_PARTIAL_ROTARY_FACTOR];
+  if (!valid_factor(factor, 1))
+    return PE_ERR_ROPE_FACTOR;
+  if (present(partial) && !(partial >= 0 && partial <= 1))
+    return PE_ERR_ROPE_PARTIAL;
+  if (out == NULL)
+    return PE_OK;
+  /* int(partial_rotary_factor * head_dim // 2): the product rounds once,
+     halving and flooring are exact. */
+  double angles = present(partial) ? floor(partial * (double)dim / 2) : n;
+  for (uint32_t i = 0; i < n; i++)
+    out[i] = (double)i < angles ? out[i] / factor : 0.0;
   return PE_OK;
 }
 
@@ -210,7 +241,7 @@ static int32_t scale(int32_t type, uint32_t dim, double base, const double *p,
   switch (type) {
   case PE_ROPE_LINEAR: {
     double factor = p[PE_ROPE_FACTOR];
-    if (!valid_at_least(factor, 1, 1))
+    if (!valid_factor(factor, 1))
       return PE_ERR_ROPE_FACTOR;
     for (uint32_t i = 0; out != NULL && i < n; i++)
       out[i] /= factor;
@@ -222,6 +253,8 @@ static int32_t scale(int32_t type, uint32_t dim, double base, const double *p,
     return longrope(p, factors, n_factors, out, n, attention);
   case PE_ROPE_LLAMA3:
     return llama3(p, out, n);
+  case PE_ROPE_PROPORTIONAL:
+    return proportional(dim, p, out, n);
   default:
     return PE_OK;
   }
@@ -257,7 +290,7 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     double factor = params[PE_ROPE_FACTOR];
     double max_length = params[PE_ROPE_MAX_POSITION_EMBEDDINGS];
     double seq_len = params[PE_ROPE_SEQ_LEN];
-    if (!valid_at_least(factor, 1, 1))
+    if (!valid_factor(factor, 1))
       return PE_ERR_ROPE_FACTOR;
     if (!valid_at_least(max_length, 1, 1))
       return PE_ERR_ROPE_MAX_LENGTH;
@@ -284,4 +317,24 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
   scale(type, dim, base, params, factors, n_factors, out, n, &a);
   *attention = a;
   return PE_OK;
+}
+
+uint32_t pe_rope_warnings(int32_t type, const double *params,
+                          uint32_t n_params) {
+  if (!PE_IN_ENUM(type, PE_ROPE_TYPE_COUNT) || params == NULL ||
+      n_params != PE_ROPE_PARAMETERS || !pe_is_aligned(params, alignof(double)))
+    return 0;
+  uint32_t warnings = 0;
+  double factor = params[PE_ROPE_FACTOR];
+  if (type != PE_ROPE_DEFAULT && type != PE_ROPE_PROPORTIONAL && factor < 1)
+    warnings |= PE_BIT(PE_WARN_ROPE_FACTOR_BELOW_ONE);
+  if (type == PE_ROPE_YARN) {
+    double fast = params[PE_ROPE_BETA_FAST], slow = params[PE_ROPE_BETA_SLOW];
+    if ((present(fast) ? fast : 32) < (present(slow) ? slow : 1))
+      warnings |= PE_BIT(PE_WARN_ROPE_BETA_ORDER);
+  }
+  if (type == PE_ROPE_LLAMA3 &&
+      params[PE_ROPE_HIGH_FREQ_FACTOR] < params[PE_ROPE_LOW_FREQ_FACTOR])
+    warnings |= PE_BIT(PE_WARN_ROPE_FREQ_ORDER);
+  return warnings;
 }

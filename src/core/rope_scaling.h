@@ -23,7 +23,8 @@ enum pe_rope_parameter {
   PE_ROPE_TRUNCATE = 9, /* 0 or 1; absent means 1 */
   PE_ROPE_LOW_FREQ_FACTOR = 10,
   PE_ROPE_HIGH_FREQ_FACTOR = 11,
-  PE_ROPE_PARAMETERS = 12, /* length of the array */
+  PE_ROPE_PARTIAL_ROTARY_FACTOR = 12,
+  PE_ROPE_PARAMETERS = 13, /* length of the array */
 };
 
 /* Writes the dim/2 inverse frequencies of the rope type into out and its
@@ -36,5 +37,28 @@ PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
                                       const double *factors, uint32_t n_factors,
                                       double *out, uint32_t n,
                                       double *attention);
+
+/* Inputs the source computes with only a logged warning: a factor below 1;
+   YaRN's betaFast below betaSlow (the ramp runs backwards); Llama 3's
+   highFreqFactor below lowFreqFactor (no band is smoothed). */
+#define PE_ROPE_WARNING_LIST(X)                                                \
+  X(PE_WARN_ROPE_FACTOR_BELOW_ONE,                                             \
+    "scaling.factor is below 1: transformers computes it but logs that it "    \
+    "must be >= 1 (the frequencies grow instead of shrinking)")                \
+  X(PE_WARN_ROPE_BETA_ORDER,                                                   \
+    "scaling.betaFast is below scaling.betaSlow: transformers computes it "    \
+    "but logs that betaFast must be greater (the ramp runs backwards)")        \
+  X(PE_WARN_ROPE_FREQ_ORDER,                                                   \
+    "scaling.highFreqFactor is below scaling.lowFreqFactor: transformers "     \
+    "computes it but logs that it must be greater (no band is smoothed)")
+
+#define PE_ENUMERATOR(name, message) name,
+enum pe_rope_warning { PE_ROPE_WARNING_LIST(PE_ENUMERATOR) };
+#undef PE_ENUMERATOR
+
+/* Bit w set for each pe_rope_warning w that the type's parameters raise (0
+   for arguments pe_rope_frequencies would refuse outright). */
+PE_EXPORT uint32_t pe_rope_warnings(int32_t type, const double *params,
+                                    uint32_t n_params);
 
 #endif

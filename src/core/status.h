@@ -32,7 +32,8 @@
     "options \"minTimescale\" and \"maxTimescale\" must be finite, > 0 and "   \
     "give finite frequencies")                                                 \
   X(PE_ERR_SHIFT, 11, RANGE,                                                   \
-    "option \"shift\" must be finite and below dim / 2")                       \
+    "option \"shift\" must be finite, differ from floor(dim / 2) (the "        \
+    "divisor is floor(dim / 2) - shift) and give finite frequencies")          \
   X(PE_ERR_SIZE, 12, RANGE,                                                    \
     "the result does not fit in the module's 4 GiB memory")                    \
   X(PE_ERR_COUNT, 13, RANGE, "a count is out of range")                        \
@@ -50,7 +51,8 @@
   X(PE_ERR_ROPE_PARAMETER, 21, TYPE,                                           \
     "option \"scaling\" has a parameter its type does not take")               \
   X(PE_ERR_ROPE_FACTOR, 22, RANGE,                                             \
-    "option \"scaling.factor\" must be finite and >= 1")                       \
+    "option \"scaling.factor\" must be finite and > 0, with a finite "         \
+    "reciprocal")                                                              \
   X(PE_ERR_ROPE_MAX_LENGTH, 23, RANGE,                                         \
     "option \"scaling.maxPositionEmbeddings\" must be finite and >= 1")        \
   X(PE_ERR_ROPE_SEQ_LEN, 24, RANGE,                                            \
@@ -58,8 +60,8 @@
   X(PE_ERR_ROPE_ORIGINAL, 25, RANGE,                                           \
     "option \"scaling.originalMaxPositionEmbeddings\" is out of range")        \
   X(PE_ERR_ROPE_BETA, 26, RANGE,                                               \
-    "options \"scaling.betaFast\" and \"scaling.betaSlow\" must be > 0, "      \
-    "fast >= slow")                                                            \
+    "options \"scaling.betaFast\" and \"scaling.betaSlow\" must be finite "    \
+    "and > 0")                                                                 \
   X(PE_ERR_ROPE_ATTENTION, 27, RANGE,                                          \
     "option \"scaling.attentionFactor\" must be finite, > 0 and fit the "      \
     "dtype")                                                                   \
@@ -70,7 +72,7 @@
     "option \"scaling.truncate\" must be true or false")                       \
   X(PE_ERR_ROPE_FREQ_FACTOR, 30, RANGE,                                        \
     "options \"scaling.lowFreqFactor\" and \"scaling.highFreqFactor\" must "   \
-    "be > 0, high > low")                                                      \
+    "be finite, > 0 and differ (the smooth band divides by high - low)")       \
   X(PE_ERR_ROPE_SHORT_FACTOR, 31, RANGE,                                       \
     "option \"scaling.shortFactor\" must hold dim / 2 numbers > 0 with "       \
     "finite reciprocals")                                                      \
@@ -78,9 +80,16 @@
     "option \"scaling.longFactor\" must hold dim / 2 numbers > 0 with "        \
     "finite reciprocals")                                                      \
   X(PE_ERR_DTYPE, 33, RANGE, "option \"dtype\" is unknown")                    \
-  X(PE_ERR_ROTARY_DIM, 34, RANGE,                                              \
+  X(PE_ERR_ROPE_PARTIAL, 34, RANGE,                                            \
+    "option \"scaling.partialRotaryFactor\" must be finite, >= 0 and <= 1")    \
+  X(PE_ERR_MROPE_SECTION, 35, RANGE,                                           \
+    "option \"mropeSection\" must hold 3 integers >= 0 summing to "            \
+    "rotaryDim / 2")                                                           \
+  X(PE_ERR_MROPE_STREAM, 36, RANGE,                                            \
+    "a pair's position stream must be 0 (t), 1 (h) or 2 (w)")                  \
+  X(PE_ERR_ROTARY_DIM, 37, RANGE,                                              \
     "option \"rotaryDim\" must be even, >= 2 and <= dim")                      \
-  X(PE_ERR_HEADS, 35, RANGE,                                                   \
+  X(PE_ERR_HEADS, 38, RANGE,                                                   \
     "option \"heads\" must be >= 1 and divide the rows")
 
 enum pe_status {

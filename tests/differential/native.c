@@ -14,7 +14,9 @@
    the input its factor lists; out holds the frequencies, then the attention
    factor. ropeCache: variant is the dtype, layout the cache layout, omega
    the inverse frequencies, amplitude the attention factor; out holds the
-   cos cache, then the sin cache. */
+   cos cache, then the sin cache. mropeCache: as ropeCache, with the points
+   the t, h and w streams (count each) and the input s0, s1, s2 and
+   interleaved, from which pe_mrope_streams assigns the pairs. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,7 +44,8 @@ enum {
   SI,
   FREQUENCIES,
   ROPE_FREQUENCIES,
-  ROPE_CACHE
+  ROPE_CACHE,
+  MROPE_CACHE
 };
 
 typedef struct {
@@ -62,15 +65,26 @@ static double *read_doubles(FILE *in, int32_t n) {
 
 /* Both caches into out (n_out = 2 cells), widened to double. */
 static int32_t rope_cache(const header *h, const double *omega,
-                          const double *points, double *out) {
+                          const double *points, const double *in, double *out) {
   size_t cells = (size_t)h->n_out / 2;
   size_t elem = h->variant == PE_CACHE_FLOAT64   ? sizeof(double)
                 : h->variant == PE_CACHE_FLOAT32 ? sizeof(float)
                                                  : sizeof(uint16_t);
   char *cos_out = malloc(cells * elem + 8), *sin_out = malloc(cells * elem + 8);
-  int32_t status = pe_rope_cache(cos_out, sin_out, h->variant, h->layout,
-                                 points, (uint32_t)h->count, h->start, omega,
-                                 (uint32_t)h->n_omega, h->amplitude);
+  int32_t status;
+  if (h->kind == MROPE_CACHE) {
+    uint8_t *streams = malloc((size_t)h->n_omega + 1);
+    status = pe_mrope_streams(in[0], in[1], in[2], (int32_t)in[3], streams,
+                              (uint32_t)h->n_omega);
+    if (status == PE_OK)
+      status = pe_rope_cache_streams(cos_out, sin_out, h->variant, h->layout,
+                                     points, (uint32_t)h->count, streams, omega,
+                                     (uint32_t)h->n_omega, h->amplitude);
+    free(streams);
+  } else
+    status = pe_rope_cache(cos_out, sin_out, h->variant, h->layout, points,
+                           (uint32_t)h->count, h->start, omega,
+                           (uint32_t)h->n_omega, h->amplitude);
   for (size_t k = 0; k < cells && status == PE_OK; k++)
     for (int sin = 0; sin < 2; sin++) {
       const char *rows = sin ? sin_out : cos_out;
@@ -130,7 +144,8 @@ static int32_t run(const header *h, const double *omega, const double *points,
                                (uint32_t)h->n_points, h->n_in > 0 ? in : NULL,
                                (uint32_t)h->n_in, out, dim / 2, out + dim / 2);
   case ROPE_CACHE:
-    return rope_cache(h, omega, points, out);
+  case MROPE_CACHE:
+    return rope_cache(h, omega, points, in, out);
   default:
     fprintf(stderr, "native: unknown case kind %d\n", h->kind);
     exit(2);

@@ -41,6 +41,7 @@ const KINDS = [
   "frequencies",
   "rope_frequencies",
   "rope_cache",
+  "mrope_cache",
 ];
 const KIND = Object.fromEntries(KINDS.map((name, i) => [name, i]));
 const F32_KINDS = new Set([KIND.table_f32, KIND.rotate_f32, KIND.rope_f32]);
@@ -95,7 +96,7 @@ const ROPE = Object.fromEntries(
 );
 
 function ropeParameters(type) {
-  const p = new Array(12).fill(NaN);
+  const p = new Array(ROPE_PARAMETER_SLOTS.length).fill(NaN);
   const maybe = (name, value) => {
     if (uniform() < 0.5) p[ROPE[name]] = value;
   };
@@ -139,11 +140,22 @@ function ropeParameters(type) {
       p[ROPE.lowFreqFactor] = low;
       p[ROPE.highFreqFactor] = pick([4, low * logUniform(1.001, 16)]);
       p[ROPE.originalMaxPositionEmbeddings] = length();
+      // Computed by the source with a warning: highFreqFactor < low.
+      if (uniform() < 0.1) p[ROPE.highFreqFactor] = low * uniform();
       break;
     }
+    case "proportional":
+      maybe("factor", pick([1, 8, logUniform(1, 100)]));
+      maybe("partialRotaryFactor", pick([0.25, 0.5, 1, uniform()]));
+      break;
   }
+  // A factor below 1, which the source computes with a warning.
+  if (!Number.isNaN(p[ROPE.factor]) && uniform() < 0.05)
+    p[ROPE.factor] = uniform();
   if (uniform() < 0.1)
-    p[int(0, 11)] = pick([NaN, -1, 0, 0.5, 1, 1e308, Infinity]);
+    p[int(0, ROPE_PARAMETER_SLOTS.length - 1)] = pick([
+      ...[NaN, -1, 0, 0.5, 1, 1e308, Infinity],
+    ]);
   return p;
 }
 
@@ -176,7 +188,9 @@ function frequencyCount(dim, oddDim) {
 // One case: a header and its arrays. `omega` is given explicitly so that
 // both builds rotate by the very same frequencies.
 function makeCase() {
-  const kind = pick([0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 12]);
+  const kind = pick([
+    ...[0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 12, 13],
+  ]);
   const c = {
     kind,
     dim: uniform() < 0.85 ? int(1, 80) : int(81, 700),
@@ -278,7 +292,7 @@ function makeCase() {
       break;
     case KIND.rope_frequencies:
       c.dim = 2 * (uniform() < 0.85 ? int(1, 40) : int(41, 350));
-      c.variant = int(0, 5); // rope type
+      c.variant = int(0, ROPE_TYPES.length - 1); // rope type
       c.base = pick([10000, 500000, 1e6, logUniform(1.5, 1e9)]);
       c.points = ropeParameters(c.variant);
       if (ROPE_TYPES[c.variant] === "longrope")
@@ -305,6 +319,27 @@ function makeCase() {
       if (uniform() < 0.6) c.points = pointsOf(c.count);
       c.amplitude = uniform() < 0.5 ? 1 : logUniform(0.5, 2); // attention
       c.nOut = 2 * c.count * width; // cos, then sin
+      break;
+    }
+    case KIND.mrope_cache: {
+      // M-RoPE: the t, h and w streams, a section of the pairs and its
+      // style (input: s0, s1, s2, interleaved).
+      const half = int(3, 64);
+      c.dim = 2 * half;
+      c.variant = int(0, 2); // dtype
+      c.layout = int(0, 2);
+      c.omega = paperOmega(c.dim, half, base);
+      const s0 = int(0, half);
+      const s1 = int(0, half - s0);
+      c.input = [s0, s1, half - s0 - s1, int(0, 1)];
+      if (uniform() < 0.05) c.input[2] += 1; // refused: the sum is off
+      const width = c.layout === 0 ? half : 2 * half;
+      c.count = int(1, 40);
+      c.points = Array.from({ length: 3 * c.count }, () =>
+        uniform() < 0.7 ? int(0, 5000) : position(),
+      );
+      c.amplitude = uniform() < 0.5 ? 1 : logUniform(0.5, 2);
+      c.nOut = 2 * c.count * width;
       break;
     }
   }
@@ -389,7 +424,8 @@ function arena() {
 
 function runWasm(c) {
   const f32 = F32_KINDS.has(c.kind);
-  if (c.kind === KIND.rope_cache) return runWasmCache(c);
+  if (c.kind === KIND.rope_cache || c.kind === KIND.mrope_cache)
+    return runWasmCache(c);
   const { alloc, doubles, release } = arena();
   const floats = (array) => {
     const p = alloc(4 * array.length);
@@ -541,18 +577,22 @@ function runWasmCache(c) {
   const positions = doubles(c.points);
   const cos = alloc(cells * Type.BYTES_PER_ELEMENT);
   const sin = alloc(cells * Type.BYTES_PER_ELEMENT);
-  const status = wasm.pe_rope_cache(
-    cos,
-    sin,
-    c.variant,
-    c.layout,
-    positions,
-    c.count,
-    c.start,
-    invFreq,
-    c.omega.length,
-    c.amplitude,
-  );
+  let status;
+  if (c.kind === KIND.mrope_cache) {
+    const streams = alloc(c.omega.length);
+    const [s0, s1, s2, interleaved] = c.input;
+    const n = c.omega.length;
+    status = wasm.pe_mrope_streams(s0, s1, s2, interleaved, streams, n);
+    if (status === 0)
+      status = wasm.pe_rope_cache_streams(
+        ...[cos, sin, c.variant, c.layout, positions, c.count, streams],
+        ...[invFreq, n, c.amplitude],
+      );
+  } else
+    status = wasm.pe_rope_cache(
+      ...[cos, sin, c.variant, c.layout, positions, c.count, c.start],
+      ...[invFreq, c.omega.length, c.amplitude],
+    );
   const values = new Float64Array(c.nOut);
   if (status === 0) {
     values.set(new Type(wasm.memory.buffer, cos, cells));
@@ -663,7 +703,8 @@ function expectation(c) {
         tol: (k, want) => (k === n ? attention(want) : 0),
       };
     }
-    case KIND.rope_cache: {
+    case KIND.rope_cache:
+    case KIND.mrope_cache: {
       const a = c.amplitude;
       // Twice the rounding of the output type, where libm may differ by an ulp.
       return {
@@ -701,7 +742,9 @@ const stats = KINDS.map(() => ({
 }));
 const failures = [];
 function compare(c, native, index) {
-  const half = c.kind === KIND.rope_cache && c.variant === 2;
+  const half =
+    (c.kind === KIND.rope_cache || c.kind === KIND.mrope_cache) &&
+    c.variant === 2;
   const fromWasm = runWasm(c);
   const s = stats[c.kind];
   s.cases++;

@@ -150,9 +150,13 @@ static shape shape_of(input *in) {
                                   shift, s.omega, s.n_omega);
   require_status(status);
   if (status == PE_OK) {
-    /* The paper and shifted schedules decrease from w_0 = 1; the
-       timescale one only promises finite values. */
-    double bound = schedule == PE_SCHEDULE_TIMESCALE ? DBL_MAX : 1.0;
+    /* The paper and shifted schedules decrease from w_0 = 1, except a
+       shift above dim / 2 (the frequencies then grow, as diffusers
+       computes them); the timescale one only promises finite values. */
+    int growing =
+        schedule == PE_SCHEDULE_TIMESCALE ||
+        (schedule == PE_SCHEDULE_SHIFTED && !((double)(s.dim / 2) - shift > 0));
+    double bound = growing ? DBL_MAX : 1.0;
     for (uint32_t i = 0; i < s.n_omega; i++)
       if (!isfinite(s.omega[i]) || !(s.omega[i] >= 0) ||
           !(s.omega[i] <= bound * (1 + 1e-15)))

@@ -33,6 +33,8 @@ static const uint32_t takes[PE_ROPE_TYPE_COUNT] = {
     [PE_ROPE_LLAMA3] =
         BIT(PE_ROPE_FACTOR) | BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
         BIT(PE_ROPE_LOW_FREQ_FACTOR) | BIT(PE_ROPE_HIGH_FREQ_FACTOR),
+    [PE_ROPE_PROPORTIONAL] =
+        BIT(PE_ROPE_FACTOR) | BIT(PE_ROPE_PARTIAL_ROTARY_FACTOR),
 };
 
 static const double pi = 3.141592653589793;
@@ -101,29 +103,44 @@ static void check_frequencies(int32_t type, const double *p,
     break;
   case PE_ROPE_YARN:
   case PE_ROPE_LLAMA3:
-    /* A blend of w and w / factor with weights in [0, 1]. */
+    /* A blend of w and w / factor with weights in [0, 1] (a factor below
+       1, computed with a warning, swaps the ends). */
     for (uint32_t i = 0; i < n; i++)
-      if (!at_least(out[i], u[i] / factor) || !at_most(out[i], u[i]))
+      if (!at_least(out[i], fmin(u[i], u[i] / factor)) ||
+          !at_most(out[i], fmax(u[i], u[i] / factor)))
         fail("frequency outside [unscaled / factor, unscaled]", i, out[i]);
+
     if (type == PE_ROPE_YARN && !given &&
         (isnan(p[PE_ROPE_MSCALE]) || p[PE_ROPE_MSCALE] == 0 ||
          isnan(p[PE_ROPE_MSCALE_ALL_DIM]) || p[PE_ROPE_MSCALE_ALL_DIM] == 0) &&
-        !(attention >= 1 && at_most(attention, 0.1 * log(factor) + 1)))
+        !(attention >= 1 && at_most(attention, fmax(1, 0.1 * log(factor) + 1))))
       fail("yarn attention outside [1, 0.1 ln(factor) + 1]", 0, attention);
     if (type == PE_ROPE_LLAMA3) {
-      /* Short wavelengths kept, long ones divided: exact by definition. */
+      /* Long wavelengths divided, then short ones kept: exact by
+         definition, in the source's order (which decides when
+         highFreqFactor < lowFreqFactor). */
       double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
       for (uint32_t i = 0; i < n; i++) {
         double wavelength = 2 * pi / u[i];
-        if (wavelength < original / p[PE_ROPE_HIGH_FREQ_FACTOR] &&
-            out[i] != u[i])
+        if (wavelength > original / p[PE_ROPE_LOW_FREQ_FACTOR]) {
+          if (out[i] != u[i] / factor)
+            fail("llama3 low frequency not divided by the factor", i, out[i]);
+        } else if (wavelength < original / p[PE_ROPE_HIGH_FREQ_FACTOR] &&
+                   out[i] != u[i])
           fail("llama3 high frequency changed", i, out[i]);
-        if (wavelength > original / p[PE_ROPE_LOW_FREQ_FACTOR] &&
-            out[i] != u[i] / factor)
-          fail("llama3 low frequency not divided by the factor", i, out[i]);
       }
     }
     break;
+  case PE_ROPE_PROPORTIONAL: {
+    /* The first floor(partial dim / 2) pairs over factor, the rest 0. */
+    double f = isnan(factor) ? 1 : factor;
+    double partial = p[PE_ROPE_PARTIAL_ROTARY_FACTOR];
+    double angles = isnan(partial) ? n : floor(partial * (2.0 * n) / 2);
+    for (uint32_t i = 0; i < n; i++)
+      if (out[i] != ((double)i < angles ? u[i] / f : 0))
+        fail("proportional differs from its definition", i, out[i]);
+    break;
+  }
   case PE_ROPE_LONGROPE: {
     /* w_i divided by every factor of one list, the short or the long. */
     int short_ok = 1, long_ok = 1;
@@ -227,10 +244,79 @@ static void check_reference(const double *cos_ref, const double *sin_ref,
   }
 }
 
+/* M-RoPE: the streams of a section, and a cache whose every pair is the
+   one-row plain cache at its own stream's position, bit for bit. */
+static void fuzz_mrope(input *in) {
+  double s0 = parameter(in), s1 = parameter(in), s2 = parameter(in);
+  int32_t interleaved = (int32_t)(take(in, 1) % 3);
+  uint32_t n = (uint32_t)take(in, 1) % 40;
+  uint8_t *streams = malloc(n + 1);
+  memset(streams, 0xee, n + 1);
+  int32_t status = pe_mrope_streams(s0, s1, s2, interleaved, streams, n);
+  require_status(status);
+  if (status == PE_OK) {
+    uint32_t counts[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < n; i++) {
+      if (streams[i] > 2)
+        fail("a stream other than t, h, w", i, streams[i]);
+      counts[streams[i]]++;
+    }
+    if (!interleaved && (counts[0] != s0 || counts[1] != s1 || counts[2] != s2))
+      fail("chunked streams do not follow the section", 0, counts[0]);
+  } else {
+    for (uint32_t i = 0; i < n; i++)
+      streams[i] = (uint8_t)(take(in, 1) % 4);
+  }
+  uint32_t count = (uint32_t)take(in, 1) % 6;
+  double *positions = malloc(sizeof(double) * (3 * count + 1));
+  for (uint32_t k = 0; k < 3 * count; k++)
+    positions[k] = parameter(in);
+  double *w = malloc(sizeof(double) * (n + 1));
+  for (uint32_t i = 0; i < n; i++)
+    w[i] = parameter(in) / 1e3;
+  int32_t dtype = (int32_t)(take(in, 1) % 3);
+  int32_t layout = (int32_t)(take(in, 1) % 3);
+  double attention = take(in, 1) & 1 ? 1 : 1.25;
+  size_t width = layout == PE_CACHE_HALF ? n : 2 * (size_t)n;
+  size_t elem = dtype == PE_CACHE_FLOAT32   ? sizeof(float)
+                : dtype == PE_CACHE_FLOAT64 ? sizeof(double)
+                                            : sizeof(uint16_t);
+  size_t bytes = count * width * elem + 1;
+  char *cos_m = malloc(bytes), *sin_m = malloc(bytes);
+  char *cos_p = malloc(width * elem + 1), *sin_p = malloc(width * elem + 1);
+  status = pe_rope_cache_streams(cos_m, sin_m, dtype, layout, positions, count,
+                                 streams, w, n, attention);
+  require_status(status);
+  for (uint32_t j = 0; status == PE_OK && j < count; j++)
+    for (uint32_t k = 0; k < 3; k++) {
+      if (pe_rope_cache(cos_p, sin_p, dtype, layout, &positions[k * count + j],
+                        1, 0, w, n, attention) != PE_OK)
+        fail("a stream's plain row refused", j, positions[k * count + j]);
+      for (size_t col = 0; col < width; col++) {
+        size_t i = layout == PE_CACHE_INTERLEAVED ? col / 2
+                   : col < n                      ? col
+                                                  : col - n;
+        if (streams[i] != k)
+          continue;
+        require_bits(cos_m + (j * width + col) * elem, cos_p + col * elem, elem,
+                     "M-RoPE cos differs from its stream's row", col);
+        require_bits(sin_m + (j * width + col) * elem, sin_p + col * elem, elem,
+                     "M-RoPE sin differs from its stream's row", col);
+      }
+    }
+  free(streams);
+  free(positions);
+  free(w);
+  free(cos_m);
+  free(sin_m);
+  free(cos_p);
+  free(sin_p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in = {data, size};
   uint8_t flags = (uint8_t)take(&in, 1);
-  int32_t type = (int32_t)(take(&in, 1) % 8) - 1;
+  int32_t type = (int32_t)(take(&in, 1) % (PE_ROPE_TYPE_COUNT + 2)) - 1;
   uint32_t d = (uint32_t)take(&in, 2);
   uint32_t dim = d & 0x8000 ? d % 1100 : d % 40;
   double base = flags & 2 ? number(&in) : 10000;
@@ -362,5 +448,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(out);
   free(before);
   free(factors);
+  fuzz_mrope(&in);
   return 0;
 }

@@ -319,9 +319,141 @@ static void test_errors(void) {
         "works after errors");
 }
 
+/* The stream of each pair, written as the source's slicing: chunks of
+   mrope_section in turn; or t everywhere, then h on slice(1, 3 s1, 3) and
+   w on slice(2, 3 s2, 3). */
+static void streams_reference(const uint32_t *s, int interleaved,
+                              uint8_t *streams, uint32_t n) {
+  if (!interleaved) {
+    uint32_t i = 0;
+    for (uint8_t k = 0; k < 3; k++)
+      for (uint32_t c = 0; c < s[k]; c++)
+        streams[i++] = k;
+    return;
+  }
+  memset(streams, 0, n);
+  for (uint8_t k = 1; k < 3; k++)
+    for (uint32_t i = k; i < 3 * s[k] && i < n; i += 3)
+      streams[i] = k;
+}
+
+static void test_mrope_streams(void) {
+  static const uint32_t sections[][3] = {
+      {16, 24, 24}, {24, 20, 20}, {8, 12, 12}, {0, 0, 5}, {5, 0, 0}, {1, 2, 3}};
+  uint8_t got[64], want[64];
+  for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)
+    for (int interleaved = 0; interleaved < 2; interleaved++) {
+      const uint32_t *s = sections[k];
+      uint32_t n = s[0] + s[1] + s[2];
+      streams_reference(s, interleaved, want, n);
+      CHECK(pe_mrope_streams(s[0], s[1], s[2], interleaved, got, n) == PE_OK &&
+                memcmp(got, want, n) == 0,
+            "streams of section %zu, interleaved %d", k, interleaved);
+    }
+  CHECK(pe_mrope_streams(16, 24, 23, 0, got, 64) == PE_ERR_MROPE_SECTION,
+        "sections must sum to n");
+  CHECK(pe_mrope_streams(16.5, 23.5, 24, 0, got, 64) == PE_ERR_MROPE_SECTION,
+        "sections are integers");
+  CHECK(pe_mrope_streams(-1, 41, 24, 0, got, 64) == PE_ERR_MROPE_SECTION,
+        "sections are >= 0");
+  CHECK(pe_mrope_streams(NAN, 40, 24, 0, got, 64) == PE_ERR_MROPE_SECTION,
+        "NaN section");
+  CHECK(pe_mrope_streams(16, 24, 24, 2, got, 64) == PE_ERR_ARGUMENT,
+        "interleaved is 0 or 1");
+  CHECK(pe_mrope_streams(16, 24, 24, 0, NULL, 64) == PE_ERR_NULL, "null");
+}
+
+/* Each pair of an M-RoPE row equals the plain cache's value at its own
+   stream's position, bit for bit (both are one exact seed); text positions
+   (t = h = w) are the plain cache. */
+static void test_mrope_cache(void) {
+  enum { N = 20, COUNT = 9 };
+  uint32_t section[3] = {6, 7, 7};
+  double w[N], positions[3 * COUNT];
+  for (uint32_t i = 0; i < N; i++)
+    w[i] = exp(-(2.0 * i / (2 * N)) * log(1e6));
+  for (uint32_t j = 0; j < COUNT; j++) {
+    positions[j] = j * 3.5 + (j % 2 ? 1000 : 0);
+    positions[COUNT + j] = j % 4;
+    positions[2 * COUNT + j] = 77.25 - j;
+  }
+  uint8_t streams[N];
+  for (int interleaved = 0; interleaved < 2; interleaved++)
+    for (int32_t dtype = 0; dtype < 3; dtype++)
+      for (int32_t layout = 0; layout < 3; layout++) {
+        pe_mrope_streams(section[0], section[1], section[2], interleaved,
+                         streams, N);
+        uint32_t width = layout == PE_CACHE_HALF ? N : 2 * N;
+        size_t bytes = (size_t)COUNT * width * sizes[dtype];
+        char *cos_m = malloc(bytes), *sin_m = malloc(bytes);
+        char *cos_p = malloc(bytes), *sin_p = malloc(bytes);
+        CHECK(pe_rope_cache_streams(cos_m, sin_m, dtype, layout, positions,
+                                    COUNT, streams, w, N, 1.25) == PE_OK,
+              "mrope cache");
+        int bad = 0;
+        for (uint32_t k = 0; k < 3; k++) {
+          /* One row at a time: a single row is always seeded. */
+          for (uint32_t j = 0; j < COUNT; j++)
+            pe_rope_cache(cos_p + j * width * sizes[dtype],
+                          sin_p + j * width * sizes[dtype], dtype, layout,
+                          &positions[k * COUNT + j], 1, 0, w, N, 1.25);
+          for (uint32_t j = 0; j < COUNT; j++)
+            for (uint32_t col = 0; col < width; col++) {
+              uint32_t i = layout == PE_CACHE_INTERLEAVED ? col / 2
+                           : col < N                      ? col
+                                                          : col - N;
+              if (streams[i] != k)
+                continue;
+              size_t at = ((size_t)j * width + col) * sizes[dtype];
+              bad += memcmp(cos_m + at, cos_p + at, sizes[dtype]) != 0;
+              bad += memcmp(sin_m + at, sin_p + at, sizes[dtype]) != 0;
+            }
+        }
+        CHECK(bad == 0, "mrope %s %s interleaved %d: %d differ",
+              dtype_names[dtype], layout_names[layout], interleaved, bad);
+        /* Text: t = h = w is the plain cache of the same positions. */
+        double text[3 * COUNT];
+        for (uint32_t k = 0; k < 3; k++)
+          memcpy(text + k * COUNT, positions, sizeof(double) * COUNT);
+        pe_rope_cache_streams(cos_m, sin_m, dtype, layout, text, COUNT, streams,
+                              w, N, 1.25);
+        pe_rope_cache(cos_p, sin_p, dtype, layout, positions, COUNT, 0, w, N,
+                      1.25);
+        CHECK(memcmp(cos_m, cos_p, bytes) == 0 &&
+                  memcmp(sin_m, sin_p, bytes) == 0,
+              "text positions are plain RoPE: %s %s", dtype_names[dtype],
+              layout_names[layout]);
+        free(cos_m);
+        free(sin_m);
+        free(cos_p);
+        free(sin_p);
+      }
+  float out[2 * N];
+  double bad_positions[3] = {1, NAN, 2};
+  CHECK(pe_rope_cache_streams(out, out + N, 0, 0, bad_positions, 1, streams, w,
+                              N, 1) == PE_ERR_POSITIONS,
+        "a NaN h position");
+  CHECK(pe_rope_cache_streams(out, out + N, 0, 0, NULL, 1, streams, w, N, 1) ==
+            PE_ERR_NULL,
+        "null positions");
+  CHECK(pe_rope_cache_streams(out, out + N, 0, 0, positions, 1, NULL, w, N,
+                              1) == PE_ERR_NULL,
+        "null streams");
+  streams[3] = 3;
+  CHECK(pe_rope_cache_streams(out, out + N, 0, 0, positions, 1, streams, w, N,
+                              1) == PE_ERR_MROPE_STREAM,
+        "stream 3");
+  streams[3] = 0;
+  CHECK(pe_rope_cache_streams(out, out + N, 0, 0, positions, 1, streams, w, N,
+                              1) == PE_OK,
+        "works after errors");
+}
+
 int main(void) {
   test_half();
   test_caches();
   test_errors();
+  test_mrope_streams();
+  test_mrope_cache();
   return check_report("test_rope_cache");
 }

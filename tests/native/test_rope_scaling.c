@@ -233,7 +233,7 @@ static void test_rules(void) {
   static const bad_case cases[] = {
       {PE_ROPE_DEFAULT, PE_ROPE_FACTOR, 2, PE_ERR_ROPE_PARAMETER},
       {PE_ROPE_LINEAR, PE_ROPE_FACTOR, NAN, PE_ERR_ROPE_FACTOR},
-      {PE_ROPE_LINEAR, PE_ROPE_FACTOR, 0.5, PE_ERR_ROPE_FACTOR},
+      {PE_ROPE_LINEAR, PE_ROPE_FACTOR, 0, PE_ERR_ROPE_FACTOR},
       {PE_ROPE_LINEAR, PE_ROPE_FACTOR, INFINITY, PE_ERR_ROPE_FACTOR},
       {PE_ROPE_LINEAR, PE_ROPE_SEQ_LEN, 10, PE_ERR_ROPE_PARAMETER},
       {PE_ROPE_DYNAMIC, PE_ROPE_MAX_POSITION_EMBEDDINGS, NAN,
@@ -243,7 +243,7 @@ static void test_rules(void) {
       {PE_ROPE_DYNAMIC, PE_ROPE_SEQ_LEN, -1, PE_ERR_ROPE_SEQ_LEN},
       {PE_ROPE_DYNAMIC, PE_ROPE_SEQ_LEN, 1e308, PE_ERR_ROPE_SEQ_LEN},
       {PE_ROPE_YARN, PE_ROPE_BETA_FAST, 0, PE_ERR_ROPE_BETA},
-      {PE_ROPE_YARN, PE_ROPE_BETA_FAST, 0.5, PE_ERR_ROPE_BETA},
+      {PE_ROPE_YARN, PE_ROPE_BETA_FAST, INFINITY, PE_ERR_ROPE_BETA},
       {PE_ROPE_YARN, PE_ROPE_BETA_SLOW, -1, PE_ERR_ROPE_BETA},
       {PE_ROPE_YARN, PE_ROPE_ATTENTION_FACTOR, 0, PE_ERR_ROPE_ATTENTION},
       {PE_ROPE_YARN, PE_ROPE_MSCALE, -1, PE_ERR_ROPE_MSCALE},
@@ -261,6 +261,15 @@ static void test_rules(void) {
       {PE_ROPE_LLAMA3, PE_ROPE_LOW_FREQ_FACTOR, 0, PE_ERR_ROPE_FREQ_FACTOR},
       {PE_ROPE_LLAMA3, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, NAN,
        PE_ERR_ROPE_ORIGINAL},
+      {PE_ROPE_LLAMA3, PE_ROPE_FACTOR, -1, PE_ERR_ROPE_FACTOR},
+      {PE_ROPE_PROPORTIONAL, PE_ROPE_PARTIAL_ROTARY_FACTOR, 1.5,
+       PE_ERR_ROPE_PARTIAL},
+      {PE_ROPE_PROPORTIONAL, PE_ROPE_PARTIAL_ROTARY_FACTOR, -0.1,
+       PE_ERR_ROPE_PARTIAL},
+      {PE_ROPE_PROPORTIONAL, PE_ROPE_FACTOR, 0, PE_ERR_ROPE_FACTOR},
+      {PE_ROPE_PROPORTIONAL, PE_ROPE_SEQ_LEN, 1, PE_ERR_ROPE_PARAMETER},
+      {PE_ROPE_LINEAR, PE_ROPE_PARTIAL_ROTARY_FACTOR, 0.5,
+       PE_ERR_ROPE_PARAMETER},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     const bad_case *c = &cases[k];
@@ -320,7 +329,8 @@ static void test_rules(void) {
         "yarn mscaleAllDim overflow");
   /* Arguments outside the parameters. */
   absent(p);
-  CHECK(run(6, 128, 10000, p, NULL, 0, out, &attention) == PE_ERR_ROPE_TYPE,
+  CHECK(run(PE_ROPE_TYPE_COUNT, 128, 10000, p, NULL, 0, out, &attention) ==
+            PE_ERR_ROPE_TYPE,
         "type");
   CHECK(run(-1, 128, 10000, p, NULL, 0, out, &attention) == PE_ERR_ROPE_TYPE,
         "type");
@@ -375,6 +385,95 @@ static void test_rules(void) {
         "longrope with attention only");
 }
 
+/* Gemma 4: pairs below floor(partial * head_dim / 2) keep the full head's
+   base^(-2i/head_dim) over factor, the others are 0. */
+static void test_proportional(void) {
+  double p[PE_ROPE_PARAMETERS], out[256], expected[256], attention;
+  struct {
+    uint32_t dim;
+    double partial, factor;
+    uint32_t angles;
+  } cases[] = {{256, 0.25, NAN, 32}, {256, 0.25, 8, 32},   {512, 0.25, 1, 64},
+               {10, 0.3, 2, 1},      {256, NAN, NAN, 128}, {64, 0, NAN, 0}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    absent(p);
+    p[PE_ROPE_PARTIAL_ROTARY_FACTOR] = cases[k].partial;
+    p[PE_ROPE_FACTOR] = cases[k].factor;
+    uint32_t dim = cases[k].dim;
+    double factor = isnan(cases[k].factor) ? 1 : cases[k].factor;
+    for (uint32_t i = 0; i < dim / 2; i++)
+      expected[i] = i < cases[k].angles ? unscaled(i, dim, 1e6) / factor : 0;
+    CHECK(run(PE_ROPE_PROPORTIONAL, dim, 1e6, p, NULL, 0, out, &attention) ==
+              PE_OK,
+          "proportional case %zu", k);
+    int bad = 0;
+    for (uint32_t i = 0; i < dim / 2; i++)
+      bad += expected[i] == 0 ? out[i] != 0 : !close_rel(out[i], expected[i]);
+    CHECK(bad == 0 && attention == 1, "proportional case %zu: %d differ", k,
+          bad);
+  }
+}
+
+/* What the source computes with only a logged warning is computed, and
+   flagged; valid inputs raise no warning. */
+static void test_warnings(void) {
+  double p[PE_ROPE_PARAMETERS], out[64], expected[64], attention;
+  absent(p);
+  p[PE_ROPE_FACTOR] = 0.5;
+  CHECK(run(PE_ROPE_LINEAR, 128, 1e4, p, NULL, 0, out, &attention) == PE_OK,
+        "linear factor 0.5 computes");
+  for (uint32_t i = 0; i < 64; i++)
+    expected[i] = unscaled(i, 128, 1e4) * 2;
+  check_all("linear 0.5", out, expected, 64, attention, 1);
+  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS) ==
+            1u << PE_WARN_ROPE_FACTOR_BELOW_ONE,
+        "linear 0.5 warns");
+  p[PE_ROPE_FACTOR] = 2;
+  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS) == 0,
+        "linear 2 does not warn");
+
+  absent(p);
+  p[PE_ROPE_FACTOR] = 4;
+  p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS] = 4096;
+  p[PE_ROPE_BETA_FAST] = 1;
+  p[PE_ROPE_BETA_SLOW] = 32;
+  CHECK(run(PE_ROPE_YARN, 128, 1e4, p, NULL, 0, out, &attention) == PE_OK,
+        "yarn betaFast 1, betaSlow 32 computes");
+  yarn_reference(128, 1e4, 4, 4096, 1, 32, 1, expected);
+  check_all("yarn reversed betas", out, expected, 64, attention,
+            0.1 * log(4) + 1);
+  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS) ==
+            1u << PE_WARN_ROPE_BETA_ORDER,
+        "yarn reversed betas warn");
+  p[PE_ROPE_BETA_FAST] = NAN;
+  p[PE_ROPE_BETA_SLOW] = 33; /* above the default betaFast 32 */
+  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS) ==
+            1u << PE_WARN_ROPE_BETA_ORDER,
+        "yarn betaSlow above the default betaFast warns");
+
+  /* Llama 3 with highFreqFactor 1 < lowFreqFactor 4: wavelengths above
+     original / 4 are divided by factor, the rest kept, none smoothed. */
+  absent(p);
+  p[PE_ROPE_FACTOR] = 8;
+  p[PE_ROPE_LOW_FREQ_FACTOR] = 4;
+  p[PE_ROPE_HIGH_FREQ_FACTOR] = 1;
+  p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS] = 8192;
+  CHECK(run(PE_ROPE_LLAMA3, 128, 5e5, p, NULL, 0, out, &attention) == PE_OK,
+        "llama3 high < low computes");
+  for (uint32_t i = 0; i < 64; i++) {
+    double w = unscaled(i, 128, 5e5);
+    expected[i] = 2 * PI / w > 8192.0 / 4 ? w / 8 : w;
+  }
+  check_all("llama3 reversed", out, expected, 64, attention, 1);
+  CHECK(pe_rope_warnings(PE_ROPE_LLAMA3, p, PE_ROPE_PARAMETERS) ==
+            1u << PE_WARN_ROPE_FREQ_ORDER,
+        "llama3 reversed warns");
+  CHECK(pe_rope_warnings(PE_ROPE_TYPE_COUNT, p, PE_ROPE_PARAMETERS) == 0 &&
+            pe_rope_warnings(PE_ROPE_LLAMA3, NULL, PE_ROPE_PARAMETERS) == 0 &&
+            pe_rope_warnings(PE_ROPE_LLAMA3, p, 3) == 0,
+        "warnings of refused arguments are 0");
+}
+
 int main(void) {
   test_default_and_linear();
   test_dynamic();
@@ -382,5 +481,7 @@ int main(void) {
   test_longrope();
   test_llama3();
   test_rules();
+  test_proportional();
+  test_warnings();
   return check_report("test_rope_scaling");
 }

@@ -80,7 +80,7 @@ test("numbers that must be finite and in range", () => {
   rejects(
     { positions: 3, dim: 8, schedule: "shifted", shift: 4 },
     RangeError,
-    /"shift" must be below dim \/ 2 = 4/,
+    /"shift" must be finite, differ from floor\(dim \/ 2\)/,
   );
   rejects(
     { positions: 3, dim: 8, schedule: "shifted", shift: NaN },

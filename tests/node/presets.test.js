@@ -540,3 +540,42 @@ test("fairseq paddingIdx indexes get_embedding's rows as Python does", () => {
   assert.deepEqual(rowOf(explicit, 0), rowOf(plain, 2));
   assert.deepEqual(rowOf(explicit, 2), rowOf(plain, 3));
 });
+
+test("diffusers: a downscaleFreqShift above floor(dim/2) computes as get_timestep_embedding does", () => {
+  // exponent = -ln(max_period) * arange(h) / (h - shift); [sin | cos].
+  const t = [0, 1, 2.5, 999];
+  const h = 2;
+  const shift = 3;
+  const got = table({
+    preset: "diffusers",
+    dim: 4,
+    downscaleFreqShift: shift,
+    positions: t,
+    dtype: "float64",
+  });
+  t.forEach((x, row) => {
+    for (let i = 0; i < h; i++) {
+      const w = Math.exp((-Math.log(10000) * i) / (h - shift));
+      const angle = x * w;
+      for (const [column, want] of [
+        [i, Math.sin(angle)],
+        [h + i, Math.cos(angle)],
+      ])
+        assert.ok(
+          Math.abs(got[row * 4 + column] - want) <= 1e-12 * Math.max(1, angle),
+          `row ${row} column ${column}: ${got[row * 4 + column]} vs ${want}`,
+        );
+    }
+  });
+  // h - shift = 0 divides by zero: refused by name.
+  assert.throws(
+    () =>
+      table({
+        preset: "diffusers",
+        dim: 4,
+        downscaleFreqShift: 2,
+        positions: t,
+      }),
+    (e) => e instanceof RangeError && /downscaleFreqShift/.test(e.message),
+  );
+});

@@ -374,7 +374,7 @@ test("bad options are errors that name them, and the module keeps working", () =
     [{ dim: 64, scaling: { type: "ntk" } }, RangeError, "scaling.type"],
     [{ dim: 64, scaling: { type: "linear" } }, TypeError, "scaling.factor"],
     [
-      { dim: 64, scaling: { type: "linear", factor: 0.5 } },
+      { dim: 64, scaling: { type: "linear", factor: 0 } },
       RangeError,
       "scaling.factor",
     ],
@@ -452,7 +452,7 @@ test("bad options are errors that name them, and the module keeps working", () =
           type: "yarn",
           factor: 4,
           maxPositionEmbeddings: 4096,
-          betaFast: 0.5,
+          betaFast: Infinity,
         },
       },
       RangeError,

@@ -260,7 +260,7 @@ const CASES = {
   PE_ERR_ROPE_FACTOR: [
     RangeError,
     /"scaling.factor"/,
-    ropeCall("linear", { factor: 0.5 }),
+    ropeCall("linear", { factor: 0 }),
   ],
   PE_ERR_ROPE_MAX_LENGTH: [
     RangeError,
@@ -285,7 +285,7 @@ const CASES = {
   PE_ERR_ROPE_BETA: [
     RangeError,
     /"scaling.betaFast"/,
-    ropeCall("yarn", { ...YARN, betaFast: 1, betaSlow: 2 }),
+    ropeCall("yarn", { ...YARN, betaFast: 0, betaSlow: 2 }),
   ],
   PE_ERR_ROPE_ATTENTION: [
     RangeError,
@@ -305,7 +305,7 @@ const CASES = {
   PE_ERR_ROPE_FREQ_FACTOR: [
     RangeError,
     /"scaling.lowFreqFactor"/,
-    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 1 }),
+    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 2 }),
   ],
   PE_ERR_ROPE_SHORT_FACTOR: [
     RangeError,
@@ -322,6 +322,36 @@ const CASES = {
     ),
   ],
   PE_ERR_DTYPE: [RangeError, /"dtype"/, cacheCall(CACHE_DTYPES.length, 0)],
+  PE_ERR_ROPE_PARTIAL: [
+    RangeError,
+    /"scaling.partialRotaryFactor"/,
+    ropeCall("proportional", { partialRotaryFactor: 1.5 }),
+  ],
+  PE_ERR_MROPE_SECTION: [
+    RangeError,
+    /"mropeSection"/,
+    (d) => C.pe_mrope_streams(1, 1, 1, 0, d(zeros(4)), 4),
+  ],
+  PE_ERR_MROPE_STREAM: [
+    RangeError,
+    /stream/,
+    (d) => {
+      const streams = d([0]);
+      new Uint8Array(memoryBuffer(), streams, 4).set([0, 1, 2, 3]);
+      return C.pe_rope_cache_streams(
+        d(zeros(8)),
+        d(zeros(8)),
+        0,
+        0,
+        d(zeros(3)),
+        1,
+        streams,
+        d(OMEGA),
+        4,
+        1,
+      );
+    },
+  ],
   // rotary 6 of a row of 4.
   PE_ERR_ROTARY_DIM: [
     RangeError,
@@ -447,6 +477,7 @@ test("rope types: the C core accepts exactly the listed ones", () => {
     yarn: YARN,
     longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
     llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
+    proportional: {},
   };
   for (const i of eachIndex(ROPE_TYPES)) {
     const name = ROPE_TYPES[i];

@@ -20,6 +20,7 @@ test("the tarball holds the module file once beside the entry points", () => {
     "LICENSE",
     "README.md",
     "dist/cli.js",
+    "dist/config.d.ts",
     "dist/decay.d.ts",
     "dist/index.d.ts",
     "dist/index.js",

@@ -1,6 +1,7 @@
 // The RoPE declarations as a TypeScript user meets them.
 import {
   dotProducts,
+  fromConfig,
   init,
   rope,
   ropeCache,
@@ -73,4 +74,26 @@ table({ positions: 1, dim: 8, scaling: { type: "llama3", factor: 8 } });
 ropeFrequencies({ dim: 64, scaling: { type: "linear" } });
 // @ts-expect-error no such layout
 ropeCache({ positions: 4, dim: 8, layout: "halves" });
+const options = fromConfig(
+  { rope_theta: 1e6, head_dim: 128, hidden_size: 4096 },
+  { layerType: "full_attention" },
+);
+const fromFile: Float32Array = ropeCache({ ...options, positions: 8 }).cos;
+const warned: string[] = ropeFrequencies(options).warnings;
+const streams: Float64Array = ropeCache({
+  dim: 128,
+  mropeSection: [16, 24, 24],
+  positions: { t: [0, 4], h: [0, 5], w: [0, 6] },
+  dtype: "float64",
+}).sin;
+const partial: Float64Array = ropeFrequencies({
+  dim: 80,
+  rotaryDim: 32,
+  scaling: { type: "proportional", partialRotaryFactor: 0.25 },
+}).inverseFrequencies;
+// @ts-expect-error M-RoPE streams are t, h and w
+ropeCache({ dim: 8, mropeSection: [2, 1, 1], positions: { t: [1], h: [1] } });
+// @ts-expect-error layerType is a string
+fromConfig({}, { layerType: 1 });
 export { llama, f32, f16, f64, scaled, rotated, g, into, reused };
+export { fromFile, warned, streams, partial };
