@@ -204,28 +204,46 @@ function onControl(key, text, committed) {
   schedule();
 }
 
-/** Marks every section for a redraw at the next animation frame. */
+/**
+ * Marks every section for a redraw with the latest state. Sections are
+ * drawn one frame at a time, those on screen first, within a budget per
+ * frame: a change made meanwhile replaces the state the remaining ones
+ * get, so nothing stale is drawn, and no section is drawn twice a frame.
+ */
 function schedule() {
   for (const mounted of page.mounted) page.dirty.add(mounted);
+  document.body.dataset.ready = "false";
   if (page.frame === null) page.frame = requestAnimationFrame(redraw);
+}
+
+// Script time per frame; the rasteriser's share comes after it.
+const FRAME_BUDGET = 8;
+
+function onScreen(mounted) {
+  const box = mounted.root.getBoundingClientRect();
+  return box.bottom > 0 && box.top < innerHeight;
 }
 
 function redraw() {
   page.frame = null;
-  performance.mark("pe-update-start");
-  for (const mounted of page.dirty) {
-    const start = performance.now();
+  const start = performance.now();
+  const visible = new Map([...page.dirty].map((m) => [m, onScreen(m)]));
+  const order = [...page.dirty].sort((a, b) => visible.get(b) - visible.get(a));
+  for (const mounted of order) {
+    if (performance.now() - start > FRAME_BUDGET) break;
+    page.dirty.delete(mounted);
+    const begin = performance.now();
     try {
       mounted.view?.update(page.state);
-      performance.measure(`pe-update:${mounted.section.id}`, { start });
+      performance.measure(`pe-update:${mounted.section.id}`, { start: begin });
       note(mounted.root, "", "failed");
     } catch (error) {
       note(mounted.root, t("failed", { message: error.message }), "failed");
     }
   }
-  page.dirty.clear();
-  performance.measure("pe-update", "pe-update-start");
-  document.body.dataset.ready = "true";
+  performance.measure("pe-update", { start });
+  if (page.dirty.size) page.frame = requestAnimationFrame(redraw);
+  else document.body.dataset.ready = "true";
 }
 
 lib.init().then(

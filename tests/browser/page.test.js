@@ -66,12 +66,18 @@ async function setControl(page, name, value) {
   await nextFrames(page);
 }
 
+// The page draws its sections over a few frames after a change, and marks
+// the body ready once every one has the latest state.
 const nextFrames = (page) =>
   page.evaluate(
     () =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      ),
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true"
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(check));
+      }),
   );
 
 const hashEntries = (page) =>

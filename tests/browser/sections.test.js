@@ -33,13 +33,18 @@ before(async () => {
 });
 after(() => chromium?.close());
 
-// Two animation frames: the page redraws once per frame after a change.
+// The page draws its sections over a few frames after a change, and marks
+// the body ready once every one has the latest state.
 function settle(page) {
   return page.evaluate(
     () =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      ),
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true"
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(check));
+      }),
   );
 }
 

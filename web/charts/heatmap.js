@@ -7,6 +7,9 @@ import { element, fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;
+// Values binned per slice of work, and the script time a frame gives it.
+const CHUNK = 2 ** 20;
+const SLICE_MS = 12;
 
 // Blue through light grey to red, after Moreland's "cool to warm" map.
 const STOPS = [
@@ -66,12 +69,37 @@ export function heatmap(container, spec = {}) {
   let observedWidth = null;
   let layout = null;
 
+  // Each new table starts a new job; a slice of an older one finds its job
+  // replaced and stops, so only the latest table is ever drawn.
+  let job = 0;
+  let source = null;
+
   /** Draws the table; returns the size of the binned image shown. */
   function set(newValues, newRows, newCols, newOptions = {}) {
     values = newValues;
+    return stream(
+      newRows,
+      newCols,
+      (r, n) => newValues.subarray(r * newCols, (r + n) * newCols),
+      newOptions,
+    );
+  }
+
+  /**
+   * Draws a table whose rows come from `fetch(firstRow, count)`, a few
+   * million values at a time: a large table is binned over several frames,
+   * drawn as its rows arrive, and a newer table cancels the rest.
+   */
+  function setRows(newRows, newCols, fetch, newOptions = {}) {
+    values = null;
+    return stream(newRows, newCols, fetch, newOptions);
+  }
+
+  function stream(newRows, newCols, fetch, newOptions) {
     rows = newRows;
     cols = newCols;
     options = newOptions;
+    source = fetch;
     const low = Number.isFinite(options.min) ? options.min : -1;
     const high = Number.isFinite(options.max) ? options.max : 1;
     reach = Math.max(Math.abs(low), Math.abs(high)) || 1;
@@ -82,10 +110,30 @@ export function heatmap(container, spec = {}) {
       );
     if (cursor && (cursor.r >= rows || cursor.c >= cols)) cursor = null;
     layout = measure();
-    paint();
-    draw();
+    start();
     if (cursor) describe();
     return { w: binned.w, h: binned.h };
+  }
+
+  function start() {
+    const mine = ++job;
+    prepare();
+    let r = 0;
+    const chunk = Math.max(1, Math.floor(CHUNK / cols));
+    const slice = () => {
+      if (mine !== job) return;
+      const began = performance.now();
+      do {
+        const n = Math.min(rows - r, chunk);
+        accumulate(source(r, n), r, n);
+        r += n;
+      } while (r < rows && performance.now() - began < SLICE_MS);
+      colour();
+      draw();
+      canvas.dataset.complete = String(r >= rows);
+      if (r < rows) requestAnimationFrame(slice);
+    };
+    slice();
   }
 
   function measure() {
@@ -107,41 +155,49 @@ export function heatmap(container, spec = {}) {
     };
   }
 
-  // Averages the table into at most one bin per device pixel and colours it.
-  function paint() {
+  // The table is averaged into at most one bin per device pixel, never
+  // sampled (sampling draws moiré).
+  function prepare() {
     const w = Math.min(cols, layout.pixelsW);
     const h = Math.min(rows, layout.pixelsH);
     if (binned.w !== w || binned.h !== h) {
-      binned = {
-        w,
-        h,
-        sums: new Float64Array(w * h),
-        colBin: new Int32Array(cols),
-      };
+      binned = { w, h, sums: new Float64Array(w * h) };
       image = new ImageData(w, h);
       cells.width = w;
       cells.height = h;
     }
-    if (binned.colBin.length !== cols) binned.colBin = new Int32Array(cols);
-    const { sums, colBin } = binned;
-    sums.fill(0);
-    const colCount = new Float64Array(w);
+    binned.sums.fill(0);
+    binned.colBin = new Int32Array(cols);
+    binned.colCount = new Float64Array(w);
     for (let c = 0; c < cols; c++) {
-      colBin[c] = Math.floor((c * w) / cols);
-      colCount[colBin[c]]++;
+      binned.colBin[c] = Math.floor((c * w) / cols);
+      binned.colCount[binned.colBin[c]]++;
     }
-    const rowCount = new Float64Array(h);
-    for (let r = 0; r < rows; r++) {
-      const y = Math.floor((r * h) / rows);
+    binned.rowCount = new Float64Array(h);
+  }
+
+  function accumulate(block, first, count) {
+    const { sums, colBin, rowCount, w, h } = binned;
+    for (let r = 0; r < count; r++) {
+      const y = Math.floor(((first + r) * h) / rows);
       rowCount[y]++;
       const row = y * w;
       for (let c = 0, at = r * cols; c < cols; c++, at++)
-        sums[row + colBin[c]] += values[at];
+        sums[row + colBin[c]] += block[at];
     }
+  }
+
+  // Bins no row has reached yet stay transparent.
+  function colour() {
+    const { sums, rowCount, colCount, w, h } = binned;
     const words = new Uint32Array(image.data.buffer);
     const toIndex = 127.5 / reach;
     for (let y = 0; y < h; y++)
       for (let x = 0, at = y * w; x < w; x++, at++) {
+        if (rowCount[y] === 0) {
+          words[at] = 0;
+          continue;
+        }
         const mean = sums[at] / (rowCount[y] * colCount[x]);
         const index = (mean + reach) * toIndex;
         words[at] =
@@ -231,7 +287,9 @@ export function heatmap(container, spec = {}) {
     if (values && values.length === rows * cols) return values[r * cols + c];
     const x = Math.floor((c * binned.w) / cols);
     const y = Math.floor((r * binned.h) / rows);
-    return binned.sums[y * binned.w + x];
+    return (
+      binned.sums[y * binned.w + x] / (binned.rowCount[y] * binned.colCount[x])
+    );
   }
 
   function describe() {
@@ -287,12 +345,12 @@ export function heatmap(container, spec = {}) {
   new ResizeObserver(() => {
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
-    if (!values) return;
+    if (!source) return;
     layout = measure();
     // A view that has since been detached cannot be binned again: rescale.
-    if (values.length === rows * cols) paint();
-    draw();
+    if (values === null || values.length === rows * cols) start();
+    else draw();
   }).observe(container);
 
-  return { set, canvas };
+  return { set, setRows, canvas };
 }

@@ -209,15 +209,22 @@ export function mount(root, app) {
         const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
         periods.set(pairs, [period]);
       }
-      const values = lib.table({ ...next.options, view: true });
-      const reach = amplitude(values, next.positions, next.dim);
-      const shown = chart.set(values, next.positions, next.dim, {
-        min: -reach,
-        max: reach,
-        rowLabel: app.t("position"),
-        colLabel: app.t("dimension"),
-        rowStart: next.start,
-      });
+      // Rows are fetched a block at a time as the chart bins them: a view
+      // of the module's memory, read before anything else can move it.
+      const reach = amplitude(lib, next);
+      const shown = chart.setRows(
+        next.positions,
+        next.dim,
+        (first, count) =>
+          lib.table({ ...rowsOptions(next, first, count), view: true }),
+        {
+          min: -reach,
+          max: reach,
+          rowLabel: app.t("position"),
+          colLabel: app.t("dimension"),
+          rowStart: next.start,
+        },
+      );
       setText(
         caption,
         shown.w < next.dim || shown.h < next.positions
@@ -235,15 +242,27 @@ export function mount(root, app) {
 
 // The largest |value| over up to 64 evenly spread rows: every row of a table
 // reaches the same amplitude, so a sample finds it without a full pass.
-function amplitude(values, rows, cols) {
+function amplitude(lib, state) {
+  const step = Math.max(1, Math.floor(state.positions / 64));
+  const rows = [];
+  for (let r = 0; r < state.positions; r += step) rows.push(state.start + r);
+  const values = lib.table({ ...optionsAt(state, rows), view: true });
   let reach = 0;
-  const step = Math.max(1, Math.floor(rows / 64));
-  for (let r = 0; r < rows; r += step)
-    for (let c = 0, at = r * cols; c < cols; c++, at++) {
-      const v = Math.abs(values[at]);
-      if (v > reach) reach = v;
-    }
+  for (let i = 0; i < values.length; i++) {
+    const v = Math.abs(values[i]);
+    if (v > reach) reach = v;
+  }
   return reach || 1;
+}
+
+// Options for rows first … first + count − 1 of the shown table.
+function rowsOptions(state, first, count) {
+  if (state.preset === "custom")
+    return { ...state.options, positions: count, start: state.start + first };
+  return optionsAt(
+    state,
+    Float64Array.from({ length: count }, (_, r) => state.start + first + r),
+  );
 }
 
 function button(text, onClick) {
