@@ -620,22 +620,27 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
   }
 });
 
-test("screenshots of every section in both languages", async () => {
-  for (const lang of ["en", "zh"]) {
-    const { page, errors, close } = await chromium.open("index.html", {
-      hash: `#lang=${lang}`,
-      viewport: { width: 1100, height: 900 },
-    });
-    // The sticky controls would cover the top of each shot.
-    await page.$eval(".controls-bar", (bar) => (bar.style.position = "static"));
-    await page.screenshot({ path: `${shots}page-top-${lang}.png` });
-    for (const id of SECTIONS)
-      await page
-        .locator(`#${id}`)
-        .screenshot({ path: `${shots}${id}-${lang}.png` });
-    assert.deepEqual(errors, []);
-    await close();
-  }
+test("screenshots of every section in both languages, at 1400 and 360 pixels", async () => {
+  for (const width of [1400, 360])
+    for (const lang of ["en", "zh"]) {
+      const { page, errors, close } = await chromium.open("index.html", {
+        hash: `#lang=${lang}`,
+        viewport: { width, height: 900 },
+        hasTouch: width < 400,
+      });
+      // The sticky controls would cover the top of each shot.
+      await page.$eval(
+        ".controls-bar",
+        (bar) => (bar.style.position = "static"),
+      );
+      await page.screenshot({ path: `${shots}page-top-${lang}-${width}.png` });
+      for (const id of SECTIONS)
+        await page
+          .locator(`#${id}`)
+          .screenshot({ path: `${shots}${id}-${lang}-${width}.png` });
+      assert.deepEqual(errors, []);
+      await close();
+    }
 });
 
 test("every part of the API computes in Chromium, in a worker too", async () => {

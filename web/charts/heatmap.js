@@ -229,19 +229,32 @@ export function heatmap(container, spec = {}) {
     const colStart = options.colStart ?? 0;
     context.textAlign = "right";
     context.textBaseline = "middle";
-    for (const t of linearTicks(rowStart, rowStart + rows - 1, 6)) {
+    const rowTicks = linearTicks(rowStart, rowStart + rows - 1, 6);
+    const rowStep = rowTicks[1] - rowTicks[0] || undefined;
+    // The labels as drawn, for tests and for readers of the markup.
+    canvas.dataset.rowTicks = rowTicks
+      .filter((t) => Number.isInteger(t) || rows <= 1)
+      .map((t) => tickLabel(t, rowStep))
+      .join(" ");
+    for (const t of rowTicks) {
       if (!Number.isInteger(t) && rows > 1) continue;
       const y = plot.y + ((t - rowStart + 0.5) / rows) * plot.h;
       tick(context, plot.x, y, -4, 0);
-      context.fillText(tickLabel(t), plot.x - 6, y);
+      context.fillText(tickLabel(t, rowStep), plot.x - 6, y);
     }
     context.textAlign = "center";
     context.textBaseline = "top";
-    for (const t of linearTicks(colStart, colStart + cols - 1, 6)) {
+    const colTicks = linearTicks(colStart, colStart + cols - 1, 6);
+    const colStep = colTicks[1] - colTicks[0] || undefined;
+    canvas.dataset.colTicks = colTicks
+      .filter((t) => Number.isInteger(t) || cols <= 1)
+      .map((t) => tickLabel(t, colStep))
+      .join(" ");
+    for (const t of colTicks) {
       if (!Number.isInteger(t) && cols > 1) continue;
       const x = plot.x + ((t - colStart + 0.5) / cols) * plot.w;
       tick(context, x, plot.y + plot.h, 0, 4);
-      context.fillText(tickLabel(t), x, plot.y + plot.h + 6);
+      context.fillText(tickLabel(t, colStep), x, plot.y + plot.h + 6);
     }
     context.textAlign = "left";
     context.textBaseline = "middle";
@@ -313,16 +326,29 @@ export function heatmap(container, spec = {}) {
       });
   }
 
-  canvas.addEventListener("pointermove", (event) => {
+  function pointAt(event) {
     if (!layout || rows === 0) return;
     const box = canvas.getBoundingClientRect();
     const { plot } = layout;
     const c = Math.floor(((event.clientX - box.left - plot.x) / plot.w) * cols);
     const r = Math.floor(((event.clientY - box.top - plot.y) / plot.h) * rows);
     moveCursor(r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null);
+  }
+  // A tap or click focuses the canvas too: the cell under it is read, not
+  // the first cell a keyboard focus starts from.
+  let pointed = false;
+  canvas.addEventListener("pointerdown", (event) => {
+    pointed = true;
+    pointAt(event);
   });
-  canvas.addEventListener("pointerleave", () => moveCursor(null));
-  canvas.addEventListener("focus", () => moveCursor(cursor ?? { r: 0, c: 0 }));
+  canvas.addEventListener("pointermove", pointAt);
+  canvas.addEventListener("pointerleave", (event) => {
+    if (event.pointerType === "mouse") moveCursor(null);
+  });
+  canvas.addEventListener("focus", () => {
+    if (!pointed) moveCursor(cursor ?? { r: 0, c: 0 });
+    pointed = false;
+  });
   canvas.addEventListener("blur", () => moveCursor(null));
   canvas.addEventListener("keydown", (event) => {
     if (!cursor) return;

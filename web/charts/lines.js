@@ -128,7 +128,11 @@ export function lineChart(container, spec) {
     const ticks = (log, low, high) =>
       decades(log, low, high) ? logTicks(low, high) : linearTicks(low, high);
     const xTicks = ticks(spec.logX, x0, x1);
-    const xTickLabel = decades(spec.logX, x0, x1) ? powerLabel : tickLabel;
+    const stepOf = (list) => list[1] - list[0] || undefined;
+    const xStep = stepOf(xTicks);
+    const xTickLabel = decades(spec.logX, x0, x1)
+      ? powerLabel
+      : (t) => tickLabel(t, xStep);
     const yTickLabel = decades(spec.logY, y0, y1) ? powerLabel : tickLabel;
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
@@ -249,7 +253,9 @@ export function lineChart(container, spec) {
       flush();
       if (!dense) context.stroke();
     });
-    chart.segments = segments;
+    // For tests: how much was drawn, against the plot's width in pixels.
+    canvas.dataset.segments = String(segments);
+    canvas.dataset.plotWidth = String(Math.round(plot.w));
     context.setLineDash([]);
     if (cursor >= 0 && cursor < xs.length) {
       context.strokeStyle = colours.axis;

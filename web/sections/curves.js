@@ -18,6 +18,12 @@ export const strings = {
     row: "p = {p}",
     column: "j = {j}",
     outside: "Dimensions beyond d − 1 = {last} were left out.",
+    listEmpty: "The field is empty; keeping {kept}.",
+    listTooLong:
+      "The field holds {count} values, more than {max}; keeping {kept}.",
+    listNotNumber: "“{value}” is not a number; keeping {kept}.",
+    listOutside: "{value} is outside {min} … {max}; keeping {kept}.",
+    listNotWhole: "{value} is not a whole dimension; keeping {kept}.",
   },
   zh: {
     title: "行与列",
@@ -32,6 +38,11 @@ export const strings = {
     row: "p = {p}",
     column: "j = {j}",
     outside: "超过 d − 1 = {last} 的维度已略去。",
+    listEmpty: "输入框是空的；保留 {kept}。",
+    listTooLong: "输入了 {count} 个值，多于 {max} 个；保留 {kept}。",
+    listNotNumber: "“{value}” 不是数字；保留 {kept}。",
+    listOutside: "{value} 超出 {min} … {max}；保留 {kept}。",
+    listNotWhole: "{value} 不是整数维度；保留 {kept}。",
   },
 };
 
@@ -42,18 +53,34 @@ export const formulas = {
 
 const MAX_CURVES = 6;
 
-/** Up to six finite numbers from text like "0, 10, 50"; undefined if bad. */
+/**
+ * Up to six numbers from text like "0, 10, 50": `{ values }`, or
+ * `{ problem, vars }` naming the first thing wrong, for a note.
+ */
 function numberList(text, integer, limit) {
   const parts = String(text)
     .split(/[\s,;]+/)
     .filter(Boolean);
-  if (parts.length < 1 || parts.length > MAX_CURVES) return undefined;
-  const values = parts.map(Number);
-  const fits = (v) =>
-    Number.isFinite(v) &&
-    Math.abs(v) <= limit &&
-    (!integer || (Number.isInteger(v) && v >= 0));
-  return values.every(fits) ? values : undefined;
+  if (parts.length === 0) return { problem: "listEmpty", vars: {} };
+  if (parts.length > MAX_CURVES)
+    return {
+      problem: "listTooLong",
+      vars: { count: parts.length, max: MAX_CURVES },
+    };
+  const low = integer ? 0 : -limit;
+  for (const part of parts) {
+    const v = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(part)
+      ? Number(part)
+      : NaN;
+    const value = part.length > 20 ? part.slice(0, 19) + "…" : part;
+    if (!Number.isFinite(v))
+      return { problem: "listNotNumber", vars: { value } };
+    if (v < low || v > limit)
+      return { problem: "listOutside", vars: { value, min: low, max: limit } };
+    if (integer && !Number.isInteger(v))
+      return { problem: "listNotWhole", vars: { value } };
+  }
+  return { values: parts.map(Number) };
 }
 
 export function mount(root, app) {
@@ -64,17 +91,21 @@ export function mount(root, app) {
   lead.textContent = app.t("lead");
   root.append(title, lead);
 
-  let rows = app.param("rows", [0, 10, 50], (text) =>
-    numberList(text, false, 1e7),
+  let rows = app.param(
+    "rows",
+    [0, 10, 50],
+    (text) => numberList(text, false, 1e7).values,
   );
-  let dims = app.param("dims", [0, 4, 16, 40], (text) =>
-    numberList(text, true, 4095),
+  let dims = app.param(
+    "dims",
+    [0, 4, 16, 40],
+    (text) => numberList(text, true, 4095).values,
   );
 
   const rowFigure = figure(root, app.t("byDimension"), app.math(formulas.row));
   const rowField = listField(app.t("positionsField"), rows, "curves-positions");
   const rowHost = document.createElement("div");
-  rowFigure.append(rowField.label, rowHost);
+  rowFigure.append(rowField.label, rowField.note, rowHost);
   let rowChart = null;
 
   const colFigure = figure(
@@ -88,7 +119,7 @@ export function mount(root, app) {
     "curves-dimensions",
   );
   const colHost = document.createElement("div");
-  colFigure.append(colField.label, colHost);
+  colFigure.append(colField.label, colField.note, colHost);
   let colChart = null;
 
   let state = null;
@@ -115,20 +146,33 @@ export function mount(root, app) {
   }
   charts();
 
+  // A list that cannot be read is put back, with a note saying why.
+  function fieldNote(field, read, kept) {
+    if (read.values) field.note.textContent = "";
+    else {
+      field.note.textContent = app.t(read.problem, {
+        ...read.vars,
+        kept: kept.join(", "),
+      });
+      field.input.value = kept.join(", ");
+    }
+    field.note.hidden = !read.problem;
+  }
+
   rowField.input.addEventListener("change", () => {
-    const next = numberList(rowField.input.value, false, 1e7);
-    if (next === undefined)
-      return void (rowField.input.value = rows.join(", "));
-    rows = next;
+    const read = numberList(rowField.input.value, false, 1e7);
+    fieldNote(rowField, read, rows);
+    if (!read.values) return;
+    rows = read.values;
     app.setParam("rows", rows.join(","));
     charts();
     if (state) draw(state);
   });
   colField.input.addEventListener("change", () => {
-    const next = numberList(colField.input.value, true, 4095);
-    if (next === undefined)
-      return void (colField.input.value = dims.join(", "));
-    dims = next;
+    const read = numberList(colField.input.value, true, 4095);
+    fieldNote(colField, read, dims);
+    if (!read.values) return;
+    dims = read.values;
     app.setParam("dims", dims.join(","));
     charts();
     if (state) draw(state);
@@ -192,5 +236,10 @@ function listField(text, values, testid) {
   const label = document.createElement("label");
   label.className = "field";
   label.append(text, input);
-  return { label, input };
+  const note = document.createElement("p");
+  note.className = "note";
+  note.setAttribute("role", "status");
+  note.dataset.testid = `${testid}-note`;
+  note.hidden = true;
+  return { label, input, note };
 }

@@ -36,6 +36,9 @@ export const strings = {
     circle: "pair {i}: k·ω{sub} = {angle} rad",
     circleLabel: "Pair {i} on the unit circle",
     clamped: "{name} is limited to {min} … {max}; using {used}.",
+    oddDim:
+      "At an odd dim ({dim}) the last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k): choose an even dim to see the relation.",
+    failed: "The relation cannot be computed for these options: {message}",
   },
   zh: {
     title: "线性关系，实时验证",
@@ -62,6 +65,9 @@ export const strings = {
     circle: "第 {i} 对：k·ω{sub} = {angle} rad",
     circleLabel: "第 {i} 对在单位圆上",
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
+    oddDim:
+      "维度为奇数（{dim}）时，最后一个 sin 列没有配对的 cos，不存在把 PE(p) 变成 PE(p + k) 的线性映射：换成偶数维度即可看到这一关系。",
+    failed: "这些选项下无法计算线性关系：{message}",
   },
 };
 
@@ -153,6 +159,11 @@ export function mount(root, app) {
     ]),
   );
 
+  const problemNote = element("p", "note");
+  problemNote.setAttribute("role", "status");
+  problemNote.dataset.testid = "relation-problem";
+  problemNote.hidden = true;
+  root.append(problemNote);
   const mistakenText = element("p", "caption");
   root.append(mistakenText);
   const circles = element("div", "circles");
@@ -187,7 +198,7 @@ export function mount(root, app) {
     if (frame === null)
       frame = requestAnimationFrame(() => {
         frame = null;
-        if (state) draw(state);
+        if (state && problemNote.hidden) draw(state);
       });
   }
 
@@ -299,9 +310,29 @@ export function mount(root, app) {
     update(next) {
       const key = JSON.stringify([next.schedule, next.layout]);
       if (key === shown) return;
-      // Only once drawn: after a failure the next update tries again.
-      draw(next);
       shown = key;
+      state = next;
+      // With an odd dim the relation does not hold, and nothing of the last
+      // drawing may stay beside the message that says so.
+      let problem =
+        next.dim % 2 === 1 ? app.t("oddDim", { dim: next.dim }) : "";
+      if (!problem)
+        try {
+          draw(next);
+        } catch (error) {
+          problem = app.t("failed", { message: error.message });
+        }
+      if (problem) {
+        chart.set(new Float64Array(0), []);
+        errorValue.dataset.value = "";
+        setText(errorValue, "—");
+        setText(badge, "");
+        badge.className = "badge";
+        setText(mistakenText, "");
+        circles.replaceChildren();
+      }
+      setText(problemNote, problem);
+      problemNote.hidden = !problem;
     },
   };
 }

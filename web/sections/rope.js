@@ -177,7 +177,12 @@ export function mount(root, app) {
   const box = chartBox("sec-chart sec-square");
   root.append(matrixText, box);
   const heatmap = app.heatmap(box, { label: app.t("scoreLabel") });
-  app.exportable(box, heatmap.canvas, "rope-scores");
+  app.exportable(
+    box,
+    heatmap.canvas,
+    "rope-scores",
+    () => `pairing-${pairing}`,
+  );
 
   const errorValue = element("span", {
     className: "sec-number",

@@ -177,7 +177,11 @@ export function mount(root, app) {
     }
     app.note(downloads, "");
     const values = lib.table(state.options);
-    saveCsv(lib, values, state.dim, fileName(state, "table"));
+    const positions = Float64Array.from(
+      { length: state.positions },
+      (_, r) => state.start + r,
+    );
+    saveCsv(lib, values, positions, state.dim, fileName(state, "table"));
   });
   const npyButton = button(app.t("npy"), () => {
     const values = lib.table(state.options);

@@ -1,0 +1,345 @@
+// States the page once got wrong, each reproduced in Chromium: what the
+// reader sees after the steps must agree with itself and with the numbers.
+// Expected numbers come from formulas written here, not from the page.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launch } from "./launch.js";
+
+let chromium;
+before(async () => {
+  chromium = await launch();
+});
+after(() => chromium?.close());
+
+// The page draws its sections over a few frames after a change, and marks
+// the body ready once every one has the latest state.
+const settle = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true" &&
+          !document.querySelector("canvas[data-complete=false]")
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(check));
+      }),
+  );
+
+async function setControl(page, name, value) {
+  const selector = `[data-testid="control-${name}"]`;
+  if ((await page.$eval(selector, (e) => e.tagName)) === "SELECT")
+    await page.selectOption(selector, value);
+  else {
+    await page.fill(selector, String(value));
+    await page.press(selector, "Enter");
+  }
+  await settle(page);
+}
+
+const text = (page, selector) => page.textContent(selector);
+
+test("dim 1 → 3.5 → 5000 → 127: notes that say what was done, and no stale relation", async () => {
+  const { page, errors, close } = await chromium.open("index.html");
+  await setControl(page, "dim", 1);
+  assert.match(
+    await text(page, "[data-testid=notes]"),
+    /1 is outside 2 … 4096; using 2/,
+  );
+  await setControl(page, "dim", 3.5);
+  const rounded = await text(page, "[data-testid=notes]");
+  assert.match(rounded, /3\.5 is not a whole number; using 4/);
+  assert.doesNotMatch(rounded, /outside/);
+  await setControl(page, "dim", 5000);
+  assert.match(
+    await text(page, "[data-testid=notes]"),
+    /5000 is outside 2 … 4096; using 4096/,
+  );
+  await setControl(page, "dim", 127);
+  const problem = page.locator("[data-testid=relation-problem]");
+  assert.ok(await problem.isVisible());
+  const message = await problem.textContent();
+  assert.match(message, /odd dim \(127\)/);
+  assert.doesNotMatch(message, /zero-pad|oddDim/);
+  // Nothing of the even-dim drawing stays: no badge, no value, no curve.
+  const badge = page.locator("[data-testid=relation-badge]");
+  assert.equal((await badge.textContent()).trim(), "");
+  assert.ok(!(await badge.getAttribute("class")).includes("pass"));
+  assert.equal(await text(page, "[data-testid=relation-max-error]"), "—");
+  assert.equal(
+    await page.$eval("#relation canvas", (c) => c.dataset.segments),
+    "0",
+  );
+  // Back to an even dim, the relation is drawn and passes again.
+  await setControl(page, "dim", 128);
+  assert.ok(await problem.isHidden());
+  assert.match(await badge.getAttribute("class"), /pass/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("dim 127: the dot section's text agrees with its not-Toeplitz badge", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=127",
+  });
+  const section = await text(page, "#dot");
+  assert.match(section, /not Toeplitz/);
+  assert.doesNotMatch(section, /the matrix is Toeplitz/);
+  // No advice to use a control the page does not have.
+  assert.doesNotMatch(section, /zero last column/);
+  await setControl(page, "dim", 128);
+  assert.match(await text(page, "#dot"), /the matrix is Toeplitz/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("first position 10000000: neighbouring ticks read differently", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#start=10000000",
+  });
+  for (const selector of [
+    "[data-testid=heatmap]",
+    "#dot canvas:not([data-testid])",
+  ]) {
+    const ticks = (await page.$eval(selector, (c) => c.dataset.rowTicks)).split(
+      " ",
+    );
+    assert.ok(ticks.length >= 3, selector);
+    assert.equal(new Set(ticks).size, ticks.length, `${selector}: ${ticks}`);
+    assert.equal(ticks[0], "10000000", selector);
+  }
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("rows and columns fields say why a list was not taken", async () => {
+  const { page, errors, close } = await chromium.open("index.html");
+  const cases = [
+    ["curves-dimensions", "0, 1, 2, 3, 4, 5, 6", /7 values, more than 6/],
+    ["curves-dimensions", "0, four", /“four” is not a number/],
+    ["curves-dimensions", "", /empty/],
+    ["curves-dimensions", "4096", /4096 is outside 0 … 4095/],
+    ["curves-dimensions", "2.5", /2\.5 is not a whole dimension/],
+    ["curves-positions", "1, x", /“x” is not a number/],
+  ];
+  for (const [testid, value, message] of cases) {
+    const before = await page.inputValue(`[data-testid=${testid}]`);
+    await page.fill(`[data-testid=${testid}]`, value);
+    await page.press(`[data-testid=${testid}]`, "Enter");
+    const note = page.locator(`[data-testid=${testid}-note]`);
+    assert.ok(await note.isVisible(), value);
+    assert.match(await note.textContent(), message);
+    // The field shows the list still in use.
+    assert.equal(await page.inputValue(`[data-testid=${testid}]`), before);
+  }
+  await page.fill("[data-testid=curves-dimensions]", "1, 2");
+  await page.press("[data-testid=curves-dimensions]", "Enter");
+  assert.ok(
+    await page.locator("[data-testid=curves-dimensions-note]").isHidden(),
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a section link scrolls there and keeps the state; one link carries both", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#rope",
+  });
+  const top = () =>
+    page.$eval("#rope", (section) => section.getBoundingClientRect().top);
+  assert.ok(Math.abs(await top()) < 200, `rope at ${await top()}`);
+  assert.equal(await text(page, "[data-testid=notes]"), "");
+  assert.match(await page.evaluate(() => location.hash), /&rope$/);
+
+  // State and section together.
+  await page.goto(page.url().replace(/#.*/, "#dim=64&decay"));
+  await page.waitForFunction(() => /dim=64&.*decay$/.test(location.hash));
+  await settle(page);
+  assert.equal(await page.inputValue("[data-testid=control-dim]"), "64");
+  const decayTop = await page.$eval(
+    "#decay",
+    (s) => s.getBoundingClientRect().top,
+  );
+  assert.ok(Math.abs(decayTop) < 200, `decay at ${decayTop}`);
+
+  // A table-of-contents entry goes to its section and keeps the state.
+  await page.click('nav.toc a[href="#dot"]');
+  await page.waitForFunction(() => /&dot$/.test(location.hash));
+  assert.match(await page.evaluate(() => location.hash), /dim=64/);
+  assert.equal(await text(page, "[data-testid=notes]"), "");
+  // A bare anchor followed later (a link inside a page) keeps the state too.
+  await page.evaluate(() => (location.hash = "#precision"));
+  await page.waitForFunction(() => /dim=64.*&precision$/.test(location.hash));
+  assert.equal(await page.inputValue("[data-testid=control-dim]"), "64");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("hash edge cases: inherited names are not schemes, a repeated key is named as such", async () => {
+  for (const name of ["constructor", "__proto__", "toString"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#decay.rope=${name}`,
+    });
+    assert.match(await text(page, "#decay"), new RegExp(`“${name}”`));
+    await page.waitForFunction(() => location.hash.includes("dim="));
+    assert.doesNotMatch(
+      await page.evaluate(() => location.hash),
+      new RegExp(name),
+    );
+    assert.equal(
+      await page.$$eval("#decay .note[data-slot=failed]", (n) => n.length),
+      0,
+    );
+    assert.deepEqual(errors, []);
+    await close();
+  }
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=8&dim=4096",
+  });
+  const notes = await text(page, "[data-testid=notes]");
+  assert.match(notes, /“dim” more than once/);
+  assert.doesNotMatch(notes, /unknown/);
+  assert.equal(await page.inputValue("[data-testid=control-dim]"), "8");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a tap on the heatmap of a touch phone reads the cell tapped", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    viewport: { width: 360, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const canvas = page.locator("[data-testid=heatmap]");
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  const readout = await text(page, "#table .readout");
+  const [, p, j] = readout.match(/position (\d+) · dimension (\d+)/);
+  // The middle of the plot: far from position 0 and dimension 0.
+  assert.ok(Number(p) > 100 && Number(j) > 20, readout);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a formula box scrolls only when its formula is wider, and is then labelled", async () => {
+  for (const width of [1400, 360]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      viewport: { width, height: 900 },
+    });
+    const boxes = await page.$$eval(".formula, .sec-formula", (list) =>
+      list.map((b) => {
+        const style = getComputedStyle(b);
+        return {
+          where: `${b.closest("section").id}: ${b.textContent.slice(0, 30)}`,
+          scroller:
+            style.overflowX !== "visible" || style.overflowY !== "visible",
+          wide: b.scrollWidth > b.clientWidth + 1,
+          labelled: b.tabIndex === 0 && Boolean(b.getAttribute("aria-label")),
+        };
+      }),
+    );
+    assert.ok(boxes.length >= 10);
+    for (const box of boxes) {
+      assert.equal(box.scroller, box.wide, `${width}px ${box.where}`);
+      if (box.scroller) assert.ok(box.labelled, `${width}px ${box.where}`);
+    }
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("MathML keeps the space after a function name: ln b", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#preset=whisper",
+  });
+  const gaps = await page.$$eval("#table mi", (names) =>
+    names
+      .filter((mi) => mi.textContent === "ln")
+      .map((mi) => {
+        let next = mi.nextElementSibling;
+        while (next && next.textContent === "\u2061")
+          next = next.nextElementSibling;
+        return (
+          next.getBoundingClientRect().left - mi.getBoundingClientRect().right
+        );
+      }),
+  );
+  assert.ok(gaps.length > 0);
+  for (const gap of gaps) assert.ok(gap > 1.5, `gap ${gap}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// f(x) = ∫₀¹ cos(x·b^(−t)) dt by Simpson's rule, and its first zero by
+// bisection after a scan: written here, independent of the module.
+function firstZero(b) {
+  const f = (x) => {
+    // Enough points for the ~x/(2π) turns of the integrand near t = 0.
+    const n = 2 * Math.ceil(Math.max(2000, x) * 4);
+    let sum = 0;
+    for (let i = 0; i <= n; i++) {
+      const w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
+      sum += w * Math.cos(x * b ** (-i / n));
+    }
+    return sum / (3 * n);
+  };
+  let x = 0;
+  const step = b / 100;
+  while (f(x + step) > 0) x += step;
+  let [lo, hi] = [x, x + step];
+  for (let k = 0; k < 50; k++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) > 0) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+test("claims match the numbers: the first zero, llama3's onset, the offsets drawn", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#positions=4096",
+  });
+  const decay = await text(page, "#decay");
+  const small = firstZero(100);
+  const large = firstZero(10000);
+  assert.ok(
+    decay.includes(`x ≈ ${Number(small.toPrecision(3))} for b = 100`),
+    `${small}`,
+  );
+  assert.ok(decay.includes(`x ≈ ${Math.round(large)}`), `${large}`);
+  assert.doesNotMatch(decay, /x ≈ b\b/);
+  // Llama 3.1: original 8192, highFreqFactor 4.
+  assert.match(decay, /original\/highFreqFactor \(2048 positions/);
+  // 4096 positions: offsets up to ±4095, more than 4001, so every 3rd.
+  const dot = await text(page, "#dot");
+  assert.match(dot, /k = 0, ±3, ±2·3, … up to ±4095/);
+  assert.doesNotMatch(dot, /every offset k that occurs/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("line charts draw at most two segments per pixel column of a series", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=4096&positions=1024",
+  });
+  const charts = await page.$$eval("canvas[data-segments]", (list) =>
+    list.map((c) => ({
+      where: c.closest("section").id,
+      segments: Number(c.dataset.segments),
+      width: Number(c.dataset.plotWidth),
+    })),
+  );
+  assert.ok(charts.length >= 5);
+  // Rows and columns (up to 6 series), relation (3): never more than two
+  // segments per pixel column of each series.
+  for (const { where, segments, width } of charts)
+    assert.ok(
+      segments <= 6 * 2 * (width + 1),
+      `${where}: ${segments} for ${width}px`,
+    );
+  const relation = charts.find((c) => c.where === "relation");
+  assert.ok(relation.segments <= 3 * 2 * (relation.width + 1));
+  assert.deepEqual(errors, []);
+  await close();
+});
