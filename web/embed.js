@@ -137,6 +137,7 @@ class Panel extends HTMLElement {
         "failed",
       );
     }
+    this.dataset.renders = String(Number(this.dataset.renders ?? 0) + 1);
     this.dataset.ready = "true";
   }
 
