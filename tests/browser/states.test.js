@@ -343,3 +343,70 @@ test("line charts draw at most two segments per pixel column of a series", async
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("the RoPE head: q·k after rotation depends on m − n only, and is the rotation's", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#base=10000",
+  });
+  const read = () =>
+    page.$eval("[data-testid=rope-qk]", (p) => ({
+      before: Number(p.dataset.before),
+      after: Number(p.dataset.after),
+      shifted: Number(p.dataset.shifted),
+      q: p.dataset.q.split(" ").map(Number),
+      k: p.dataset.k.split(" ").map(Number),
+    }));
+  const setField = async (testid, value) => {
+    await page.fill(`[data-testid=${testid}]`, String(value));
+    await page.press(`[data-testid=${testid}]`, "Enter");
+    await settle(page);
+  };
+  // Rotation by the formula, in float64, halves pairing: (i, i + 4).
+  const expected = (q, k, m, n) => {
+    let sum = 0;
+    for (let i = 0; i < 4; i++) {
+      const w = 10000 ** (-(2 * i) / 8);
+      const [qa, qb, ka, kb] = [q[i], q[i + 4], k[i], k[i + 4]];
+      const rq = [
+        qa * Math.cos(m * w) - qb * Math.sin(m * w),
+        qb * Math.cos(m * w) + qa * Math.sin(m * w),
+      ];
+      const rk = [
+        ka * Math.cos(n * w) - kb * Math.sin(n * w),
+        kb * Math.cos(n * w) + ka * Math.sin(n * w),
+      ];
+      sum += rq[0] * rk[0] + rq[1] * rk[1];
+    }
+    return sum;
+  };
+  await setField("rope-m", 5);
+  await setField("rope-n", 2);
+  const first = await read();
+  assert.equal(
+    await page.locator("[data-testid=rope-pairs] tbody tr").count(),
+    4,
+  );
+  assert.ok(Math.abs(first.after - expected(first.q, first.k, 5, 2)) < 1e-6);
+  assert.ok(Math.abs(first.shifted - first.after) < 1e-6);
+  let plain = 0;
+  for (let j = 0; j < 8; j++) plain += first.q[j] * first.k[j];
+  assert.ok(Math.abs(first.before - plain) < 1e-12);
+  // Same m − n elsewhere: the same score; another difference: another one.
+  await setField("rope-m", 105);
+  await setField("rope-n", 102);
+  const moved = await read();
+  assert.ok(Math.abs(moved.after - first.after) < 1e-6);
+  await setField("rope-n", 90);
+  const other = await read();
+  assert.ok(Math.abs(other.after - expected(other.q, other.k, 105, 90)) < 1e-6);
+  assert.ok(Math.abs(other.after - first.after) > 1e-3);
+  // A position that is not a whole number is refused with a note.
+  await setField("rope-m", "2.5");
+  assert.match(
+    await page.textContent("#rope"),
+    /“2\.5” is not a whole position/,
+  );
+  assert.equal(await page.inputValue("[data-testid=rope-m]"), "105");
+  assert.deepEqual(errors, []);
+  await close();
+});
