@@ -458,8 +458,13 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   const lines = readFileSync(await csv.path(), "utf8")
     .trim()
     .split("\n");
-  assert.equal(lines[0], "d0,d1,d2,d3,d4,d5");
-  const values = lines.slice(1).flatMap((line) => line.split(",").map(Number));
+  assert.equal(lines[0], "position,d0,d1,d2,d3,d4,d5");
+  const rows = lines.slice(1).map((line) => line.split(",").map(Number));
+  assert.deepEqual(
+    rows.map((row) => row[0]),
+    [2, 3, 4, 5, 6],
+  );
+  const values = rows.flatMap((row) => row.slice(1));
   assert.deepEqual(Float32Array.from(values), expected);
 
   const [npy] = await Promise.all([
@@ -487,6 +492,30 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   ]);
   const image = readFileSync(await png.path());
   assert.deepEqual([...image.subarray(1, 4)], [80, 78, 71]);
+  // The file holds the chart and a title band above it.
+  const canvasHeight = await page.$eval(
+    '[data-testid="heatmap"]',
+    (c) => c.height,
+  );
+  assert.ok(image.readUInt32BE(20) > canvasHeight);
+
+  // A line chart's file holds its legend too: taller still than its title
+  // band alone; the RoPE scores are named by their pairing.
+  const [periods] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click('[data-testid="png-periods"]'),
+  ]);
+  const periodsImage = readFileSync(await periods.path());
+  const periodsCanvas = await page.$eval(
+    '[data-testid="png-periods"]',
+    (button) => button.parentElement.querySelector("canvas").height,
+  );
+  assert.ok(periodsImage.readUInt32BE(20) > periodsCanvas + 30);
+  const [rope] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click('[data-testid="png-rope-scores"]'),
+  ]);
+  assert.match(rope.suggestedFilename(), /-pairing-halves-.*rope-scores\.png$/);
   assert.deepEqual(errors, []);
   await close();
 });

@@ -112,7 +112,7 @@ for (const via of ["http", "file"]) {
         .evaluateAll((list) => list.map((c) => c.width * c.height));
       assert.ok(sizes.length > 0 && sizes.every((s) => s > 0), section.id);
       assert.ok((await root.locator("math").count()) > 0, section.id);
-      assert.equal(await root.locator(".note").count(), 0, section.id);
+      assert.equal(await root.locator(".note:visible").count(), 0, section.id);
     }
     assert.deepEqual(errors, []);
     assert.deepEqual(outside, []);
