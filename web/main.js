@@ -155,7 +155,14 @@ function render(messages) {
   const controlsBox = element("div", "controls-box");
   page.notes = element("div", "notes");
   page.notes.dataset.testid = "notes";
-  page.controls = mountControls(controlsBox, t, page.values, onControl);
+  page.state = withOptions(page.values, page.lang);
+  page.controls = mountControls(
+    controlsBox,
+    t,
+    page.values,
+    page.state.layout,
+    onControl,
+  );
   controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
 
@@ -246,8 +253,8 @@ function onControl(key, text, committed) {
   if (committed) page.controls.commit(key, read.value);
   if (page.values[key] === read.value) return;
   page.values = { ...page.values, [key]: read.value };
-  page.controls.show(page.values);
   page.state = withOptions(page.values, page.lang);
+  page.controls.show(page.values, page.state.layout);
   updateLink();
   schedule();
 }

@@ -4,7 +4,7 @@
 // a fixed list of names, or dropped with a note.
 import { frequencies, LAYOUTS, presets } from "sinusoidal-pe";
 import { LANGUAGES } from "./i18n.js";
-import { layoutOf } from "./layouts.js";
+import { columnMap, layoutName } from "./layouts.js";
 
 export const PRESETS = ["custom", ...Object.keys(presets)];
 
@@ -80,18 +80,32 @@ export function withOptions(values, lang) {
               : Float64Array.from({ length: positions }, (_, r) => start + r),
         };
   let omega = null;
+  let map = null;
+  const tableSchedule =
+    preset === "custom" ? { ...schedule, layout } : schedule;
+  // Computed once, for every section that asks: the same for all of them.
+  const frequenciesOnce = () => (omega ??= frequencies(schedule));
+  const columns = () => (map ??= columnMap(tableSchedule, frequenciesOnce()));
+  let shownLayout = layout;
+  if (preset !== "custom")
+    try {
+      shownLayout = layoutName(columns());
+    } catch {
+      // A preset that refuses this dim: the sections say why.
+    }
   return {
     lang,
     preset,
     dim,
     positions,
     base,
-    layout: layoutOf(preset, layout),
+    layout: shownLayout,
     start,
     options,
     schedule,
-    // Computed once, for every section that asks: the same for all of them.
-    frequencies: () => (omega ??= frequencies(schedule)),
+    frequencies: frequenciesOnce,
+    // Which columns hold the sin and cos of which pair, from the table.
+    columns,
   };
 }
 

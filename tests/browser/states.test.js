@@ -410,3 +410,29 @@ test("the RoPE head: q·k after rotation depends on m − n only, and is the rot
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("the readout names each column from the table itself: Marian at dim 5", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#preset=marian&dim=5&positions=8",
+  });
+  await page.focus("[data-testid=heatmap]");
+  for (const key of [
+    "ArrowDown",
+    "ArrowDown",
+    "ArrowDown",
+    "ArrowRight",
+    "ArrowRight",
+  ])
+    await page.keyboard.press(key);
+  const readout = await text(page, "#table .readout");
+  // Marian's sin block has ceil(5/2) = 3 columns: column 2 is sin(p·ω₂),
+  // ω₂ = 10000^(−4/5), which has no cos partner.
+  const omega = 10000 ** (-4 / 5);
+  assert.match(readout, /position 3 · dimension 2 \(sin of pair 2/);
+  const value = Number(readout.match(/value (\S+)/)[1]);
+  assert.ok(Math.abs(value - Math.sin(3 * omega)) < 1e-8, readout);
+  // And the layout field shows the preset's halves.
+  assert.equal(await page.inputValue("[data-testid=control-layout]"), "halves");
+  assert.deepEqual(errors, []);
+  await close();
+});

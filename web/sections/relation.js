@@ -3,7 +3,6 @@
 // rotate), their largest difference from linearRelationError, and a few
 // pairs drawn on the unit circle turning by k·ωᵢ.
 import { element, fitCanvas, theme } from "../charts/canvas.js";
-import { pairColumns } from "../layouts.js";
 import { optionsAt } from "../state.js";
 import { setText } from "./section-parts.js";
 
@@ -283,7 +282,7 @@ export function mount(root, app) {
       const canvas = figure.firstChild;
       canvas.setAttribute("role", "img");
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
-      const { sin, cos } = pairColumns(i, next.dim, next.layout);
+      const { sin, cos } = next.columns().columnsOf(i);
       const angle = k * omega[i];
       setText(
         figure.lastChild,

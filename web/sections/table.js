@@ -2,7 +2,6 @@
 // of the chosen layout and schedule, the period of every pair, and the table
 // as CSV or .npy.
 import { fileName, saveCsv, saveNpy } from "../export.js";
-import { columnPair } from "../layouts.js";
 import { optionsAt } from "../state.js";
 import { setText } from "./section-parts.js";
 
@@ -19,7 +18,9 @@ export const strings = {
     readout:
       "position {p} · dimension {j} ({kind} of pair {i}) · value {value} · ωᵢ = {omega}",
     readoutExtra:
-      "position {p} · dimension {j} (the last column, without a partner) · value {value}",
+      "position {p} · dimension {j} ({kind} of pair {i}, which has no partner column) · value {value} · ωᵢ = {omega}",
+    readoutPadding:
+      "position {p} · dimension {j} (a padding column, always 0) · value {value}",
     downsampled:
       "{rows} × {cols} values shown on {w} × {h} pixels: each pixel is the average of the cells it covers.",
     periodsTitle: "The period 2π/ωᵢ of every pair",
@@ -41,7 +42,9 @@ export const strings = {
     dimension: "维度 j",
     readout:
       "位置 {p} · 维度 {j}（第 {i} 对的 {kind}）· 值 {value} · ωᵢ = {omega}",
-    readoutExtra: "位置 {p} · 维度 {j}（最后一列，没有配对）· 值 {value}",
+    readoutExtra:
+      "位置 {p} · 维度 {j}（第 {i} 对的 {kind}，这一对没有配对的列）· 值 {value} · ωᵢ = {omega}",
+    readoutPadding: "位置 {p} · 维度 {j}（补零的列，恒为 0）· 值 {value}",
     downsampled:
       "{rows} × {cols} 个数值显示在 {w} × {h} 个像素上：每个像素是它覆盖的单元格的平均值。",
     periodsTitle: "每一对的周期 2π/ωᵢ",
@@ -134,9 +137,20 @@ export function mount(root, app) {
     readout(r, c) {
       const p = state.start + r;
       const row = lib.table(optionsAt(state, [p]));
-      const { i, kind } = columnPair(c, state.dim, state.layout);
+      const map = state.columns();
+      const kind = map.kinds[c];
+      const i = map.pairs[c];
       const value = Number(row[c].toPrecision(7));
-      if (i >= omega.length) return app.t("readoutExtra", { p, j: c, value });
+      if (kind === "zero") return app.t("readoutPadding", { p, j: c, value });
+      if (!map.complete(i))
+        return app.t("readoutExtra", {
+          p,
+          j: c,
+          kind,
+          i,
+          value,
+          omega: Number(omega[i].toPrecision(7)),
+        });
       return app.t("readout", {
         p,
         j: c,
