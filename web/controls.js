@@ -1,7 +1,7 @@
 // The shared controls: labelled inputs for the preset, dim, positions, base,
 // layout and first position. Typing reports every change; leaving a field
 // (or Enter) writes the clamped value back into it.
-import { element } from "./charts/canvas.js";
+import { element } from "./dom.js";
 import { baseParameter, CONTROLS } from "./state.js";
 
 /**

@@ -3,7 +3,7 @@
 import * as lib from "sinusoidal-pe";
 import { createApp, note } from "./app.js";
 import { fitFormulas } from "./math.js";
-import { element } from "./charts/canvas.js";
+import { element } from "./dom.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";

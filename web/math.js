@@ -51,7 +51,7 @@ export function fitFormulas(root, label) {
       }
     }
   });
-  for (const box of root.querySelectorAll(".formula, .sec-formula"))
+  for (const box of root.querySelectorAll(".formula, .formula"))
     observer.observe(box);
   return observer;
 }

@@ -632,7 +632,7 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
     ]);
     assert.ok(widths[0] <= widths[1], `${lang}: ${widths}`);
     // Nor does any formula scroll inside its box.
-    const scrolling = await page.$$eval(".formula, .sec-formula", (boxes) =>
+    const scrolling = await page.$$eval(".formula, .formula", (boxes) =>
       boxes
         .filter((box) => box.scrollWidth > box.clientWidth)
         .map((box) => `${box.closest("section")?.id}: ${box.textContent}`),

@@ -227,7 +227,7 @@ test("a formula box scrolls only when its formula is wider, and is then labelled
     const { page, errors, close } = await chromium.open("index.html", {
       viewport: { width, height: 900 },
     });
-    const boxes = await page.$$eval(".formula, .sec-formula", (list) =>
+    const boxes = await page.$$eval(".formula, .formula", (list) =>
       list.map((b) => {
         const style = getComputedStyle(b);
         return {

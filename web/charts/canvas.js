@@ -125,11 +125,3 @@ const SUPERSCRIPTS = {
 export function superscript(text) {
   return Array.from(text, (c) => SUPERSCRIPTS[c] ?? c).join("");
 }
-
-/** Creates an element with a class and children. */
-export function element(tag, className, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  node.append(...children);
-  return node;
-}

@@ -3,7 +3,8 @@
 // the canvas averaged into one bin per device pixel (never sampled, which
 // draws moiré), axes with ticks, a colour bar, and a readout of the cell under
 // the pointer or of a cursor moved with the arrow keys.
-import { element, fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
+import { element } from "../dom.js";
+import { fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;

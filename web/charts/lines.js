@@ -3,7 +3,6 @@
 // moved with the arrow keys. NaN breaks a line. Series may share a colour
 // (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
-  element,
   fitCanvas,
   linearTicks,
   logTicks,
@@ -12,6 +11,7 @@ import {
   theme,
   tickLabel,
 } from "./canvas.js";
+import { element } from "../dom.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
 // Room above and below the curves, as a fraction of the span (in decades on

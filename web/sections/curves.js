@@ -1,5 +1,6 @@
 // The classic row and column plots: the encoding of a few positions across
 // the dimensions, and a few dimensions across the positions.
+import { element, setText } from "../dom.js";
 import { optionsAt } from "../state.js";
 
 export const id = "curves";
@@ -8,15 +9,20 @@ export const strings = {
   en: {
     title: "Rows and columns",
     lead: "Cut the table along a row and you see one position's code: fast oscillations in the first dimensions that slow down to constant sin 0 = 0 and cos 0 = 1 values in the last ones. Cut it along a column and you see one frequency: a pure sine or cosine of the position, with a period that grows from 2π to 2π·base across the dimensions.",
-    byDimension: "Value against dimension, for the positions",
-    byPosition: "Value against position, for the dimensions",
+    byDimension:
+      "A row: its sines and its cosines against the pair, for the positions",
+    byPosition: "A column: value against position, one chart per dimension",
     positionsField: "positions (up to 6, comma-separated)",
     dimensionsField: "dimensions (up to 6, comma-separated)",
     dimension: "dimension j",
     position: "position p",
     value: "value",
-    row: "p = {p}",
+    rowSin: "p = {p}, sin",
+    rowCos: "p = {p}, cos",
+    pair: "pair i",
     column: "j = {j}",
+    columnCaption: "j = {j}: {kind} of pair {i}, period {period}",
+    columnPadding: "j = {j}: a padding column, always 0",
     outside: "Dimensions beyond d − 1 = {last} were left out.",
     listEmpty: "The field is empty; keeping {kept}.",
     listTooLong:
@@ -28,15 +34,19 @@ export const strings = {
   zh: {
     title: "行与列",
     lead: "沿着一行切开表格，看到的是一个位置的编码：前几个维度振荡得很快，越往后越慢，最后几维几乎就是常数 sin 0 = 0 和 cos 0 = 1。沿着一列切开，看到的是一个频率：位置的纯正弦或余弦，周期随维度从 2π 增长到 2π·底数。",
-    byDimension: "数值随维度变化，位置为",
-    byPosition: "数值随位置变化，维度为",
+    byDimension: "一行：各对的正弦和余弦随频率对变化，位置为",
+    byPosition: "一列：数值随位置变化，每个维度一张图",
     positionsField: "位置（最多 6 个，用逗号分隔）",
     dimensionsField: "维度（最多 6 个，用逗号分隔）",
     dimension: "维度 j",
     position: "位置 p",
     value: "数值",
-    row: "p = {p}",
+    rowSin: "p = {p}, sin",
+    rowCos: "p = {p}, cos",
+    pair: "pair i",
     column: "j = {j}",
+    columnCaption: "j = {j}: {kind} of pair {i}, period {period}",
+    columnPadding: "j = {j}: a padding column, always 0",
     outside: "超过 d − 1 = {last} 的维度已略去。",
     listEmpty: "输入框是空的；保留 {kept}。",
     listTooLong: "输入了 {count} 个值，多于 {max} 个；保留 {kept}。",
@@ -118,31 +128,45 @@ export function mount(root, app) {
     dims,
     "curves-dimensions",
   );
-  const colHost = document.createElement("div");
+  const colHost = element("div", "small-multiples");
   colFigure.append(colField.label, colField.note, colHost);
-  let colChart = null;
 
   let state = null;
   let rowsShown = "";
-  // The legends name the curves, so a new list needs new charts.
+  let colCharts = [];
+  // The legends name the curves, so a new list needs new charts. A row is
+  // drawn as two curves against the pair index, its sines and its cosines
+  // (one colour per position, cosines dashed), not as one curve zigzagging
+  // between the two; each column gets a chart of its own.
   function charts() {
     rowsShown = "";
     rowHost.replaceChildren();
     colHost.replaceChildren();
     rowChart = app.lineChart(rowHost, {
       testid: "curves-rows",
-      xLabel: app.t("dimension"),
+      xLabel: app.t("pair"),
       yLabel: app.t("value"),
-      series: rows.map((p) => ({ label: app.t("row", { p }) })),
+      series: rows.flatMap((p, r) => [
+        { label: app.t("rowSin", { p }), colour: r },
+        { label: app.t("rowCos", { p }), colour: r, dash: true },
+      ]),
     });
     app.exportable(rowHost, rowChart.canvas, "rows");
-    colChart = app.lineChart(colHost, {
-      testid: "curves-columns",
-      xLabel: app.t("position"),
-      yLabel: app.t("value"),
-      series: dims.map((j) => ({ label: app.t("column", { j }) })),
+    colCharts = dims.map((j, n) => {
+      const box = element("figure", "chart small-multiple", [
+        element("figcaption"),
+      ]);
+      colHost.append(box);
+      const chart = app.lineChart(box, {
+        testid: `curves-column-${j}`,
+        xLabel: app.t("position"),
+        yLabel: app.t("value"),
+        height: 130,
+        series: [{ label: app.t("column", { j }), colour: n }],
+      });
+      app.exportable(box, chart.canvas, `column-${j}`);
+      return { j, box, chart };
     });
-    app.exportable(colHost, colChart.canvas, "columns");
   }
   charts();
 
@@ -185,12 +209,19 @@ export function mount(root, app) {
     // first position play no part in them.
     const rowOptions = optionsAt(next, rows);
     const rowKey = JSON.stringify(rowOptions);
+    const map = next.columns();
+    const pairs = next.frequencies().length;
     if (rowKey !== rowsShown) {
       const block = lib.table({ ...rowOptions, dtype: "float64" });
-      const xs = Float64Array.from({ length: dim }, (_, j) => j);
+      const xs = Float64Array.from({ length: pairs }, (_, i) => i);
+      const pick = (r, which) =>
+        Float64Array.from({ length: pairs }, (_, i) => {
+          const column = map.columnsOf(i)[which];
+          return column < 0 ? NaN : block[r * dim + column];
+        });
       rowChart.set(
         xs,
-        rows.map((_, r) => block.subarray(r * dim, (r + 1) * dim)),
+        rows.flatMap((_, r) => [pick(r, "sin"), pick(r, "cos")]),
       );
       rowsShown = rowKey;
     }
@@ -205,13 +236,31 @@ export function mount(root, app) {
       { length: positions },
       (_, r) => next.start + r,
     );
-    const columns = dims.map((j) => {
+    const omega = next.frequencies();
+    const columns = colCharts.map(({ j }) => {
       const column = new Float64Array(positions).fill(NaN);
       if (j < dim)
         for (let r = 0; r < positions; r++) column[r] = values[r * dim + j];
       return column;
     });
-    colChart.set(ps, columns);
+    colCharts.forEach(({ j, box, chart }, n) => {
+      box.hidden = j >= dim;
+      if (j >= dim) return;
+      const kind = map.kinds[j];
+      const i = map.pairs[j];
+      setText(
+        box.firstChild,
+        kind === "zero"
+          ? app.t("columnPadding", { j })
+          : app.t("columnCaption", {
+              j,
+              kind,
+              i,
+              period: Number(((2 * Math.PI) / omega[i]).toPrecision(4)),
+            }),
+      );
+      chart.set(ps, [columns[n]]);
+    });
   }
 
   return { update: draw };

@@ -2,7 +2,7 @@
 // ship with, beside the unscaled one at the same base. Frequencies come from
 // the library's ropeFrequencies, the decay from its dotProducts given them as
 // explicit frequencies; the page only turns ω into the wavelength 2π/ω.
-import { pointCount } from "./decay-families.js";
+import { pointCount } from "../parts/decay-families.js";
 import {
   chartBox,
   controlRow,
@@ -10,7 +10,7 @@ import {
   element,
   paragraph,
   select,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 /** Each scheme with its model's rope_theta and original context length. */
 export const SCHEMES = {

@@ -14,7 +14,7 @@ import {
   RANGES,
   SHORT_RANGE,
   xGrid,
-} from "./decay-families.js";
+} from "../parts/decay-families.js";
 import * as ropePanel from "./decay-rope.js";
 import {
   chartBox,
@@ -26,7 +26,7 @@ import {
   numberField,
   paragraph,
   select,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "decay";
 

@@ -7,17 +7,17 @@ import {
   offsetGrid,
   plainRows,
   toeplitzTolerance,
-} from "./dot-gram.js";
-import { largestMagnitude, rowProducts } from "./row-products.js";
+} from "../parts/dot-gram.js";
+import { largestMagnitude, rowProducts } from "../parts/row-products.js";
 import {
   chartBox,
   displayFormula,
-  element,
   heading,
   paragraph,
+  resultRow,
   scientific,
   setText,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "dot";
 
@@ -111,32 +111,15 @@ export function mount(root, app) {
   app.exportable(lineBox, chart.canvas, "dot-products");
 
   const gramText = paragraph("");
-  const gramBox = chartBox("sec-chart sec-square");
+  const gramBox = chartBox("chart sec-square");
   root.append(gramText, gramBox);
   const heatmap = app.heatmap(gramBox, { label: app.t("gramLabel") });
   app.exportable(gramBox, heatmap.canvas, "gram-matrix");
 
-  const errorValue = element("span", {
-    className: "sec-number",
-    testid: "toeplitz-max-error",
-  });
-  const badge = element("span", { className: "sec-badge" });
-  const tolerance = element("span", { className: "sec-aside" });
+  const result = resultRow(app.t("toeplitz"), { testid: "toeplitz-max-error" });
   const oddText = paragraph(app.t("oddExtra"), "sec-text sec-warning");
   const message = paragraph("", "sec-text sec-warning");
-  root.append(
-    element("p", { className: "sec-result" }, [
-      app.t("toeplitz"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      tolerance,
-    ]),
-    oddText,
-    message,
-  );
+  root.append(result.node, oddText, message);
 
   let shown = "";
   return {
@@ -201,17 +184,16 @@ export function mount(root, app) {
     const check = lib.toeplitzError(block);
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
-    setText(errorValue, scientific(check.maxAbsError));
-    errorValue.dataset.value = String(check.maxAbsError);
-    setText(badge, app.t(pass ? "pass" : "fail"));
-    badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-    setText(
-      tolerance,
-      app.t("tolerance", {
+    result.show({
+      value: check.maxAbsError,
+      text: scientific(check.maxAbsError),
+      pass,
+      label: app.t(pass ? "pass" : "fail"),
+      tolerance: app.t("tolerance", {
         tolerance: scientific(limit),
         h: Math.floor(dim / 2),
       }),
-    );
+    });
     oddText.hidden = pass || dim % 2 === 0;
     setText(
       gramText,

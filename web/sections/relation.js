@@ -2,9 +2,10 @@
 // from the library (a table row at p + k, and the row at p rotated by
 // rotate), their largest difference from linearRelationError, and a few
 // pairs drawn on the unit circle turning by k·ωᵢ.
-import { element, fitCanvas, theme } from "../charts/canvas.js";
+import { fitCanvas, theme } from "../charts/canvas.js";
+import { element, setText } from "../dom.js";
+import { resultRow } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
-import { setText } from "./section-parts.js";
 
 export const id = "relation";
 
@@ -140,23 +141,11 @@ export function mount(root, app) {
   });
   app.exportable(chartBox, chart.canvas, "relation");
 
-  const errorValue = element("span", "number");
-  errorValue.dataset.testid = "relation-max-error";
-  const badge = element("span", "badge");
-  badge.dataset.testid = "relation-badge";
-  root.append(
-    element("p", "result", [
-      app.t("error"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      element("span", "caption", [
-        app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
-      ]),
-    ]),
-  );
+  const check = resultRow(app.t("error"), {
+    testid: "relation-max-error",
+    badgeTestid: "relation-badge",
+  });
+  root.append(check.node);
 
   const problemNote = element("p", "note");
   problemNote.setAttribute("role", "status");
@@ -251,11 +240,14 @@ export function mount(root, app) {
       positions: [p],
       offsets: [k],
     });
-    errorValue.dataset.value = String(result.maxAbsError);
-    setText(errorValue, result.maxAbsError.toExponential(2));
     const pass = result.maxAbsError <= TOLERANCE;
-    setText(badge, app.t(pass ? "pass" : "fail"));
-    badge.className = `badge ${pass ? "pass" : "fail"}`;
+    check.show({
+      value: result.maxAbsError,
+      text: result.maxAbsError.toExponential(2),
+      pass,
+      label: app.t(pass ? "pass" : "fail"),
+      tolerance: app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
+    });
 
     drawCircles(next, here, moved);
   }
@@ -323,10 +315,7 @@ export function mount(root, app) {
         }
       if (problem) {
         chart.set(new Float64Array(0), []);
-        errorValue.dataset.value = "";
-        setText(errorValue, "—");
-        setText(badge, "");
-        badge.className = "badge";
+        check.clear();
         setText(mistakenText, "");
         circles.replaceChildren();
       }

@@ -5,8 +5,8 @@
 // rotation, beside the same score with both positions shifted: it depends
 // on m − n only.
 import { fitCanvas, theme } from "../charts/canvas.js";
-import { randomPair } from "./rope-scores.js";
-import { element, numberField, setText } from "./section-parts.js";
+import { randomPair } from "../parts/rope-scores.js";
+import { element, numberField, setText } from "../parts/section-parts.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
@@ -51,10 +51,10 @@ export function mountHead(root, app, { pairing, seed }) {
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
   const table = element("table", {
-    className: "sec-pairs",
+    className: "pair-table",
     testid: "rope-pairs",
   });
-  const scores = element("p", { className: "sec-result", testid: "rope-qk" });
+  const scores = element("p", { className: "result", testid: "rope-qk" });
   root.append(
     element("h3", { text: app.t("headTitle") }),
     element("p", { className: "sec-text", text: app.t("headText") }),

@@ -8,9 +8,9 @@ import {
   SCORE_TOLERANCE,
   scoreMatrix,
   scoreSize,
-} from "./rope-scores.js";
+} from "../parts/rope-scores.js";
 import { mountHead } from "./rope-head.js";
-import { largestMagnitude } from "./row-products.js";
+import { largestMagnitude } from "../parts/row-products.js";
 import {
   button,
   chartBox,
@@ -19,10 +19,11 @@ import {
   element,
   heading,
   paragraph,
+  resultRow,
   scientific,
   select,
   setText,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "rope";
 
@@ -159,7 +160,7 @@ function pairDiagram(caption, pairOf) {
   });
   return element("figure", { className: "sec-pairs" }, [
     element("div", { className: "sec-cells" }, cells),
-    element("figcaption", { className: "sec-aside", text: caption }),
+    element("figcaption", { className: "caption", text: caption }),
   ]);
 }
 
@@ -224,7 +225,7 @@ export function mount(root, app) {
   });
 
   const matrixText = paragraph("");
-  const box = chartBox("sec-chart sec-square");
+  const box = chartBox("chart sec-square");
   root.append(matrixText, box);
   const heatmap = app.heatmap(box, { label: app.t("scoreLabel") });
   app.exportable(
@@ -234,31 +235,11 @@ export function mount(root, app) {
     () => `pairing-${pairing}`,
   );
 
-  const errorValue = element("span", {
-    className: "sec-number",
-    testid: "rope-max-error",
-  });
-  const badge = element("span", { className: "sec-badge" });
+  const check = resultRow(app.t("deviation"), { testid: "rope-max-error" });
   const otherText = paragraph("");
-  const oddText = paragraph("", "sec-text sec-aside");
+  const oddText = paragraph("", "sec-text caption");
   const message = paragraph("", "sec-text sec-warning");
-  root.append(
-    element("p", { className: "sec-result" }, [
-      app.t("deviation"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      element("span", {
-        className: "sec-aside",
-        text: app.t("tolerance", { tolerance: scientific(SCORE_TOLERANCE) }),
-      }),
-    ]),
-    otherText,
-    oddText,
-    message,
-  );
+  root.append(check.node, otherText, oddText, message);
 
   let last = null;
   let shown = "";
@@ -304,10 +285,15 @@ export function mount(root, app) {
       );
       const deviation = diagonalError(shownScores, n);
       const pass = deviation <= SCORE_TOLERANCE;
-      setText(errorValue, scientific(deviation));
-      errorValue.dataset.value = String(deviation);
-      setText(badge, app.t(pass ? "pass" : "fail"));
-      badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
+      check.show({
+        value: deviation,
+        text: scientific(deviation),
+        pass,
+        label: app.t(pass ? "pass" : "fail"),
+        tolerance: app.t("tolerance", {
+          tolerance: scientific(SCORE_TOLERANCE),
+        }),
+      });
       setText(
         otherText,
         app.t("other", {

@@ -3,7 +3,7 @@
 // as CSV or .npy.
 import { fileName, saveCsv, saveNpy } from "../export.js";
 import { optionsAt } from "../state.js";
-import { setText } from "./section-parts.js";
+import { button, setText } from "../dom.js";
 
 export const id = "table";
 
@@ -281,12 +281,4 @@ function rowsOptions(state, first, count) {
     state,
     Float64Array.from({ length: count }, (_, r) => state.start + first + r),
   );
-}
-
-function button(text, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = text;
-  node.addEventListener("click", onClick);
-  return node;
 }
