@@ -436,3 +436,72 @@ test("the readout names each column from the table itself: Marian at dim 5", asy
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("a typed sentence: tokens with positions, barcodes, and the formula at the hovered cell", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=16&base=100",
+  });
+  await page.fill("[data-testid=tokens-input]", "the cat sat, the end");
+  await settle(page);
+  const rows = page.locator("[data-testid=tokens] .token-row:not(.token-head)");
+  // the · cat · sat · , · the · end: six tokens at positions 0 … 5.
+  assert.equal(await rows.count(), 6);
+  assert.equal(await rows.nth(3).locator(".token-chip").textContent(), ",");
+  assert.equal(await rows.nth(4).locator(".number").textContent(), "4");
+  // Focus the encoding barcode of "the" at position 4, three steps right:
+  // dimension 3 = cos(4·ω₁), ω₁ = 100^(−2/16) in the interleaved layout.
+  await rows.nth(4).locator("canvas").first().focus();
+  for (let n = 0; n < 3; n++) await page.keyboard.press("ArrowRight");
+  const formula = page.locator("[data-testid=tokens-formula]");
+  const omega = 100 ** (-2 / 16);
+  const shown = await formula.textContent();
+  assert.match(
+    shown,
+    /“the” at p = 4, dimension j = 3: PE\(p, j\) = cos\(p·ω₁\)/,
+  );
+  assert.ok(
+    Math.abs(
+      Number(await formula.getAttribute("data-value")) - Math.cos(4 * omega),
+    ) < 1e-6,
+    shown,
+  );
+  // The same word gets the same stand-in vector at both positions.
+  const xAt = async (t) => {
+    await rows.nth(t).locator("canvas").nth(1).focus();
+    for (let n = 0; n < 3; n++) await page.keyboard.press("ArrowRight");
+    return (await formula.textContent()).match(/x_j = (\S+);/)[1];
+  };
+  assert.equal(await xAt(0), await xAt(4));
+  assert.notEqual(await xAt(1), await xAt(0));
+  // The sentence lives in the link.
+  await page.waitForFunction(() =>
+    decodeURIComponent(location.hash).includes(
+      "tokens.text=the cat sat, the end",
+    ),
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("why sines: the bits of p beside the module's table", async () => {
+  const { page, errors, close } = await chromium.open("index.html");
+  const headings = await page.$$eval("#why figcaption", (list) =>
+    list.map((f) => f.textContent),
+  );
+  assert.equal(headings.length, 4);
+  assert.match(headings[3], /smooth binary counter/);
+  // Bit 0 of position 1 is 1 (the map's red end), bit 1 is 0 (blue end).
+  await page.focus("[data-testid=why-bits]");
+  await page.keyboard.press("ArrowDown");
+  assert.match(
+    await page.textContent("[data-testid=why-bits] + .readout"),
+    /position p 1 · bit k 0 · 1$/,
+  );
+  await page.keyboard.press("ArrowRight");
+  assert.match(
+    await page.textContent("[data-testid=why-bits] + .readout"),
+    /position p 1 · bit k 1 · -1$/,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -39,6 +39,21 @@ function colourTable() {
 
 const LUT = colourTable();
 
+/**
+ * One row of values as a strip of colours, one pixel per value, on the
+ * heatmaps' map: values in [−reach, reach].
+ */
+export function colourStrip(values, reach) {
+  const image = new ImageData(Math.max(1, values.length), 1);
+  const words = new Uint32Array(image.data.buffer);
+  const toIndex = 127.5 / reach;
+  for (let j = 0; j < values.length; j++) {
+    const index = (values[j] + reach) * toIndex;
+    words[j] = LUT[index >= 0 ? (index <= 255 ? index | 0 : 255) : 0];
+  }
+  return image;
+}
+
 export function heatmap(container, spec = {}) {
   const canvas = document.createElement("canvas");
   canvas.tabIndex = 0;
