@@ -6,7 +6,6 @@
 // module's table at the same size.
 import { element } from "../dom.js";
 import { heading, paragraph } from "../parts/section-parts.js";
-import { optionsAt } from "../state.js";
 
 export const id = "why";
 
@@ -27,9 +26,10 @@ export const strings = {
     binaryLabel: "Bits of p: positions down, bit k across (lowest first)",
     sineTitle: "4. A smooth binary counter: sines and cosines",
     sineText:
-      "Replace each bit by a sine and a cosine of the position, the fastest turning once every 2π positions and each next one more slowly, by the factor base^(2/d). Every value stays in [−1, 1], every position has its own pattern, neighbours look alike, and, because each pair turns at a fixed rate, moving by k positions is the same rotation wherever it starts. This is the table of the next section, here at the same size as the bits.",
-    sineLabel:
-      "The module's table: positions down, dimensions across (first columns)",
+      "Replace each bit by a sine and a cosine of the position, the fastest turning once every 2π positions and each next one more slowly, by the factor base^(2/d). Every value stays in [−1, 1], every position has its own pattern, neighbours look alike, and, because each pair turns at a fixed rate, moving by k positions is the same rotation wherever it starts. This is the table of the next section.",
+    sineSize:
+      "Drawn here at d = {dim} with base {base}, so that, like the highest bit, the slowest pair turns once in 256 positions.",
+    sineLabel: "The module's table: positions down, dimensions across",
     position: "position p",
     value: "value",
     bit: "bit k",
@@ -52,8 +52,10 @@ export const strings = {
     binaryLabel: "p 的二进制位：纵向为位置，横向为第 k 位（最低位在前）",
     sineTitle: "4. 平滑的二进制计数器：正弦和余弦",
     sineText:
-      "把每一位换成位置的一个正弦和一个余弦，最快的一对每 2π 个位置转一圈，之后每一对按 base^(2/d) 的比例变慢。所有数值都在 [−1, 1] 之内，每个位置都有自己的图案，相邻位置彼此相似；而且因为每一对以固定的速率转动，移动 k 个位置在任何起点都是同一个旋转。这就是下一节的编码表，这里取与二进制位相同的大小。",
-    sineLabel: "模块计算的编码表：纵向为位置，横向为维度（前几列）",
+      "把每一位换成位置的一个正弦和一个余弦，最快的一对每 2π 个位置转一圈，之后每一对按 base^(2/d) 的比例变慢。所有数值都在 [−1, 1] 之内，每个位置都有自己的图案，相邻位置彼此相似；而且因为每一对以固定的速率转动，移动 k 个位置在任何起点都是同一个旋转。这就是下一节的编码表。",
+    sineSize:
+      "这里取 d = {dim}、底数 {base}，使最慢的一对像最高位一样，在 256 个位置内转一圈。",
+    sineLabel: "模块计算的编码表：纵向为位置，横向为维度",
     position: "位置 p",
     value: "数值",
     bit: "第 k 位",
@@ -152,27 +154,20 @@ export function mount(root, app) {
     colLabel: app.t("bit"),
   });
 
-  let shown = "";
-  return {
-    update(state) {
-      // The first 2·BITS columns of the table, at the first ROWS positions.
-      const columns = Math.min(state.dim, 2 * BITS);
-      const key = JSON.stringify([state.schedule, state.layout, columns]);
-      if (key === shown) return;
-      shown = key;
-      const positions = Float64Array.from({ length: ROWS }, (_, p) => p);
-      const full = lib.table({
-        ...optionsAt(state, positions),
-        dtype: "float64",
-      });
-      const block = new Float64Array(ROWS * columns);
-      for (let p = 0; p < ROWS; p++)
-        for (let j = 0; j < columns; j++)
-          block[p * columns + j] = full[p * state.dim + j];
-      sines.set(block, ROWS, columns, {
-        rowLabel: app.t("position"),
-        colLabel: app.t("dimension"),
-      });
-    },
-  };
+  // Sixteen columns, like two per bit, with the base chosen so that the
+  // slowest pair turns once in ROWS positions, as the highest bit does:
+  // (2π)·base^((d − 2)/d) = ROWS.
+  const dim = 2 * BITS;
+  const base = (ROWS / (2 * Math.PI)) ** (dim / (dim - 2));
+  const sineTable = lib.table({ dim, base, positions: ROWS, dtype: "float64" });
+  sines.set(sineTable, ROWS, dim, {
+    rowLabel: app.t("position"),
+    colLabel: app.t("dimension"),
+  });
+  sineBox.append(
+    paragraph(app.t("sineSize", { dim, base: Number(base.toPrecision(4)) })),
+  );
+
+  // Nothing here follows the shared controls.
+  return { update() {} };
 }
