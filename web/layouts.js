@@ -26,13 +26,14 @@ export function columnMap(schedule, frequencies) {
   const kinds = [];
   const pairs = new Int32Array(dim).fill(-1);
   let cosSeen = 0;
+  const nearest = nearestFinder(frequencies);
   for (let j = 0; j < dim; j++) {
     if (rows[j] !== 0) {
       kinds.push("cos");
       pairs[j] = cosSeen++;
     } else if (rows[dim + j] !== 0) {
       kinds.push("sin");
-      pairs[j] = nearest(frequencies, rows[dim + j] / (amplitude * EPSILON));
+      pairs[j] = nearest(rows[dim + j] / (amplitude * EPSILON));
     } else kinds.push("zero");
   }
   const sin = new Map();
@@ -44,24 +45,32 @@ export function columnMap(schedule, frequencies) {
   return {
     kinds,
     pairs,
+    /** The output scale: the value of every cos column at position 0. */
+    amplitude,
     columnsOf: (i) => ({ sin: sin.get(i) ?? -1, cos: cos.get(i) ?? -1 }),
     /** Whether pair i has both its columns. */
     complete: (i) => sin.has(i) && cos.has(i),
   };
 }
 
-// The pair whose frequency is nearest on a log scale.
-function nearest(frequencies, omega) {
-  let best = -1;
-  let distance = Infinity;
-  for (let i = 0; i < frequencies.length; i++) {
-    const d = Math.abs(Math.log(frequencies[i] / omega));
-    if (d < distance) {
-      distance = d;
-      best = i;
+// The pair whose frequency is nearest on a log scale, by binary search over
+// the frequencies sorted once: a linear scan per column would cost h² logs.
+function nearestFinder(frequencies) {
+  const order = Array.from(frequencies, (_, i) => i).sort(
+    (a, b) => frequencies[a] - frequencies[b],
+  );
+  const sorted = order.map((i) => frequencies[i]);
+  const distance = (k, omega) => Math.abs(Math.log(sorted[k] / omega));
+  return (omega) => {
+    let low = 0;
+    let high = sorted.length - 1;
+    while (high - low > 1) {
+      const mid = (low + high) >> 1;
+      if (sorted[mid] < omega) low = mid;
+      else high = mid;
     }
-  }
-  return best;
+    return order[distance(low, omega) <= distance(high, omega) ? low : high];
+  };
 }
 
 /** The layout's name (LAYOUTS) that a column map follows. */

@@ -231,18 +231,12 @@ export function mount(root, app) {
       colFigure,
       shown.length < dims.length ? app.t("outside", { last: dim - 1 }) : "",
     );
-    const values = lib.table({ ...next.options, view: true });
     const ps = Float64Array.from(
       { length: positions },
       (_, r) => next.start + r,
     );
     const omega = next.frequencies();
-    const columns = colCharts.map(({ j }) => {
-      const column = new Float64Array(positions).fill(NaN);
-      if (j < dim)
-        for (let r = 0; r < positions; r++) column[r] = values[r * dim + j];
-      return column;
-    });
+    const columns = columnsOf(next, map, ps);
     colCharts.forEach(({ j, box, chart }, n) => {
       box.hidden = j >= dim;
       if (j >= dim) return;
@@ -260,6 +254,49 @@ export function mount(root, app) {
             }),
       );
       chart.set(ps, [columns[n]]);
+    });
+  }
+
+  // The chosen columns over the shared positions. Each comes from a
+  // one-pair table of its own frequency (the whole table at the largest
+  // size would hold 67 million values), times the output scale; its first
+  // value is checked against the full table's row, and a column that
+  // differs is read from the full table instead.
+  function columnsOf(next, map, ps) {
+    const { dim, positions } = next;
+    const first = lib.table({
+      ...optionsAt(next, [next.start]),
+      dtype: "float64",
+    });
+    const omega = next.frequencies();
+    const pairTables = new Map();
+    let full = null;
+    return colCharts.map(({ j }) => {
+      const column = new Float64Array(positions).fill(NaN);
+      if (j >= dim) return column;
+      const kind = map.kinds[j];
+      const i = map.pairs[j];
+      if (kind === "zero") return column.fill(0);
+      if (!pairTables.has(i))
+        pairTables.set(
+          i,
+          lib.table({
+            dim: 2,
+            frequencies: Float64Array.of(omega[i]),
+            layout: "interleaved",
+            positions: ps,
+            dtype: "float64",
+          }),
+        );
+      const pair = pairTables.get(i);
+      const offset = kind === "sin" ? 0 : 1;
+      for (let r = 0; r < positions; r++)
+        column[r] = pair[2 * r + offset] * map.amplitude;
+      if (Math.abs(column[0] - first[j]) > 1e-6 * Math.max(1, map.amplitude)) {
+        full ??= lib.table(next.options);
+        for (let r = 0; r < positions; r++) column[r] = full[r * dim + j];
+      }
+      return column;
     });
   }
 

@@ -4,7 +4,6 @@
 // view at once, and the formula is shown with that position and dimension
 // substituted, beside the module's value.
 import { colourStrip } from "../charts/heatmap.js";
-import { fitCanvas, theme } from "../charts/canvas.js";
 import { element, setText } from "../dom.js";
 import { generator } from "../parts/rope-scores.js";
 import { heading } from "../parts/section-parts.js";
@@ -21,7 +20,6 @@ export const strings = {
     standIn:
       "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ.",
     token: "token",
-    position: "position",
     encoding: "PE(p)",
     vector: "stand-in vector x",
     sum: "x + PE(p)",
@@ -44,7 +42,6 @@ export const strings = {
     standIn:
       "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。",
     token: "词元",
-    position: "位置",
     encoding: "PE(p)",
     vector: "替身向量 x",
     sum: "x + PE(p)",
@@ -157,10 +154,9 @@ export function mount(root, app) {
       return { token, p, encoding, vector, sum };
     });
     if (hover.t >= rows.length) hover = { t: -1, j: -1 };
-    const colours = theme(root);
     const header = element("div", "token-row token-head", [
       element("span", { text: app.t("token") }),
-      element("span", { text: app.t("position") }),
+      element("span", { text: "p" }),
       element("span", { text: app.t("encoding") }),
       element("span", { text: app.t("vector") }),
       element("span", { text: app.t("sum") }),
@@ -198,7 +194,9 @@ export function mount(root, app) {
             event.preventDefault();
             pick(t, Math.min(dim - 1, Math.max(0, j)));
           });
-          return element("span", "token-cell", [canvas]);
+          const marker = element("span", "token-marker");
+          marker.hidden = true;
+          return element("span", "token-cell", [canvas, marker]);
         });
         return element(
           "div",
@@ -211,32 +209,29 @@ export function mount(root, app) {
         );
       }),
     );
-    paint(colours);
+    paint();
     describe();
   }
 
-  // Every barcode, with the picked dimension marked on the picked token's.
-  function paint(colours) {
+  // Every barcode: one pixel per dimension, stretched by the style sheet
+  // (no layout is read), with the picked dimension marked on the picked
+  // token's barcodes.
+  function paint() {
     rows.forEach((row, t) => {
       const line = grid.children[t + 1];
       line.classList.toggle("picked", t === hover.t);
       for (const canvas of line.querySelectorAll("canvas")) {
         const values = row[canvas.dataset.which];
-        const width = Math.max(40, canvas.parentElement.clientWidth);
-        const { context } = fitCanvas(canvas, width, 18);
-        const reach = canvas.dataset.which === "encoding" ? 1 : 2.5;
-        const strip = document.createElement("canvas");
-        strip.width = values.length;
-        strip.height = 1;
-        strip.getContext("2d").putImageData(colourStrip(values, reach), 0, 0);
-        context.imageSmoothingEnabled = false;
-        context.drawImage(strip, 0, 0, width, 18);
-        if (t === hover.t && hover.j >= 0) {
-          const x = ((hover.j + 0.5) / values.length) * width;
-          context.strokeStyle = colours.text;
-          context.lineWidth = 2;
-          context.strokeRect(x - 2, 1, 4, 16);
+        if (canvas.width !== values.length) {
+          canvas.width = values.length;
+          canvas.height = 1;
         }
+        const reach = canvas.dataset.which === "encoding" ? 1 : 2.5;
+        canvas.getContext("2d").putImageData(colourStrip(values, reach), 0, 0);
+        const marker = canvas.nextElementSibling;
+        marker.hidden = !(t === hover.t && hover.j >= 0);
+        if (!marker.hidden)
+          marker.style.left = `${((hover.j + 0.5) / values.length) * 100}%`;
       }
     });
   }
@@ -244,7 +239,7 @@ export function mount(root, app) {
   function pick(t, j) {
     if (hover.t === t && hover.j === j) return;
     hover = { t, j };
-    paint(theme(root));
+    paint();
     describe();
   }
 
