@@ -18,7 +18,9 @@ import * as pe from "../../dist/index.js";
 import { launch, siteDir } from "./launch.js";
 
 const SECTIONS = [
+  "why",
   "table",
+  "tokens",
   "curves",
   "relation",
   "dot",

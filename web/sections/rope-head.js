@@ -61,7 +61,16 @@ export function mountHead(root, app, { pairing, seed }) {
     element("div", { className: "sec-controls" }, [mField, nField]),
     fieldNote,
     dials,
-    table,
+    element(
+      "div",
+      {
+        className: "pair-table-box",
+        tabindex: "0",
+        role: "region",
+        "aria-label": app.t("tableLabel"),
+      },
+      [table],
+    ),
     scores,
   );
 

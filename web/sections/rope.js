@@ -70,6 +70,7 @@ export const strings = {
     dialLabel:
       "Pair {i}: the query's and the key's hands before and after rotation",
     dialCaption: "pair {i}, ω = {omega}",
+    tableLabel: "Each pair's frequency, angles and components",
     "col pair i": "pair i",
     "col (a, b)": "components (a, b)",
     "col ωᵢ": "ωᵢ",
@@ -118,6 +119,7 @@ export const strings = {
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
     dialCaption: "第 {i} 对，ω = {omega}",
+    tableLabel: "各对的频率、角度与分量",
     "col pair i": "第 i 对",
     "col (a, b)": "分量 (a, b)",
     "col ωᵢ": "ωᵢ",
