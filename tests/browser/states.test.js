@@ -505,3 +505,68 @@ test("why sines: the bits of p beside the module's table", async () => {
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("a burst of changes draws each section once, with the last value", async () => {
+  const { page, errors, close } = await chromium.open("index.html");
+  await settle(page);
+  const counts = await page.evaluate(async () => {
+    performance.clearMeasures();
+    const base = document.querySelector("[data-testid=control-base]");
+    for (let n = 1; n <= 10; n++) {
+      base.value = String(1000 * n);
+      base.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    await new Promise((resolve) => {
+      const check = () =>
+        document.body.dataset.ready === "true"
+          ? resolve()
+          : requestAnimationFrame(check);
+      requestAnimationFrame(check);
+    });
+    const byName = {};
+    for (const entry of performance.getEntriesByType("measure"))
+      if (entry.name.startsWith("pe-update:"))
+        byName[entry.name.slice(10)] = (byName[entry.name.slice(10)] ?? 0) + 1;
+    return byName;
+  });
+  for (const id of ["table", "curves", "dot", "rope", "precision"])
+    assert.equal(counts[id], 1, `${id}: ${JSON.stringify(counts)}`);
+  // The last value is the one kept, and written to the link.
+  await page.waitForFunction(() => location.hash.includes("base=10000"));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("at the largest size a newer table cancels the binning of an older one", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=4096&positions=16384",
+  });
+  await settle(page);
+  const seen = await page.evaluate(async () => {
+    const canvas = document.querySelector("[data-testid=heatmap]");
+    const base = document.querySelector("[data-testid=control-base]");
+    base.value = "100";
+    base.dispatchEvent(new Event("input", { bubbles: true }));
+    // Wait until the first table has started, then replace it.
+    while (canvas.dataset.complete !== "false")
+      await new Promise((r) => requestAnimationFrame(r));
+    base.value = "1000";
+    base.dispatchEvent(new Event("input", { bubbles: true }));
+    while (
+      document.body.dataset.ready !== "true" ||
+      canvas.dataset.complete !== "true"
+    )
+      await new Promise((r) => requestAnimationFrame(r));
+    return canvas.toDataURL();
+  });
+  // The same table drawn from scratch.
+  await page.goto(
+    page.url().replace(/#.*/, "#dim=4096&positions=16384&base=1000"),
+  );
+  await page.waitForFunction(() => location.hash.includes("base=1000&"));
+  await settle(page);
+  const fresh = await page.$eval("[data-testid=heatmap]", (c) => c.toDataURL());
+  assert.ok(seen === fresh, "the drawn table differs from a fresh one");
+  assert.deepEqual(errors, []);
+  await close();
+});
