@@ -3,7 +3,8 @@
 // link, and notes. One per mounted section.
 import { heatmap } from "./charts/heatmap.js";
 import { lineChart } from "./charts/lines.js";
-import { fileName, savePng } from "./export.js";
+import { theme } from "./charts/canvas.js";
+import { composeChart, fileName, savePng } from "./export.js";
 import { quoted, strings as pageStrings, translate } from "./i18n.js";
 import { displayMath, math } from "./math.js";
 
@@ -44,15 +45,41 @@ export function createApp(context) {
     lineChart,
     heatmap,
     note: (where, message) => note(where, message),
-    exportable(container, canvas, name) {
+    /**
+     * A PNG button for the chart: the file holds the chart with its title
+     * (the figure's caption, else the section's title) and legend.
+     * `layout()`, if given, names the arrangement shown in the file name.
+     */
+    exportable(container, canvas, name, layout) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "png-button";
       button.textContent = page("png");
       button.setAttribute("aria-label", page("pngLabel"));
-      button.addEventListener("click", () =>
-        savePng(canvas, fileName(context.state(), name)),
-      );
+      button.dataset.testid = `png-${name}`;
+      button.addEventListener("click", () => {
+        const caption =
+          container.closest("figure")?.querySelector("figcaption") ??
+          root.querySelector("h2");
+        const legend = Array.from(
+          container.querySelectorAll(".legend li"),
+          (item) => {
+            const swatch = item.querySelector(".swatch");
+            return {
+              label: item.textContent,
+              colour: getComputedStyle(swatch).borderTopColor,
+              dashed: swatch.classList.contains("dashed"),
+            };
+          },
+        );
+        const composed = composeChart(canvas, {
+          title: caption?.textContent.trim() ?? "",
+          legend,
+          colours: theme(canvas),
+        });
+        const state = context.state();
+        savePng(composed, fileName(state, name, layout?.() ?? state.layout));
+      });
       container.append(button);
       return button;
     },

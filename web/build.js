@@ -35,7 +35,14 @@ for (const section of sections) {
       throwOnError: true,
       macros: { "\\PE": "\\operatorname{PE}" },
     });
-    typeset[tex] = markup.replace(/^<span class="katex">|<\/span>$/g, "");
+    typeset[tex] = markup
+      .replace(/^<span class="katex">|<\/span>$/g, "")
+      // MathML Core gives the invisible function application no space, so
+      // "ln b" would read "lnb": a thin space unless a bracket follows.
+      .replace(
+        /<mo>\u2061<\/mo>(?!<mo[^>]*>[([{])/g,
+        '<mo lspace="0" rspace="0.1667em">\u2061</mo>',
+      );
   }
 }
 

@@ -1,15 +1,14 @@
 // The shared controls: labelled inputs for the preset, dim, positions, base,
 // layout and first position. Typing reports every change; leaving a field
 // (or Enter) writes the clamped value back into it.
-import { element } from "./charts/canvas.js";
-import { layoutOf } from "./layouts.js";
+import { element } from "./dom.js";
 import { baseParameter, CONTROLS } from "./state.js";
 
 /**
  * Builds the form into `root`. onInput(key, text, committed) receives every
  * edit; the returned `show(values)` puts values into the fields.
  */
-export function mountControls(root, t, values, onInput) {
+export function mountControls(root, t, values, layout, onInput) {
   const form = element("form", "controls");
   form.setAttribute("aria-label", t("controls"));
   form.addEventListener("submit", (event) => event.preventDefault());
@@ -47,7 +46,8 @@ export function mountControls(root, t, values, onInput) {
   }
   root.append(form);
 
-  function show(next) {
+  /** Puts values into the fields; `layout` is the one a preset fixes. */
+  function show(next, layout = next.layout) {
     for (const [key, { input }] of Object.entries(fields))
       if (document.activeElement !== input || input.tagName === "SELECT")
         input.value = String(next[key]);
@@ -57,7 +57,7 @@ export function mountControls(root, t, values, onInput) {
     fields.base.hint.textContent = fixedBase ? t("presetFixes") : "";
     const fixedLayout = preset !== "custom";
     fields.layout.input.disabled = fixedLayout;
-    if (fixedLayout) fields.layout.input.value = layoutOf(preset, next.layout);
+    if (fixedLayout) fields.layout.input.value = layout;
     fields.layout.hint.textContent = fixedLayout ? t("presetFixes") : "";
   }
 
@@ -66,6 +66,6 @@ export function mountControls(root, t, values, onInput) {
     fields[key].input.value = String(value);
   }
 
-  show(values);
+  show(values, layout);
   return { show, commit };
 }

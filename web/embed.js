@@ -1,10 +1,12 @@
 // One script tag puts any panel of the page into another page: custom
 // elements <pe-heatmap>, <pe-curves>, <pe-relation>, <pe-dot>, <pe-rope>,
 // <pe-decay>, <pe-precision>, configured by the shared controls' attributes
-// (dim, positions, base, layout, preset, start) and lang. The style sheet is
+// (dim, positions, base, layout, preset, start), lang, theme (light, dark or
+// auto) and compact (the charts without the prose). The style sheet is
 // loaded from beside this script.
 import * as lib from "sinusoidal-pe";
 import { createApp, note } from "./app.js";
+import { fitFormulas } from "./math.js";
 import {
   browserLanguage,
   LANGUAGES,
@@ -29,48 +31,121 @@ function addStyleSheet() {
   document.head.append(link);
 }
 
-const ATTRIBUTES = [...Object.keys(CONTROLS), "lang"];
+const THEMES = ["light", "dark", "auto"];
+const ATTRIBUTES = [...Object.keys(CONTROLS), "lang", "theme", "compact"];
+const darkScheme = matchMedia("(prefers-color-scheme: dark)");
+
+const attributeMessage = {
+  clamped: "attrOutside",
+  rounded: "attrRounded",
+  invalid: "attrInvalid",
+};
+
+/**
+ * The panel's state from its attributes, with a note for every attribute
+ * that cannot be used as written: a value outside the limits or not a
+ * number gives way to the default, a fraction where a whole number is
+ * needed is rounded.
+ */
+function readAttributes(element) {
+  const messages = [];
+  const langAttribute = element.getAttribute("lang");
+  let lang = browserLanguage();
+  if (langAttribute !== null) {
+    if (LANGUAGES.includes(langAttribute)) lang = langAttribute;
+    else
+      messages.push(["attrLang", { value: quoted(langAttribute), used: lang }]);
+  }
+  const values = {};
+  for (const [key, control] of Object.entries(CONTROLS)) {
+    const text = element.getAttribute(key);
+    values[key] = control.fallback;
+    if (text === null) continue;
+    const read = readControl(key, text);
+    const used = read.problem === "rounded" ? read.value : control.fallback;
+    if (!read.problem) values[key] = read.value;
+    else {
+      values[key] = used;
+      messages.push([
+        attributeMessage[read.problem],
+        {
+          name: key,
+          value: quoted(text),
+          min: control.min ?? "",
+          max: control.max ?? "",
+          used,
+        },
+      ]);
+    }
+  }
+  const themeText = element.getAttribute("theme");
+  let theme = "light";
+  if (themeText !== null) {
+    if (THEMES.includes(themeText)) theme = themeText;
+    else
+      messages.push(["attrTheme", { value: quoted(themeText), used: theme }]);
+  }
+  return { lang, values, theme, messages };
+}
 
 class Panel extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
   connectedCallback() {
-    ready.then(() => this.render());
+    ready.then(() => this.schedule());
   }
 
+  // Changes are gathered into one redraw per frame with the attributes as
+  // they are then: ten attributes set at once draw once.
   attributeChangedCallback() {
-    if (this.isConnected && this.view) this.render();
+    if (this.isConnected && this.mounted) this.schedule();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.render();
+    });
   }
 
   render() {
-    const langAttribute = this.getAttribute("lang");
-    const lang = LANGUAGES.includes(langAttribute)
-      ? langAttribute
-      : browserLanguage();
-    const values = {};
-    const messages = [];
-    for (const [key, control] of Object.entries(CONTROLS)) {
-      const text = this.getAttribute(key);
-      if (text === null) {
-        values[key] = control.fallback;
-        continue;
-      }
-      const read = readControl(key, text);
-      values[key] = read.value;
-      if (read.problem)
-        messages.push(
-          translate(strings, lang, "badHash", {
-            name: key,
-            value: quoted(text),
-            used: read.value,
-          }),
-        );
-    }
+    const { lang, values, theme, messages } = readAttributes(this);
+    const dark = theme === "dark" || (theme === "auto" && darkScheme.matches);
+    this.classList.add("pe-embed");
+    this.classList.toggle("pe-dark", dark);
+    this.dataset.theme = theme;
     const state = withOptions(values, lang);
+    // A new language needs new text everywhere; anything else is an update.
+    if (!this.mounted || this.mounted.lang !== lang) this.mount(lang, state);
+    const { root, view } = this.mounted;
+    note(
+      root,
+      messages
+        .map(([key, vars]) => translate(strings, lang, key, vars))
+        .join(" "),
+      "attributes",
+    );
+    this.mounted.state = state;
+    try {
+      view.update(state);
+      note(root, "", "failed");
+    } catch (error) {
+      note(
+        root,
+        translate(strings, lang, "failed", { message: error.message }),
+        "failed",
+      );
+    }
+    this.dataset.renders = String(Number(this.dataset.renders ?? 0) + 1);
+    this.dataset.ready = "true";
+  }
+
+  mount(lang, state) {
     const root = document.createElement("section");
     root.className = "pe-section";
-    this.classList.add("pe-embed");
     this.replaceChildren(root);
+    const mounted = { lang, root, state, view: null };
     const app = createApp({
       lib,
       lang,
@@ -79,22 +154,21 @@ class Panel extends HTMLElement {
       params: new Map(),
       known: new Set(),
       setParam() {},
-      state: () => state,
+      state: () => mounted.state,
     });
-    this.view = this.constructor.section.mount(root, app);
-    if (messages.length) note(root, messages.join(" "), "attributes");
-    requestAnimationFrame(() => {
-      try {
-        this.view.update(state);
-      } catch (error) {
-        note(
-          root,
-          translate(strings, lang, "failed", { message: error.message }),
-          "failed",
-        );
-      }
-      this.dataset.ready = "true";
-    });
+    mounted.view = this.constructor.section.mount(root, app);
+    this.formulas?.disconnect();
+    this.formulas = fitFormulas(root, translate(strings, lang, "wideFormula"));
+    this.mounted = mounted;
+    if (!Panel.watching) {
+      Panel.watching = true;
+      darkScheme.addEventListener("change", () => {
+        for (const panel of document.querySelectorAll(
+          ".pe-embed[data-theme=auto]",
+        ))
+          panel.schedule?.();
+      });
+    }
   }
 }
 

@@ -20,6 +20,9 @@ export const strings = {
     presetFixes: "set by the preset",
     clamped: "{name}: {value} is outside {min} … {max}; using {used}.",
     notNumber: "{name}: “{value}” is not a number; using {used}.",
+    rounded: "{name}: {value} is not a whole number; using {used}.",
+    repeatedKey:
+      "The link gives “{key}” more than once; the first value is used.",
     badHash:
       "The link's value for {name} (“{value}”) is not valid; using {used}.",
     unknownKey: "The link's key “{key}” is unknown and was ignored.",
@@ -31,6 +34,17 @@ export const strings = {
     footer:
       "All values come from the sinusoidal-pe WebAssembly module; the page makes no network request and works from a folder on disk.",
     toc: "Sections",
+    wideFormula: "Formula, wider than the screen: scroll sideways",
+    attrOutside:
+      'The attribute {name}="{value}" is outside {min} … {max}; using the default {used}.',
+    attrRounded:
+      'The attribute {name}="{value}" is not a whole number; using {used}.',
+    attrInvalid:
+      'The attribute {name}="{value}" is not valid; using the default {used}.',
+    attrLang:
+      'The attribute lang="{value}" names a language this panel does not have (en, zh); using {used}.',
+    attrTheme:
+      'The attribute theme="{value}" is not light, dark or auto; using {used}.',
   },
   zh: {
     title: "正弦位置编码，实时演示",
@@ -48,6 +62,8 @@ export const strings = {
     presetFixes: "由预设决定",
     clamped: "{name}：{value} 超出 {min} … {max}，改用 {used}。",
     notNumber: "{name}：“{value}” 不是数字，改用 {used}。",
+    rounded: "{name}：{value} 不是整数，改用 {used}。",
+    repeatedKey: "链接中 “{key}” 出现了不止一次，使用第一个值。",
     badHash: "链接中 {name} 的值（“{value}”）无效，改用 {used}。",
     unknownKey: "链接中的键 “{key}” 无法识别，已忽略。",
     longHash: "链接中的设置过长，不像是真实的设置，已忽略；显示的是默认值。",
@@ -57,6 +73,14 @@ export const strings = {
     footer:
       "所有数值均来自 sinusoidal-pe WebAssembly 模块；页面不发出任何网络请求，从本地文件夹打开也能使用。",
     toc: "目录",
+    wideFormula: "公式，比屏幕宽：可左右滚动",
+    attrOutside:
+      '属性 {name}="{value}" 超出 {min} … {max}，改用默认值 {used}。',
+    attrRounded: '属性 {name}="{value}" 不是整数，改用 {used}。',
+    attrInvalid: '属性 {name}="{value}" 无效，改用默认值 {used}。',
+    attrLang:
+      '属性 lang="{value}" 不是此面板支持的语言（en、zh），改用 {used}。',
+    attrTheme: '属性 theme="{value}" 不是 light、dark 或 auto，改用 {used}。',
   },
 };
 

@@ -2,7 +2,8 @@
 // URL hash, and one redraw per animation frame after any change.
 import * as lib from "sinusoidal-pe";
 import { createApp, note } from "./app.js";
-import { element } from "./charts/canvas.js";
+import { fitFormulas } from "./math.js";
+import { element } from "./dom.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";
@@ -26,12 +27,32 @@ const page = {
   state: null,
   controls: null,
   notes: null,
+  section: "",
 };
+
+const darkScheme = matchMedia("(prefers-color-scheme: dark)");
 
 const t = (key, vars) => translate(strings, page.lang, key, vars);
 
+const SECTION_IDS = new Set(sections.map((section) => section.id));
+
+/**
+ * The section a hash points to: a bare section id among its entries
+ * ("#rope", or "#dim=64&rope"), removed from them.
+ */
+function takeSection(entries) {
+  let section = "";
+  for (const [key, value] of entries)
+    if (value === "" && SECTION_IDS.has(key)) {
+      section = key;
+      entries.delete(key);
+    }
+  return section;
+}
+
 function readLink() {
-  const { entries, odd, tooLong } = parseHash(location.hash);
+  const { entries, odd, repeated, tooLong } = parseHash(location.hash);
+  page.section = takeSection(entries);
   const { values, lang, problems } = stateFromEntries(
     entries,
     browserLanguage(),
@@ -50,11 +71,33 @@ function readLink() {
     messages.push(["badHash", { name: key, value: quoted(value), used }]);
   const unknown = [...odd];
   for (const key of entries.keys())
-    if (key !== "lang" && !(key in CONTROLS) && !page.params.has(key))
+    if (
+      key !== "lang" &&
+      !Object.hasOwn(CONTROLS, key) &&
+      !page.params.has(key)
+    )
       unknown.push(key);
   for (const key of unknown)
     messages.push(["unknownKey", { key: quoted(key) }]);
+  for (const key of new Set(repeated))
+    messages.push(["repeatedKey", { key: quoted(key) }]);
   return messages;
+}
+
+/** Whether a hash names only a section: a jump, not a new state. */
+function onlySection(hash) {
+  const { entries, odd, repeated } = parseHash(hash);
+  const section = takeSection(entries);
+  return section !== "" && entries.size === 0 && !odd.length && !repeated.length
+    ? section
+    : "";
+}
+
+function goToSection(id) {
+  page.section = id;
+  page.scrollPending = "";
+  document.getElementById(id)?.scrollIntoView();
+  writeLink(true);
 }
 
 // A history update costs milliseconds, too much for every frame of a slider
@@ -75,7 +118,7 @@ function updateLink() {
 function writeLink(force = false) {
   if (!force && location.hash !== link.own) return;
   const params = Array.from(page.params).filter(([key]) => page.known.has(key));
-  const hash = hashOf(page.values, page.lang, params);
+  const hash = hashOf(page.values, page.lang, params, page.section);
   link.own = hash;
   if (hash === location.hash) return;
   try {
@@ -89,6 +132,7 @@ function writeLink(force = false) {
 function render(messages) {
   const root = document.getElementById("page");
   root.replaceChildren();
+  root.classList.toggle("pe-dark", darkScheme.matches);
   document.documentElement.lang = page.lang === "zh" ? "zh-Hans" : "en";
   document.title = t("title");
   page.known = new Set();
@@ -111,7 +155,14 @@ function render(messages) {
   const controlsBox = element("div", "controls-box");
   page.notes = element("div", "notes");
   page.notes.dataset.testid = "notes";
-  page.controls = mountControls(controlsBox, t, page.values, onControl);
+  page.state = withOptions(page.values, page.lang);
+  page.controls = mountControls(
+    controlsBox,
+    t,
+    page.values,
+    page.state.layout,
+    onControl,
+  );
   controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
 
@@ -152,12 +203,14 @@ function render(messages) {
       link.href = `#${section.id}`;
       link.addEventListener("click", (event) => {
         event.preventDefault();
-        sectionRoot.scrollIntoView();
+        goToSection(section.id);
       });
       list.append(element("li", "", [link]));
     }
   }
   root.append(element("footer", "page-footer", [t("footer")]));
+  page.formulas?.disconnect();
+  page.formulas = fitFormulas(root, t("wideFormula"));
   for (const [key, vars] of messages) addNote(t(key, vars));
   // Section keys are known once the sections have asked for them.
   for (const key of page.params.keys())
@@ -166,6 +219,9 @@ function render(messages) {
       addNote(t("unknownKey", { key: quoted(key) }));
     }
   writeLink(true);
+  // Once more when every section is drawn: charts above it change height.
+  page.scrollPending = page.section;
+  if (page.section) document.getElementById(page.section)?.scrollIntoView();
   schedule();
 }
 
@@ -179,53 +235,75 @@ function onControl(key, text, committed) {
   page.notes.replaceChildren();
   if (read.problem) {
     const control = CONTROLS[key];
+    const message = {
+      clamped: "clamped",
+      rounded: "rounded",
+      invalid: "notNumber",
+    }[read.problem];
     addNote(
-      read.problem === "clamped"
-        ? t("clamped", {
-            name: t(key),
-            value: quoted(text),
-            min: control.min,
-            max: control.max,
-            used: read.value,
-          })
-        : t("notNumber", {
-            name: t(key),
-            value: quoted(text),
-            used: read.value,
-          }),
+      t(message, {
+        name: t(key),
+        value: quoted(text),
+        min: control.min,
+        max: control.max,
+        used: read.value,
+      }),
     );
   }
   if (committed) page.controls.commit(key, read.value);
   if (page.values[key] === read.value) return;
   page.values = { ...page.values, [key]: read.value };
-  page.controls.show(page.values);
   page.state = withOptions(page.values, page.lang);
+  page.controls.show(page.values, page.state.layout);
   updateLink();
   schedule();
 }
 
-/** Marks every section for a redraw at the next animation frame. */
+/**
+ * Marks every section for a redraw with the latest state. Sections are
+ * drawn one frame at a time, those on screen first, within a budget per
+ * frame: a change made meanwhile replaces the state the remaining ones
+ * get, so nothing stale is drawn, and no section is drawn twice a frame.
+ */
 function schedule() {
   for (const mounted of page.mounted) page.dirty.add(mounted);
+  document.body.dataset.ready = "false";
   if (page.frame === null) page.frame = requestAnimationFrame(redraw);
+}
+
+// Script time per frame; the rasteriser's share comes after it.
+const FRAME_BUDGET = 8;
+
+function onScreen(mounted) {
+  const box = mounted.root.getBoundingClientRect();
+  return box.bottom > 0 && box.top < innerHeight;
 }
 
 function redraw() {
   page.frame = null;
-  performance.mark("pe-update-start");
-  for (const mounted of page.dirty) {
-    const start = performance.now();
+  const start = performance.now();
+  const visible = new Map([...page.dirty].map((m) => [m, onScreen(m)]));
+  const order = [...page.dirty].sort((a, b) => visible.get(b) - visible.get(a));
+  for (const mounted of order) {
+    if (performance.now() - start > FRAME_BUDGET) break;
+    page.dirty.delete(mounted);
+    const begin = performance.now();
     try {
       mounted.view?.update(page.state);
-      performance.measure(`pe-update:${mounted.section.id}`, { start });
+      performance.measure(`pe-update:${mounted.section.id}`, { start: begin });
       note(mounted.root, "", "failed");
     } catch (error) {
       note(mounted.root, t("failed", { message: error.message }), "failed");
     }
   }
-  page.dirty.clear();
-  performance.measure("pe-update", "pe-update-start");
-  document.body.dataset.ready = "true";
+  performance.measure("pe-update", { start });
+  if (page.dirty.size) page.frame = requestAnimationFrame(redraw);
+  else {
+    if (page.scrollPending)
+      document.getElementById(page.scrollPending)?.scrollIntoView();
+    page.scrollPending = "";
+    document.body.dataset.ready = "true";
+  }
 }
 
 lib.init().then(
@@ -234,13 +312,14 @@ lib.init().then(
     // A link edited or followed by the reader, not one this page wrote.
     window.addEventListener("hashchange", () => {
       if (location.hash === link.own) return;
+      // An anchor, a table-of-contents entry say: go there, keep the state.
+      const section = onlySection(location.hash);
+      if (section) return goToSection(section);
       // Leaving a field commits it; the new link then overrides it.
       document.activeElement?.blur();
       render(readLink());
     });
-    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () =>
-      render([]),
-    );
+    darkScheme.addEventListener("change", () => render([]));
   },
   // Without the module nothing can be shown; say why (a CSP without
   // 'wasm-unsafe-eval', for one).

@@ -28,3 +28,30 @@ export function displayMath(tex) {
   row.append(...tex.map((part) => math(part)));
   return row;
 }
+
+/**
+ * Watches the formula boxes in `root`: one whose formula is wider than the
+ * box scrolls sideways, reachable by keyboard and labelled; the others are
+ * no scrollers at all.
+ */
+export function fitFormulas(root, label) {
+  const observer = new ResizeObserver((entries) => {
+    for (const { target: box } of entries) {
+      box.classList.remove("formula-wide");
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle("formula-wide", wide);
+      if (wide) {
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", label);
+      } else {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+      }
+    }
+  });
+  for (const box of root.querySelectorAll(".formula, .formula"))
+    observer.observe(box);
+  return observer;
+}

@@ -4,7 +4,7 @@
 // a fixed list of names, or dropped with a note.
 import { frequencies, LAYOUTS, presets } from "sinusoidal-pe";
 import { LANGUAGES } from "./i18n.js";
-import { layoutOf } from "./layouts.js";
+import { columnMap, layoutName } from "./layouts.js";
 
 export const PRESETS = ["custom", ...Object.keys(presets)];
 
@@ -30,7 +30,8 @@ export function baseParameter(preset) {
 
 /**
  * One control's value from text: `{ value }`, or `{ value, problem }` where
- * problem is "clamped" or "invalid" and value the one used instead.
+ * problem is "clamped" (outside the limits), "rounded" (a fraction where a
+ * whole number is needed) or "invalid", and value the one used instead.
  */
 export function readControl(key, text) {
   const control = CONTROLS[key];
@@ -45,9 +46,14 @@ export function readControl(key, text) {
     : NaN;
   if (!Number.isFinite(number))
     return { value: control.fallback, problem: "invalid" };
-  let value = Math.min(control.max, Math.max(control.min, number));
-  if (control.kind === "integer") value = Math.round(value);
-  return value === number ? { value } : { value, problem: "clamped" };
+  if (number < control.min || number > control.max)
+    return {
+      value: Math.min(control.max, Math.max(control.min, number)),
+      problem: "clamped",
+    };
+  if (control.kind === "integer" && !Number.isInteger(number))
+    return { value: Math.round(number), problem: "rounded" };
+  return { value: number };
 }
 
 /** Options for table() at explicit positions, under the current schedule. */
@@ -74,18 +80,32 @@ export function withOptions(values, lang) {
               : Float64Array.from({ length: positions }, (_, r) => start + r),
         };
   let omega = null;
+  let map = null;
+  const tableSchedule =
+    preset === "custom" ? { ...schedule, layout } : schedule;
+  // Computed once, for every section that asks: the same for all of them.
+  const frequenciesOnce = () => (omega ??= frequencies(schedule));
+  const columns = () => (map ??= columnMap(tableSchedule, frequenciesOnce()));
+  let shownLayout = layout;
+  if (preset !== "custom")
+    try {
+      shownLayout = layoutName(columns());
+    } catch {
+      // A preset that refuses this dim: the sections say why.
+    }
   return {
     lang,
     preset,
     dim,
     positions,
     base,
-    layout: layoutOf(preset, layout),
+    layout: shownLayout,
     start,
     options,
     schedule,
-    // Computed once, for every section that asks: the same for all of them.
-    frequencies: () => (omega ??= frequencies(schedule)),
+    frequencies: frequenciesOnce,
+    // Which columns hold the sin and cos of which pair, from the table.
+    columns,
   };
 }
 
@@ -95,14 +115,17 @@ const KEY = /^[a-z][a-z0-9]{0,20}(\.[a-z][a-zA-Z0-9]{0,30})?$/;
 
 /**
  * The hash's entries as a Map, or `{ tooLong: true }`. Keys that are not
- * plain names are dropped; values stay text for the readers to parse.
+ * plain names are dropped (odd), and so are later copies of a key
+ * (repeated: the first one counts); values stay text for the readers to
+ * parse.
  */
 export function parseHash(hash) {
   const text = String(hash).replace(/^#/, "");
   if (text.length > MAX_HASH)
-    return { entries: new Map(), odd: [], tooLong: true };
+    return { entries: new Map(), odd: [], repeated: [], tooLong: true };
   const entries = new Map();
   const odd = [];
+  const repeated = [];
   for (const part of text.split("&")) {
     if (part === "") continue;
     const cut = part.indexOf("=");
@@ -114,10 +137,11 @@ export function parseHash(hash) {
       odd.push(part);
       continue;
     }
-    if (KEY.test(key) && !entries.has(key)) entries.set(key, value);
-    else odd.push(key);
+    if (!KEY.test(key)) odd.push(key);
+    else if (entries.has(key)) repeated.push(key);
+    else entries.set(key, value);
   }
-  return { entries, odd, tooLong: false };
+  return { entries, odd, repeated, tooLong: false };
 }
 
 /** Controls and language from hash entries, with the problems met. */
@@ -142,8 +166,11 @@ export function stateFromEntries(entries, defaultLang) {
   return { values, lang, problems };
 }
 
-/** The hash text of the controls, language and section parameters. */
-export function hashOf(values, lang, params) {
+/**
+ * The hash text of the controls, language and section parameters, ending
+ * with the section the reader went to, if any: one link for both.
+ */
+export function hashOf(values, lang, params, section = "") {
   const parts = [["lang", lang]];
   for (const key of Object.keys(CONTROLS)) parts.push([key, values[key]]);
   for (const [key, value] of params) parts.push([key, value]);
@@ -151,6 +178,7 @@ export function hashOf(values, lang, params) {
     "#" +
     parts
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-      .join("&")
+      .join("&") +
+    (section ? `&${section}` : "")
   );
 }

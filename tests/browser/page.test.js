@@ -18,7 +18,9 @@ import * as pe from "../../dist/index.js";
 import { launch, siteDir } from "./launch.js";
 
 const SECTIONS = [
+  "why",
   "table",
+  "tokens",
   "curves",
   "relation",
   "dot",
@@ -66,12 +68,18 @@ async function setControl(page, name, value) {
   await nextFrames(page);
 }
 
+// The page draws its sections over a few frames after a change, and marks
+// the body ready once every one has the latest state.
 const nextFrames = (page) =>
   page.evaluate(
     () =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      ),
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true"
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(check));
+      }),
   );
 
 const hashEntries = (page) =>
@@ -452,8 +460,13 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   const lines = readFileSync(await csv.path(), "utf8")
     .trim()
     .split("\n");
-  assert.equal(lines[0], "d0,d1,d2,d3,d4,d5");
-  const values = lines.slice(1).flatMap((line) => line.split(",").map(Number));
+  assert.equal(lines[0], "position,d0,d1,d2,d3,d4,d5");
+  const rows = lines.slice(1).map((line) => line.split(",").map(Number));
+  assert.deepEqual(
+    rows.map((row) => row[0]),
+    [2, 3, 4, 5, 6],
+  );
+  const values = rows.flatMap((row) => row.slice(1));
   assert.deepEqual(Float32Array.from(values), expected);
 
   const [npy] = await Promise.all([
@@ -481,6 +494,30 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   ]);
   const image = readFileSync(await png.path());
   assert.deepEqual([...image.subarray(1, 4)], [80, 78, 71]);
+  // The file holds the chart and a title band above it.
+  const canvasHeight = await page.$eval(
+    '[data-testid="heatmap"]',
+    (c) => c.height,
+  );
+  assert.ok(image.readUInt32BE(20) > canvasHeight);
+
+  // A line chart's file holds its legend too: taller still than its title
+  // band alone; the RoPE scores are named by their pairing.
+  const [periods] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click('[data-testid="png-periods"]'),
+  ]);
+  const periodsImage = readFileSync(await periods.path());
+  const periodsCanvas = await page.$eval(
+    '[data-testid="png-periods"]',
+    (button) => button.parentElement.querySelector("canvas").height,
+  );
+  assert.ok(periodsImage.readUInt32BE(20) > periodsCanvas + 30);
+  const [rope] = await Promise.all([
+    page.waitForEvent("download"),
+    page.click('[data-testid="png-rope-scores"]'),
+  ]);
+  assert.match(rope.suggestedFilename(), /-pairing-halves-.*rope-scores\.png$/);
   assert.deepEqual(errors, []);
   await close();
 });
@@ -597,7 +634,7 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
     ]);
     assert.ok(widths[0] <= widths[1], `${lang}: ${widths}`);
     // Nor does any formula scroll inside its box.
-    const scrolling = await page.$$eval(".formula, .sec-formula", (boxes) =>
+    const scrolling = await page.$$eval(".formula, .formula", (boxes) =>
       boxes
         .filter((box) => box.scrollWidth > box.clientWidth)
         .map((box) => `${box.closest("section")?.id}: ${box.textContent}`),
@@ -614,22 +651,27 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
   }
 });
 
-test("screenshots of every section in both languages", async () => {
-  for (const lang of ["en", "zh"]) {
-    const { page, errors, close } = await chromium.open("index.html", {
-      hash: `#lang=${lang}`,
-      viewport: { width: 1100, height: 900 },
-    });
-    // The sticky controls would cover the top of each shot.
-    await page.$eval(".controls-bar", (bar) => (bar.style.position = "static"));
-    await page.screenshot({ path: `${shots}page-top-${lang}.png` });
-    for (const id of SECTIONS)
-      await page
-        .locator(`#${id}`)
-        .screenshot({ path: `${shots}${id}-${lang}.png` });
-    assert.deepEqual(errors, []);
-    await close();
-  }
+test("screenshots of every section in both languages, at 1400 and 360 pixels", async () => {
+  for (const width of [1400, 360])
+    for (const lang of ["en", "zh"]) {
+      const { page, errors, close } = await chromium.open("index.html", {
+        hash: `#lang=${lang}`,
+        viewport: { width, height: 900 },
+        hasTouch: width < 400,
+      });
+      // The sticky controls would cover the top of each shot.
+      await page.$eval(
+        ".controls-bar",
+        (bar) => (bar.style.position = "static"),
+      );
+      await page.screenshot({ path: `${shots}page-top-${lang}-${width}.png` });
+      for (const id of SECTIONS)
+        await page
+          .locator(`#${id}`)
+          .screenshot({ path: `${shots}${id}-${lang}-${width}.png` });
+      assert.deepEqual(errors, []);
+      await close();
+    }
 });
 
 test("every part of the API computes in Chromium, in a worker too", async () => {

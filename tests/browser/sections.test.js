@@ -33,13 +33,18 @@ before(async () => {
 });
 after(() => chromium?.close());
 
-// Two animation frames: the page redraws once per frame after a change.
+// The page draws its sections over a few frames after a change, and marks
+// the body ready once every one has the latest state.
 function settle(page) {
   return page.evaluate(
     () =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      ),
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true"
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(() => requestAnimationFrame(check));
+      }),
   );
 }
 
@@ -107,7 +112,7 @@ for (const via of ["http", "file"]) {
         .evaluateAll((list) => list.map((c) => c.width * c.height));
       assert.ok(sizes.length > 0 && sizes.every((s) => s > 0), section.id);
       assert.ok((await root.locator("math").count()) > 0, section.id);
-      assert.equal(await root.locator(".note").count(), 0, section.id);
+      assert.equal(await root.locator(".note:visible").count(), 0, section.id);
     }
     assert.deepEqual(errors, []);
     assert.deepEqual(outside, []);
@@ -169,7 +174,7 @@ test("the Toeplitz error shown is toeplitzError of the Gram block", async () => 
     assert.ok(value < 1e-12, `${hash}: ${value}`);
     assert.match(await shown.textContent(), /×\s10⁻/);
     assert.equal(
-      await page.locator("#dot .sec-badge").textContent(),
+      await page.locator("#dot .badge").textContent(),
       dot.strings.en.pass,
     );
     assert.deepEqual(errors, []);
@@ -195,7 +200,7 @@ test("an odd dim with an extra sin column is reported as not Toeplitz", async ()
       want = Math.max(want, Math.abs(Math.sin(m * w) * Math.sin(n * w)));
   assert.ok(Math.abs(value - want) <= 1e-12, `${value} vs ${want}`);
   assert.equal(
-    await page.locator("#dot .sec-badge").textContent(),
+    await page.locator("#dot .badge").textContent(),
     dot.strings.en.fail,
   );
   assert.ok(await page.getByText(dot.strings.en.oddExtra).isVisible());
@@ -299,30 +304,47 @@ test("the row and column charts show the table, and follow their own fields", as
   });
   await settle(page);
   const schedule = { dim: 16, base: 100, dtype: "float64" };
-  // Component j of the rows after j presses; position p of the columns.
+  // Pair i of the rows after i presses: sin and cos of p·ωᵢ, ωᵢ = 100^(−2i/16),
+  // as separate curves; position p of each column's own chart.
   async function checkRows(rows) {
-    for (const j of [1, 6, 13]) {
+    for (const i of [1, 3, 7]) {
       const shown = await readout(
         page,
         "curves-rows",
-        Array(j).fill("ArrowRight"),
+        Array(i).fill("ArrowRight"),
       );
-      assert.equal(shown.x, j);
+      assert.equal(shown.x, i);
+      const omega = 100 ** ((-2 * i) / 16);
       for (const p of rows) {
-        const row = table({ ...schedule, positions: [p] });
-        close6(shown.values[`p = ${p}`], row[j], `PE(${p}, ${j})`);
+        close6(
+          shown.values[`p = ${p}, sin`],
+          Math.sin(p * omega),
+          `sin(${p}ω${i})`,
+        );
+        close6(
+          shown.values[`p = ${p}, cos`],
+          Math.cos(p * omega),
+          `cos(${p}ω${i})`,
+        );
       }
     }
   }
   await checkRows([3, 7]);
   const column = await readout(
     page,
-    "curves-columns",
+    "curves-column-5",
     Array(9).fill("ArrowRight"),
   );
   assert.equal(column.x, 9);
   const at9 = table({ ...schedule, positions: [9] });
   close6(column.values["j = 5"], at9[5], "PE(9, 5)");
+  // Column 5 of the interleaved layout: cos of pair 2.
+  assert.match(
+    await page.textContent(
+      "#curves .small-multiples figure:nth-child(2) figcaption",
+    ),
+    /j = 5: cos of pair 2/,
+  );
 
   // The shared positions leave the rows as they are; the rows field moves them.
   await page.fill("[data-testid=control-positions]", "20");
@@ -514,7 +536,7 @@ test("the float32 angle error grows with position; the module's stays below 6e-8
   assert.ok(last.values[naive] > 5e-3, String(last.values[naive]));
   for (const point of [first, middle, last])
     assert.ok(point.values[module] <= 6e-8, String(point.values[module]));
-  const summary = page.locator("#precision .sec-result");
+  const summary = page.locator("#precision .result");
   assert.ok(Number(await summary.getAttribute("data-module")) <= 6e-8);
   assert.ok(Number(await summary.getAttribute("data-naive")) > 5e-3);
   assert.deepEqual(errors, []);

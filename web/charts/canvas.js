@@ -27,12 +27,10 @@ export const SERIES_COLOURS = 8;
 // Colours are read once per element and colour scheme: a computed style read
 // after the page has changed costs a style recalculation on every redraw.
 const themes = new WeakMap();
-let darkQuery = null;
 
 /** Chart colours from the CSS custom properties (light or dark theme). */
 export function theme(element) {
-  darkQuery ??= matchMedia("(prefers-color-scheme: dark)");
-  const dark = darkQuery.matches;
+  const dark = element.closest(".pe-dark") !== null;
   const known = themes.get(element);
   if (known?.dark === dark) return known.colours;
   const style = getComputedStyle(element);
@@ -60,9 +58,12 @@ export function linearTicks(low, high, count = 5) {
   const step =
     [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough) ??
     10 * power;
+  // Each tick from its own index: a running sum would gather rounding
+  // (0.1 + 0.2 + … reads 0.6000000000000001).
+  const first = Math.ceil(low / step - 1e-9);
+  const last = Math.floor(high / step + 1e-9);
   const ticks = [];
-  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step)
-    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  for (let i = first; i <= last; i++) ticks.push(i === 0 ? 0 : i * step);
   return ticks;
 }
 
@@ -76,10 +77,22 @@ export function logTicks(low, high, count = 6) {
   return ticks.length ? ticks : [low];
 }
 
-/** A tick label: short, exponent form for very large or small values. */
-export function tickLabel(value) {
+/**
+ * A tick label: short, exponent form for very large or small values. Given
+ * the ticks' spacing, whole ticks of a whole spacing are written out in
+ * full, so that neighbours never read the same (10000100, not 10⁷).
+ */
+export function tickLabel(value, step) {
   const size = Math.abs(value);
   if (value === 0) return "0";
+  if (
+    step !== undefined &&
+    Number.isInteger(step) &&
+    Number.isInteger(value) &&
+    size < 1e15 &&
+    size / step >= 10
+  )
+    return String(value);
   if (size >= 1e5 || size < 1e-3) {
     const [mantissa, exponent] = value.toExponential(1).split("e");
     const m = mantissa.replace(/\.0$/, "");
@@ -111,12 +124,4 @@ const SUPERSCRIPTS = {
 /** Digits and signs as superscripts: 10 and "-12" read as 10⁻¹². */
 export function superscript(text) {
   return Array.from(text, (c) => SUPERSCRIPTS[c] ?? c).join("");
-}
-
-/** Creates an element with a class and children. */
-export function element(tag, className, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  node.append(...children);
-  return node;
 }

@@ -3,10 +3,14 @@
 // the canvas averaged into one bin per device pixel (never sampled, which
 // draws moiré), axes with ticks, a colour bar, and a readout of the cell under
 // the pointer or of a cursor moved with the arrow keys.
-import { element, fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
+import { element } from "../dom.js";
+import { fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;
+// Values binned per slice of work, and the script time a frame gives it.
+const CHUNK = 2 ** 20;
+const SLICE_MS = 12;
 
 // Blue through light grey to red, after Moreland's "cool to warm" map.
 const STOPS = [
@@ -34,6 +38,21 @@ function colourTable() {
 }
 
 const LUT = colourTable();
+
+/**
+ * One row of values as a strip of colours, one pixel per value, on the
+ * heatmaps' map: values in [−reach, reach].
+ */
+export function colourStrip(values, reach) {
+  const image = new ImageData(Math.max(1, values.length), 1);
+  const words = new Uint32Array(image.data.buffer);
+  const toIndex = 127.5 / reach;
+  for (let j = 0; j < values.length; j++) {
+    const index = (values[j] + reach) * toIndex;
+    words[j] = LUT[index >= 0 ? (index <= 255 ? index | 0 : 255) : 0];
+  }
+  return image;
+}
 
 export function heatmap(container, spec = {}) {
   const canvas = document.createElement("canvas");
@@ -66,12 +85,37 @@ export function heatmap(container, spec = {}) {
   let observedWidth = null;
   let layout = null;
 
+  // Each new table starts a new job; a slice of an older one finds its job
+  // replaced and stops, so only the latest table is ever drawn.
+  let job = 0;
+  let source = null;
+
   /** Draws the table; returns the size of the binned image shown. */
   function set(newValues, newRows, newCols, newOptions = {}) {
     values = newValues;
+    return stream(
+      newRows,
+      newCols,
+      (r, n) => newValues.subarray(r * newCols, (r + n) * newCols),
+      newOptions,
+    );
+  }
+
+  /**
+   * Draws a table whose rows come from `fetch(firstRow, count)`, a few
+   * million values at a time: a large table is binned over several frames,
+   * drawn as its rows arrive, and a newer table cancels the rest.
+   */
+  function setRows(newRows, newCols, fetch, newOptions = {}) {
+    values = null;
+    return stream(newRows, newCols, fetch, newOptions);
+  }
+
+  function stream(newRows, newCols, fetch, newOptions) {
     rows = newRows;
     cols = newCols;
     options = newOptions;
+    source = fetch;
     const low = Number.isFinite(options.min) ? options.min : -1;
     const high = Number.isFinite(options.max) ? options.max : 1;
     reach = Math.max(Math.abs(low), Math.abs(high)) || 1;
@@ -82,10 +126,30 @@ export function heatmap(container, spec = {}) {
       );
     if (cursor && (cursor.r >= rows || cursor.c >= cols)) cursor = null;
     layout = measure();
-    paint();
-    draw();
+    start();
     if (cursor) describe();
     return { w: binned.w, h: binned.h };
+  }
+
+  function start() {
+    const mine = ++job;
+    prepare();
+    let r = 0;
+    const chunk = Math.max(1, Math.floor(CHUNK / cols));
+    const slice = () => {
+      if (mine !== job) return;
+      const began = performance.now();
+      do {
+        const n = Math.min(rows - r, chunk);
+        accumulate(source(r, n), r, n);
+        r += n;
+      } while (r < rows && performance.now() - began < SLICE_MS);
+      colour();
+      draw();
+      canvas.dataset.complete = String(r >= rows);
+      if (r < rows) requestAnimationFrame(slice);
+    };
+    slice();
   }
 
   function measure() {
@@ -107,41 +171,49 @@ export function heatmap(container, spec = {}) {
     };
   }
 
-  // Averages the table into at most one bin per device pixel and colours it.
-  function paint() {
+  // The table is averaged into at most one bin per device pixel, never
+  // sampled (sampling draws moiré).
+  function prepare() {
     const w = Math.min(cols, layout.pixelsW);
     const h = Math.min(rows, layout.pixelsH);
     if (binned.w !== w || binned.h !== h) {
-      binned = {
-        w,
-        h,
-        sums: new Float64Array(w * h),
-        colBin: new Int32Array(cols),
-      };
+      binned = { w, h, sums: new Float64Array(w * h) };
       image = new ImageData(w, h);
       cells.width = w;
       cells.height = h;
     }
-    if (binned.colBin.length !== cols) binned.colBin = new Int32Array(cols);
-    const { sums, colBin } = binned;
-    sums.fill(0);
-    const colCount = new Float64Array(w);
+    binned.sums.fill(0);
+    binned.colBin = new Int32Array(cols);
+    binned.colCount = new Float64Array(w);
     for (let c = 0; c < cols; c++) {
-      colBin[c] = Math.floor((c * w) / cols);
-      colCount[colBin[c]]++;
+      binned.colBin[c] = Math.floor((c * w) / cols);
+      binned.colCount[binned.colBin[c]]++;
     }
-    const rowCount = new Float64Array(h);
-    for (let r = 0; r < rows; r++) {
-      const y = Math.floor((r * h) / rows);
+    binned.rowCount = new Float64Array(h);
+  }
+
+  function accumulate(block, first, count) {
+    const { sums, colBin, rowCount, w, h } = binned;
+    for (let r = 0; r < count; r++) {
+      const y = Math.floor(((first + r) * h) / rows);
       rowCount[y]++;
       const row = y * w;
       for (let c = 0, at = r * cols; c < cols; c++, at++)
-        sums[row + colBin[c]] += values[at];
+        sums[row + colBin[c]] += block[at];
     }
+  }
+
+  // Bins no row has reached yet stay transparent.
+  function colour() {
+    const { sums, rowCount, colCount, w, h } = binned;
     const words = new Uint32Array(image.data.buffer);
     const toIndex = 127.5 / reach;
     for (let y = 0; y < h; y++)
       for (let x = 0, at = y * w; x < w; x++, at++) {
+        if (rowCount[y] === 0) {
+          words[at] = 0;
+          continue;
+        }
         const mean = sums[at] / (rowCount[y] * colCount[x]);
         const index = (mean + reach) * toIndex;
         words[at] =
@@ -173,19 +245,32 @@ export function heatmap(container, spec = {}) {
     const colStart = options.colStart ?? 0;
     context.textAlign = "right";
     context.textBaseline = "middle";
-    for (const t of linearTicks(rowStart, rowStart + rows - 1, 6)) {
+    const rowTicks = linearTicks(rowStart, rowStart + rows - 1, 6);
+    const rowStep = rowTicks[1] - rowTicks[0] || undefined;
+    // The labels as drawn, for tests and for readers of the markup.
+    canvas.dataset.rowTicks = rowTicks
+      .filter((t) => Number.isInteger(t) || rows <= 1)
+      .map((t) => tickLabel(t, rowStep))
+      .join(" ");
+    for (const t of rowTicks) {
       if (!Number.isInteger(t) && rows > 1) continue;
       const y = plot.y + ((t - rowStart + 0.5) / rows) * plot.h;
       tick(context, plot.x, y, -4, 0);
-      context.fillText(tickLabel(t), plot.x - 6, y);
+      context.fillText(tickLabel(t, rowStep), plot.x - 6, y);
     }
     context.textAlign = "center";
     context.textBaseline = "top";
-    for (const t of linearTicks(colStart, colStart + cols - 1, 6)) {
+    const colTicks = linearTicks(colStart, colStart + cols - 1, 6);
+    const colStep = colTicks[1] - colTicks[0] || undefined;
+    canvas.dataset.colTicks = colTicks
+      .filter((t) => Number.isInteger(t) || cols <= 1)
+      .map((t) => tickLabel(t, colStep))
+      .join(" ");
+    for (const t of colTicks) {
       if (!Number.isInteger(t) && cols > 1) continue;
       const x = plot.x + ((t - colStart + 0.5) / cols) * plot.w;
       tick(context, x, plot.y + plot.h, 0, 4);
-      context.fillText(tickLabel(t), x, plot.y + plot.h + 6);
+      context.fillText(tickLabel(t, colStep), x, plot.y + plot.h + 6);
     }
     context.textAlign = "left";
     context.textBaseline = "middle";
@@ -231,7 +316,9 @@ export function heatmap(container, spec = {}) {
     if (values && values.length === rows * cols) return values[r * cols + c];
     const x = Math.floor((c * binned.w) / cols);
     const y = Math.floor((r * binned.h) / rows);
-    return binned.sums[y * binned.w + x];
+    return (
+      binned.sums[y * binned.w + x] / (binned.rowCount[y] * binned.colCount[x])
+    );
   }
 
   function describe() {
@@ -255,16 +342,29 @@ export function heatmap(container, spec = {}) {
       });
   }
 
-  canvas.addEventListener("pointermove", (event) => {
+  function pointAt(event) {
     if (!layout || rows === 0) return;
     const box = canvas.getBoundingClientRect();
     const { plot } = layout;
     const c = Math.floor(((event.clientX - box.left - plot.x) / plot.w) * cols);
     const r = Math.floor(((event.clientY - box.top - plot.y) / plot.h) * rows);
     moveCursor(r >= 0 && r < rows && c >= 0 && c < cols ? { r, c } : null);
+  }
+  // A tap or click focuses the canvas too: the cell under it is read, not
+  // the first cell a keyboard focus starts from.
+  let pointed = false;
+  canvas.addEventListener("pointerdown", (event) => {
+    pointed = true;
+    pointAt(event);
   });
-  canvas.addEventListener("pointerleave", () => moveCursor(null));
-  canvas.addEventListener("focus", () => moveCursor(cursor ?? { r: 0, c: 0 }));
+  canvas.addEventListener("pointermove", pointAt);
+  canvas.addEventListener("pointerleave", (event) => {
+    if (event.pointerType === "mouse") moveCursor(null);
+  });
+  canvas.addEventListener("focus", () => {
+    if (!pointed) moveCursor(cursor ?? { r: 0, c: 0 });
+    pointed = false;
+  });
   canvas.addEventListener("blur", () => moveCursor(null));
   canvas.addEventListener("keydown", (event) => {
     if (!cursor) return;
@@ -287,12 +387,12 @@ export function heatmap(container, spec = {}) {
   new ResizeObserver(() => {
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
-    if (!values) return;
+    if (!source) return;
     layout = measure();
     // A view that has since been detached cannot be binned again: rescale.
-    if (values.length === rows * cols) paint();
-    draw();
+    if (values === null || values.length === rows * cols) start();
+    else draw();
   }).observe(container);
 
-  return { set, canvas };
+  return { set, setRows, canvas };
 }

@@ -3,7 +3,6 @@
 // moved with the arrow keys. NaN breaks a line. Series may share a colour
 // (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
-  element,
   fitCanvas,
   linearTicks,
   logTicks,
@@ -12,6 +11,7 @@ import {
   theme,
   tickLabel,
 } from "./canvas.js";
+import { element } from "../dom.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
 // Room above and below the curves, as a fraction of the span (in decades on
@@ -128,7 +128,11 @@ export function lineChart(container, spec) {
     const ticks = (log, low, high) =>
       decades(log, low, high) ? logTicks(low, high) : linearTicks(low, high);
     const xTicks = ticks(spec.logX, x0, x1);
-    const xTickLabel = decades(spec.logX, x0, x1) ? powerLabel : tickLabel;
+    const stepOf = (list) => list[1] - list[0] || undefined;
+    const xStep = stepOf(xTicks);
+    const xTickLabel = decades(spec.logX, x0, x1)
+      ? powerLabel
+      : (t) => tickLabel(t, xStep);
     const yTickLabel = decades(spec.logY, y0, y1) ? powerLabel : tickLabel;
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
@@ -166,11 +170,63 @@ export function lineChart(container, spec) {
     context.rect(plot.x, plot.y, plot.w, plot.h);
     context.clip();
     context.lineWidth = 1.5;
+    // Min/max decimation: within one pixel column only the lowest and
+    // highest values can be seen, so each column gets one vertical run from
+    // the lowest to the highest value (joined to the previous column's
+    // last), however many points fall in it. A series with more points than
+    // columns is drawn as these runs, rectangles the rasteriser fills
+    // cheaply; a sparse one as a line through its points.
+    let segments = 0;
     ys.forEach((list, s) => {
-      context.strokeStyle = colours.series[colourIndex(spec.series[s], s)];
-      context.setLineDash(spec.series[s]?.dash ? [6, 4] : []);
+      const colour = colours.series[colourIndex(spec.series[s], s)];
+      const dash = spec.series[s]?.dash;
+      const dense = list.length > plot.w;
+      context.strokeStyle = colour;
+      context.fillStyle = colour;
+      context.setLineDash(dash ? [6, 4] : []);
       context.beginPath();
       let drawing = false;
+      let column = NaN;
+      let low = 0;
+      let high = 0;
+      let first = 0;
+      let last = 0;
+      let previous = NaN;
+      let run = 0;
+      const flush = () => {
+        if (Number.isNaN(column)) return;
+        segments++;
+        if (dense) {
+          const top = Math.min(low, Number.isNaN(previous) ? low : previous);
+          const bottom = Math.max(
+            high,
+            Number.isNaN(previous) ? high : previous,
+          );
+          // Dashes along x: 6 pixels drawn, 4 left out.
+          if (!dash || (column - plot.x) % 10 < 6)
+            context.fillRect(column, top - 0.75, 1, bottom - top + 1.5);
+          previous = last;
+        } else {
+          const x = column + 0.5;
+          if (drawing) context.lineTo(x, first);
+          else context.moveTo(x, first);
+          if (high !== low) {
+            context.lineTo(x, first === low ? high : low);
+            context.lineTo(x, last);
+            segments++;
+          }
+          drawing = true;
+          // A long jagged path costs the rasteriser more than its parts
+          // stroked one by one: one stroke per few dozen segments.
+          if (++run === 32) {
+            context.stroke();
+            context.beginPath();
+            context.moveTo(x, last);
+            run = 0;
+          }
+        }
+        column = NaN;
+      };
       for (let j = 0; j < list.length; j++) {
         const v = list[j];
         const usable =
@@ -179,17 +235,27 @@ export function lineChart(container, spec) {
           (!spec.logY || v > 0) &&
           (!spec.logX || xs[j] > 0);
         if (!usable) {
+          flush();
           drawing = false;
+          previous = NaN;
           continue;
         }
-        const x = sx(xs[j]);
         const y = sy(v);
-        if (drawing) context.lineTo(x, y);
-        else context.moveTo(x, y);
-        drawing = true;
+        const at = Math.floor(sx(xs[j]));
+        if (at !== column) {
+          flush();
+          column = at;
+          low = high = first = y;
+        } else if (y < low) low = y;
+        else if (y > high) high = y;
+        last = y;
       }
-      context.stroke();
+      flush();
+      if (!dense) context.stroke();
     });
+    // For tests: how much was drawn, against the plot's width in pixels.
+    canvas.dataset.segments = String(segments);
+    canvas.dataset.plotWidth = String(Math.round(plot.w));
     context.setLineDash([]);
     if (cursor >= 0 && cursor < xs.length) {
       context.strokeStyle = colours.axis;

@@ -1,5 +1,6 @@
 // The classic row and column plots: the encoding of a few positions across
 // the dimensions, and a few dimensions across the positions.
+import { element, setText } from "../dom.js";
 import { optionsAt } from "../state.js";
 
 export const id = "curves";
@@ -8,30 +9,50 @@ export const strings = {
   en: {
     title: "Rows and columns",
     lead: "Cut the table along a row and you see one position's code: fast oscillations in the first dimensions that slow down to constant sin 0 = 0 and cos 0 = 1 values in the last ones. Cut it along a column and you see one frequency: a pure sine or cosine of the position, with a period that grows from 2π to 2π·base across the dimensions.",
-    byDimension: "Value against dimension, for the positions",
-    byPosition: "Value against position, for the dimensions",
+    byDimension:
+      "A row: its sines and its cosines against the pair, for the positions",
+    byPosition: "A column: value against position, one chart per dimension",
     positionsField: "positions (up to 6, comma-separated)",
     dimensionsField: "dimensions (up to 6, comma-separated)",
     dimension: "dimension j",
     position: "position p",
     value: "value",
-    row: "p = {p}",
+    rowSin: "p = {p}, sin",
+    rowCos: "p = {p}, cos",
+    pair: "pair i",
     column: "j = {j}",
+    columnCaption: "j = {j}: {kind} of pair {i}, period {period}",
+    columnPadding: "j = {j}: a padding column, always 0",
     outside: "Dimensions beyond d − 1 = {last} were left out.",
+    listEmpty: "The field is empty; keeping {kept}.",
+    listTooLong:
+      "The field holds {count} values, more than {max}; keeping {kept}.",
+    listNotNumber: "“{value}” is not a number; keeping {kept}.",
+    listOutside: "{value} is outside {min} … {max}; keeping {kept}.",
+    listNotWhole: "{value} is not a whole dimension; keeping {kept}.",
   },
   zh: {
     title: "行与列",
     lead: "沿着一行切开表格，看到的是一个位置的编码：前几个维度振荡得很快，越往后越慢，最后几维几乎就是常数 sin 0 = 0 和 cos 0 = 1。沿着一列切开，看到的是一个频率：位置的纯正弦或余弦，周期随维度从 2π 增长到 2π·底数。",
-    byDimension: "数值随维度变化，位置为",
-    byPosition: "数值随位置变化，维度为",
+    byDimension: "一行：各对的正弦和余弦随频率对变化，位置为",
+    byPosition: "一列：数值随位置变化，每个维度一张图",
     positionsField: "位置（最多 6 个，用逗号分隔）",
     dimensionsField: "维度（最多 6 个，用逗号分隔）",
     dimension: "维度 j",
     position: "位置 p",
     value: "数值",
-    row: "p = {p}",
+    rowSin: "p = {p}, sin",
+    rowCos: "p = {p}, cos",
+    pair: "pair i",
     column: "j = {j}",
+    columnCaption: "j = {j}: {kind} of pair {i}, period {period}",
+    columnPadding: "j = {j}: a padding column, always 0",
     outside: "超过 d − 1 = {last} 的维度已略去。",
+    listEmpty: "输入框是空的；保留 {kept}。",
+    listTooLong: "输入了 {count} 个值，多于 {max} 个；保留 {kept}。",
+    listNotNumber: "“{value}” 不是数字；保留 {kept}。",
+    listOutside: "{value} 超出 {min} … {max}；保留 {kept}。",
+    listNotWhole: "{value} 不是整数维度；保留 {kept}。",
   },
 };
 
@@ -42,18 +63,34 @@ export const formulas = {
 
 const MAX_CURVES = 6;
 
-/** Up to six finite numbers from text like "0, 10, 50"; undefined if bad. */
+/**
+ * Up to six numbers from text like "0, 10, 50": `{ values }`, or
+ * `{ problem, vars }` naming the first thing wrong, for a note.
+ */
 function numberList(text, integer, limit) {
   const parts = String(text)
     .split(/[\s,;]+/)
     .filter(Boolean);
-  if (parts.length < 1 || parts.length > MAX_CURVES) return undefined;
-  const values = parts.map(Number);
-  const fits = (v) =>
-    Number.isFinite(v) &&
-    Math.abs(v) <= limit &&
-    (!integer || (Number.isInteger(v) && v >= 0));
-  return values.every(fits) ? values : undefined;
+  if (parts.length === 0) return { problem: "listEmpty", vars: {} };
+  if (parts.length > MAX_CURVES)
+    return {
+      problem: "listTooLong",
+      vars: { count: parts.length, max: MAX_CURVES },
+    };
+  const low = integer ? 0 : -limit;
+  for (const part of parts) {
+    const v = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(part)
+      ? Number(part)
+      : NaN;
+    const value = part.length > 20 ? part.slice(0, 19) + "…" : part;
+    if (!Number.isFinite(v))
+      return { problem: "listNotNumber", vars: { value } };
+    if (v < low || v > limit)
+      return { problem: "listOutside", vars: { value, min: low, max: limit } };
+    if (integer && !Number.isInteger(v))
+      return { problem: "listNotWhole", vars: { value } };
+  }
+  return { values: parts.map(Number) };
 }
 
 export function mount(root, app) {
@@ -64,17 +101,21 @@ export function mount(root, app) {
   lead.textContent = app.t("lead");
   root.append(title, lead);
 
-  let rows = app.param("rows", [0, 10, 50], (text) =>
-    numberList(text, false, 1e7),
+  let rows = app.param(
+    "rows",
+    [0, 10, 50],
+    (text) => numberList(text, false, 1e7).values,
   );
-  let dims = app.param("dims", [0, 4, 16, 40], (text) =>
-    numberList(text, true, 4095),
+  let dims = app.param(
+    "dims",
+    [0, 4, 16, 40],
+    (text) => numberList(text, true, 4095).values,
   );
 
   const rowFigure = figure(root, app.t("byDimension"), app.math(formulas.row));
   const rowField = listField(app.t("positionsField"), rows, "curves-positions");
   const rowHost = document.createElement("div");
-  rowFigure.append(rowField.label, rowHost);
+  rowFigure.append(rowField.label, rowField.note, rowHost);
   let rowChart = null;
 
   const colFigure = figure(
@@ -87,48 +128,75 @@ export function mount(root, app) {
     dims,
     "curves-dimensions",
   );
-  const colHost = document.createElement("div");
-  colFigure.append(colField.label, colHost);
-  let colChart = null;
+  const colHost = element("div", "small-multiples");
+  colFigure.append(colField.label, colField.note, colHost);
 
   let state = null;
   let rowsShown = "";
-  // The legends name the curves, so a new list needs new charts.
+  let colCharts = [];
+  // The legends name the curves, so a new list needs new charts. A row is
+  // drawn as two curves against the pair index, its sines and its cosines
+  // (one colour per position, cosines dashed), not as one curve zigzagging
+  // between the two; each column gets a chart of its own.
   function charts() {
     rowsShown = "";
     rowHost.replaceChildren();
     colHost.replaceChildren();
     rowChart = app.lineChart(rowHost, {
       testid: "curves-rows",
-      xLabel: app.t("dimension"),
+      xLabel: app.t("pair"),
       yLabel: app.t("value"),
-      series: rows.map((p) => ({ label: app.t("row", { p }) })),
+      series: rows.flatMap((p, r) => [
+        { label: app.t("rowSin", { p }), colour: r },
+        { label: app.t("rowCos", { p }), colour: r, dash: true },
+      ]),
     });
     app.exportable(rowHost, rowChart.canvas, "rows");
-    colChart = app.lineChart(colHost, {
-      testid: "curves-columns",
-      xLabel: app.t("position"),
-      yLabel: app.t("value"),
-      series: dims.map((j) => ({ label: app.t("column", { j }) })),
+    colCharts = dims.map((j, n) => {
+      const box = element("figure", "chart small-multiple", [
+        element("figcaption"),
+      ]);
+      colHost.append(box);
+      const chart = app.lineChart(box, {
+        testid: `curves-column-${j}`,
+        xLabel: app.t("position"),
+        yLabel: app.t("value"),
+        height: 130,
+        series: [{ label: app.t("column", { j }), colour: n }],
+      });
+      app.exportable(box, chart.canvas, `column-${j}`);
+      return { j, box, chart };
     });
-    app.exportable(colHost, colChart.canvas, "columns");
   }
   charts();
 
+  // A list that cannot be read is put back, with a note saying why.
+  function fieldNote(field, read, kept) {
+    if (read.values) field.note.textContent = "";
+    else {
+      field.note.textContent = app.t(read.problem, {
+        ...read.vars,
+        kept: kept.join(", "),
+      });
+      field.input.value = kept.join(", ");
+    }
+    field.note.hidden = !read.problem;
+  }
+
   rowField.input.addEventListener("change", () => {
-    const next = numberList(rowField.input.value, false, 1e7);
-    if (next === undefined)
-      return void (rowField.input.value = rows.join(", "));
-    rows = next;
+    const read = numberList(rowField.input.value, false, 1e7);
+    fieldNote(rowField, read, rows);
+    if (!read.values) return;
+    rows = read.values;
     app.setParam("rows", rows.join(","));
     charts();
     if (state) draw(state);
   });
   colField.input.addEventListener("change", () => {
-    const next = numberList(colField.input.value, true, 4095);
-    if (next === undefined)
-      return void (colField.input.value = dims.join(", "));
-    dims = next;
+    const read = numberList(colField.input.value, true, 4095);
+    fieldNote(colField, read, dims);
+    if (!read.values) return;
+    dims = read.values;
     app.setParam("dims", dims.join(","));
     charts();
     if (state) draw(state);
@@ -141,12 +209,19 @@ export function mount(root, app) {
     // first position play no part in them.
     const rowOptions = optionsAt(next, rows);
     const rowKey = JSON.stringify(rowOptions);
+    const map = next.columns();
+    const pairs = next.frequencies().length;
     if (rowKey !== rowsShown) {
       const block = lib.table({ ...rowOptions, dtype: "float64" });
-      const xs = Float64Array.from({ length: dim }, (_, j) => j);
+      const xs = Float64Array.from({ length: pairs }, (_, i) => i);
+      const pick = (r, which) =>
+        Float64Array.from({ length: pairs }, (_, i) => {
+          const column = map.columnsOf(i)[which];
+          return column < 0 ? NaN : block[r * dim + column];
+        });
       rowChart.set(
         xs,
-        rows.map((_, r) => block.subarray(r * dim, (r + 1) * dim)),
+        rows.flatMap((_, r) => [pick(r, "sin"), pick(r, "cos")]),
       );
       rowsShown = rowKey;
     }
@@ -156,18 +231,73 @@ export function mount(root, app) {
       colFigure,
       shown.length < dims.length ? app.t("outside", { last: dim - 1 }) : "",
     );
-    const values = lib.table({ ...next.options, view: true });
     const ps = Float64Array.from(
       { length: positions },
       (_, r) => next.start + r,
     );
-    const columns = dims.map((j) => {
+    const omega = next.frequencies();
+    const columns = columnsOf(next, map, ps);
+    colCharts.forEach(({ j, box, chart }, n) => {
+      box.hidden = j >= dim;
+      if (j >= dim) return;
+      const kind = map.kinds[j];
+      const i = map.pairs[j];
+      setText(
+        box.firstChild,
+        kind === "zero"
+          ? app.t("columnPadding", { j })
+          : app.t("columnCaption", {
+              j,
+              kind,
+              i,
+              period: Number(((2 * Math.PI) / omega[i]).toPrecision(4)),
+            }),
+      );
+      chart.set(ps, [columns[n]]);
+    });
+  }
+
+  // The chosen columns over the shared positions. Each comes from a
+  // one-pair table of its own frequency (the whole table at the largest
+  // size would hold 67 million values), times the output scale; its first
+  // value is checked against the full table's row, and a column that
+  // differs is read from the full table instead.
+  function columnsOf(next, map, ps) {
+    const { dim, positions } = next;
+    const first = lib.table({
+      ...optionsAt(next, [next.start]),
+      dtype: "float64",
+    });
+    const omega = next.frequencies();
+    const pairTables = new Map();
+    let full = null;
+    return colCharts.map(({ j }) => {
       const column = new Float64Array(positions).fill(NaN);
-      if (j < dim)
-        for (let r = 0; r < positions; r++) column[r] = values[r * dim + j];
+      if (j >= dim) return column;
+      const kind = map.kinds[j];
+      const i = map.pairs[j];
+      if (kind === "zero") return column.fill(0);
+      if (!pairTables.has(i))
+        pairTables.set(
+          i,
+          lib.table({
+            dim: 2,
+            frequencies: Float64Array.of(omega[i]),
+            layout: "interleaved",
+            positions: ps,
+            dtype: "float64",
+          }),
+        );
+      const pair = pairTables.get(i);
+      const offset = kind === "sin" ? 0 : 1;
+      for (let r = 0; r < positions; r++)
+        column[r] = pair[2 * r + offset] * map.amplitude;
+      if (Math.abs(column[0] - first[j]) > 1e-6 * Math.max(1, map.amplitude)) {
+        full ??= lib.table(next.options);
+        for (let r = 0; r < positions; r++) column[r] = full[r * dim + j];
+      }
       return column;
     });
-    colChart.set(ps, columns);
   }
 
   return { update: draw };
@@ -192,5 +322,10 @@ function listField(text, values, testid) {
   const label = document.createElement("label");
   label.className = "field";
   label.append(text, input);
-  return { label, input };
+  const note = document.createElement("p");
+  note.className = "note";
+  note.setAttribute("role", "status");
+  note.dataset.testid = `${testid}-note`;
+  note.hidden = true;
+  return { label, input, note };
 }

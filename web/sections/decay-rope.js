@@ -2,7 +2,7 @@
 // ship with, beside the unscaled one at the same base. Frequencies come from
 // the library's ropeFrequencies, the decay from its dotProducts given them as
 // explicit frequencies; the page only turns ω into the wavelength 2π/ω.
-import { pointCount } from "./decay-families.js";
+import { pointCount } from "../parts/decay-families.js";
 import {
   chartBox,
   controlRow,
@@ -10,7 +10,7 @@ import {
   element,
   paragraph,
   select,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 /** Each scheme with its model's rope_theta and original context length. */
 export const SCHEMES = {
@@ -70,7 +70,7 @@ export const strings = {
   en: {
     ropeTitle: "RoPE context extension",
     ropeText:
-      "Models trained on a short context stretch their RoPE schedule to read a longer one. Linear interpolation divides every ω by the factor; dynamic NTK raises the base instead, more as the sequence grows; YaRN and Llama 3 leave the fast pairs alone and stretch only the slow ones, whose wavelength exceeds the original context. Each schedule below uses its model's base (rope_theta), and the unscaled curve the same base; dim is the shared control.",
+      "Models trained on a short context stretch their RoPE schedule to read a longer one. Linear interpolation divides every ω by the factor; dynamic NTK raises the base instead, more as the sequence grows; YaRN and Llama 3 leave the fast pairs alone, stretch the slowest fully and blend in between: Llama 3 starts to stretch pairs whose wavelength exceeds original/highFreqFactor (2048 positions for Llama 3.1, whose original context is 8192) and stretches fully beyond original/lowFreqFactor; YaRN blends between pairs that turn 32 times and once over the original context. Each schedule below uses its model's base (rope_theta), and the unscaled curve the same base; dim is the shared control.",
     scheme: "schedule",
     linearScheme: "linear ×4 (Llama 2, base 10⁴)",
     dynamicScheme: "dynamic NTK ×2 (Llama 2, base 10⁴)",
@@ -95,7 +95,7 @@ export const strings = {
   zh: {
     ropeTitle: "RoPE 上下文扩展",
     ropeText:
-      "在短上下文上训练的模型会拉伸 RoPE 频率表，以读取更长的上下文。线性插值把每个 ω 除以缩放因子；动态 NTK 改为增大底数，序列越长增得越多；YaRN 和 Llama 3 保持高频的维度对不变，只拉伸波长超过原始上下文长度的低频对。下面每种频率表都使用其模型的底数（rope_theta），未缩放的曲线使用同一底数；维度取共享控件的值。",
+      "在短上下文上训练的模型会拉伸 RoPE 频率表，以读取更长的上下文。线性插值把每个 ω 除以缩放因子；动态 NTK 改为增大底数，序列越长增得越多；YaRN 和 Llama 3 保持高频的维度对不变，完全拉伸最慢的维度对，中间平滑过渡：Llama 3 从波长超过 original/highFreqFactor 的维度对开始拉伸（Llama 3.1 的原始上下文为 8192，即 2048 个位置），波长超过 original/lowFreqFactor 时完全拉伸；YaRN 在原始上下文内转 32 圈与转 1 圈的维度对之间过渡。下面每种频率表都使用其模型的底数（rope_theta），未缩放的曲线使用同一底数；维度取共享控件的值。",
     scheme: "频率表",
     linearScheme: "线性 ×4（Llama 2，底数 10⁴）",
     dynamicScheme: "动态 NTK ×2（Llama 2，底数 10⁴）",
@@ -127,7 +127,7 @@ export function mountRopePanel(root, app) {
   const lib = app.lib;
   const settings = {
     scheme: app.param("decay.rope", "llama3", (v) =>
-      v in SCHEMES ? v : undefined,
+      Object.hasOwn(SCHEMES, v) ? v : undefined,
     ),
     seqLen: app.param("decay.seqLen", 16384, (v) =>
       SEQ_LENS.includes(Number(v)) ? Number(v) : undefined,

@@ -14,7 +14,7 @@ import {
   RANGES,
   SHORT_RANGE,
   xGrid,
-} from "./decay-families.js";
+} from "../parts/decay-families.js";
 import * as ropePanel from "./decay-rope.js";
 import {
   chartBox,
@@ -26,7 +26,7 @@ import {
   numberField,
   paragraph,
   select,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "decay";
 
@@ -37,7 +37,7 @@ const ownStrings = {
     chartText:
       "Solid lines: (d/2)·f(x) from the module's closed forms. Dashed, in the same colour: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
     familyText:
-      "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster, turns negative around x ≈ b and then oscillates about zero; with b = 10000 it stays positive and decays slowly over the whole length of a typical context. The power family tᵅ decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
+      "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster and first crosses zero at x ≈ {zeroSmall} for b = 100, about {ratio}·b, then oscillates about zero; with b = 10000 the first zero lies at x ≈ {zeroLarge}, beyond the short range where the decay is read. The power family tᵅ decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
     families: "families",
     exp10000: "exp, b = 10000 (the paper)",
     exp1000: "exp, b = 1000",
@@ -67,7 +67,7 @@ const ownStrings = {
     chartText:
       "实线：模块用闭式解算出的 (d/2)·f(x)。同色虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
     familyText:
-      "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，在 x ≈ b 附近变为负值，之后在零附近振荡；b = 10000 时，在常见上下文长度的整个范围内它都保持为正，并且缓慢衰减。幂函数族 tᵅ 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
+      "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，b = 100 时在 x ≈ {zeroSmall}（约 {ratio}·b）处第一次变为零，之后在零附近振荡；b = 10000 时第一个零点在 x ≈ {zeroLarge}，远在读取衰减的短距离范围之外。幂函数族 tᵅ 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
     families: "函数族",
     exp10000: "指数，b = 10000（原论文）",
     exp1000: "指数，b = 1000",
@@ -142,7 +142,7 @@ export function mount(root, app) {
   heading(root, app);
   root.append(
     ...Object.values(ownFormulas).map((tex) => displayFormula(app, tex)),
-    paragraph(app.t("familyText")),
+    paragraph(app.t("familyText", firstZeros(lib))),
   );
 
   const familyBoxes = FAMILIES.map((family) =>
@@ -312,5 +312,28 @@ export function mount(root, app) {
       redraw();
       rope.update(state);
     },
+  };
+}
+
+/**
+ * Where the exponential family's integral first crosses zero, for b = 100
+ * and b = 10000, read from the module's values on a fine grid and refined
+ * linearly between the two points around the sign change.
+ */
+function firstZeros(lib) {
+  const zero = (base) => {
+    const grid = { from: 0, to: 2 * base, count: 20001 };
+    const f = lib.decayIntegral({ theta: "exp", base, x: grid });
+    const step = (grid.to - grid.from) / (grid.count - 1);
+    for (let j = 1; j < f.length; j++)
+      if (f[j] <= 0) return (j - 1 + f[j - 1] / (f[j - 1] - f[j])) * step;
+    return NaN;
+  };
+  const small = zero(100);
+  const large = zero(10000);
+  return {
+    zeroSmall: Number(small.toPrecision(3)),
+    zeroLarge: Math.round(large),
+    ratio: Number((small / 100).toPrecision(2)),
   };
 }

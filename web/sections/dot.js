@@ -7,17 +7,17 @@ import {
   offsetGrid,
   plainRows,
   toeplitzTolerance,
-} from "./dot-gram.js";
-import { largestMagnitude, rowProducts } from "./row-products.js";
+} from "../parts/dot-gram.js";
+import { largestMagnitude, rowProducts } from "../parts/row-products.js";
 import {
   chartBox,
   displayFormula,
-  element,
   heading,
   paragraph,
+  resultRow,
   scientific,
   setText,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "dot";
 
@@ -30,8 +30,14 @@ export const strings = {
     xLabel: "offset k",
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k), exact finite sum",
+    chartTextSampled:
+      "g(k) at the offsets k = 0, ±{step}, ±2·{step}, … up to ±{reach} (the current table has more offsets than the chart has room for), computed by the module as the exact finite sum over the h = {h} pairs. At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). The curve is symmetric in k and falls off with oscillations as the fast and slow frequencies drift out of phase.",
     gramText:
-      "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose. Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
+      "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose.",
+    gramToeplitz:
+      "Every diagonal, where m − n is fixed, holds a single value: the matrix is Toeplitz.",
+    gramNotToeplitz:
+      "Its diagonals, where m − n is fixed, do not each hold a single value: see the check below.",
     gramNote:
       "The Gram block holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
     gramLabel: "Gram matrix ⟨PE(m), PE(n)⟩ of a block of positions",
@@ -43,7 +49,7 @@ export const strings = {
     pass: "Toeplitz",
     fail: "not Toeplitz",
     oddExtra:
-      "With an odd dim and an extra sin column, that column has no cos partner: it adds sin(mω)·sin(nω), which depends on m and n themselves, so the Gram matrix is not exactly Toeplitz. Choose an even dim, or a zero last column, to see the property hold.",
+      "With an odd dim and an extra sin column, that column has no cos partner: it adds sin(mω)·sin(nω), which depends on m and n themselves, so the Gram matrix is not exactly Toeplitz. Choose an even dim to see the property hold.",
     error: "The dot products cannot be computed for these options: {message}",
   },
   zh: {
@@ -54,8 +60,14 @@ export const strings = {
     xLabel: "偏移 k",
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k)，精确的有限项求和",
+    chartTextSampled:
+      "在偏移 k = 0, ±{step}, ±2·{step}, … 直到 ±{reach} 处的 g(k)（当前表格中的偏移比图表能容纳的多），由模块对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。曲线关于 k 对称，随着快慢不同的频率逐渐错开相位，一边振荡一边衰减。",
     gramText:
-      "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
+      "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。",
+    gramToeplitz:
+      "每条对角线上 m − n 固定，数值完全相同：这是一个 Toeplitz 矩阵。",
+    gramNotToeplitz:
+      "它的对角线上（m − n 固定）数值并不完全相同：见下面的检验。",
     gramNote:
       "维度为 {dim} 时，Gram 块只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
     gramLabel: "一段位置上的 Gram 矩阵 ⟨PE(m), PE(n)⟩",
@@ -66,7 +78,7 @@ export const strings = {
     pass: "是 Toeplitz",
     fail: "不是 Toeplitz",
     oddExtra:
-      "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，或让最后一列补零，即可看到性质重新成立。",
+      "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，即可看到性质重新成立。",
     error: "这些选项下无法计算点积：{message}",
   },
 };
@@ -99,32 +111,15 @@ export function mount(root, app) {
   app.exportable(lineBox, chart.canvas, "dot-products");
 
   const gramText = paragraph("");
-  const gramBox = chartBox("sec-chart sec-square");
+  const gramBox = chartBox("chart sec-square");
   root.append(gramText, gramBox);
   const heatmap = app.heatmap(gramBox, { label: app.t("gramLabel") });
   app.exportable(gramBox, heatmap.canvas, "gram-matrix");
 
-  const errorValue = element("span", {
-    className: "sec-number",
-    testid: "toeplitz-max-error",
-  });
-  const badge = element("span", { className: "sec-badge" });
-  const tolerance = element("span", { className: "sec-aside" });
+  const result = resultRow(app.t("toeplitz"), { testid: "toeplitz-max-error" });
   const oddText = paragraph(app.t("oddExtra"), "sec-text sec-warning");
   const message = paragraph("", "sec-text sec-warning");
-  root.append(
-    element("p", { className: "sec-result" }, [
-      app.t("toeplitz"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      tolerance,
-    ]),
-    oddText,
-    message,
-  );
+  root.append(result.node, oddText, message);
 
   let shown = "";
   return {
@@ -146,17 +141,19 @@ export function mount(root, app) {
 
   function draw(state, n, start) {
     const grid = offsetGrid(state.positions);
-    const g = lib.dotProducts({ ...state.schedule, offsets: grid });
+    const { step, ...range } = grid;
+    const g = lib.dotProducts({ ...state.schedule, offsets: range });
     const ks = new Float64Array(grid.count);
-    const step = (grid.to - grid.from) / (grid.count - 1);
     for (let j = 0; j < grid.count; j++) ks[j] = grid.from + j * step;
     const h = Math.floor(state.dim / 2);
     const g0 = g[(grid.count - 1) / 2];
     chart.set(ks, [g]);
     setText(
       chartText,
-      app.t("chartText", {
+      app.t(step === 1 ? "chartText" : "chartTextSampled", {
         h,
+        step,
+        reach: grid.to,
         g0: Number(g0.toPrecision(6)),
       }),
     );
@@ -180,30 +177,29 @@ export function mount(root, app) {
       rowStart: start,
       colStart: start,
     });
-    setText(
-      gramText,
-      app.t("gramText", {
-        from: start,
-        to: start + n - 1,
-      }),
-    );
+
     const capped = n < GRAM_MAX;
     app.note(root, capped ? app.t("gramNote", { n, dim, max: GRAM_MAX }) : "");
 
     const check = lib.toeplitzError(block);
     const limit = toeplitzTolerance(Math.floor(dim / 2));
     const pass = check.maxAbsError <= limit;
-    setText(errorValue, scientific(check.maxAbsError));
-    errorValue.dataset.value = String(check.maxAbsError);
-    setText(badge, app.t(pass ? "pass" : "fail"));
-    badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
-    setText(
-      tolerance,
-      app.t("tolerance", {
+    result.show({
+      value: check.maxAbsError,
+      text: scientific(check.maxAbsError),
+      pass,
+      label: app.t(pass ? "pass" : "fail"),
+      tolerance: app.t("tolerance", {
         tolerance: scientific(limit),
         h: Math.floor(dim / 2),
       }),
-    );
+    });
     oddText.hidden = pass || dim % 2 === 0;
+    setText(
+      gramText,
+      `${app.t("gramText", { from: start, to: start + n - 1 })} ${app.t(
+        pass ? "gramToeplitz" : "gramNotToeplitz",
+      )}`,
+    );
   }
 }

@@ -6,5 +6,17 @@ import * as precision from "./precision.js";
 import * as relation from "./relation.js";
 import * as rope from "./rope.js";
 import * as table from "./table.js";
+import * as tokens from "./tokens.js";
+import * as why from "./why.js";
 
-export const sections = [table, curves, relation, dot, rope, decay, precision];
+export const sections = [
+  why,
+  table,
+  tokens,
+  curves,
+  relation,
+  dot,
+  rope,
+  decay,
+  precision,
+];

@@ -8,7 +8,7 @@ import {
   MODULE_BOUND,
   positionBands,
   rowsPerBand,
-} from "./precision-errors.js";
+} from "../parts/precision-errors.js";
 import {
   chartBox,
   displayFormula,
@@ -17,7 +17,7 @@ import {
   paragraph,
   scientific,
   setText,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "precision";
 
@@ -84,7 +84,7 @@ export function mount(root, app) {
   );
   const methodText = paragraph("");
   const box = chartBox();
-  const summary = element("p", { className: "sec-result" });
+  const summary = element("p", { className: "result" });
   const message = paragraph("", "sec-text sec-warning");
   root.append(methodText, box, summary, message);
   const chart = app.lineChart(box, {

@@ -2,10 +2,10 @@
 // from the library (a table row at p + k, and the row at p rotated by
 // rotate), their largest difference from linearRelationError, and a few
 // pairs drawn on the unit circle turning by k·ωᵢ.
-import { element, fitCanvas, theme } from "../charts/canvas.js";
-import { pairColumns } from "../layouts.js";
+import { fitCanvas, theme } from "../charts/canvas.js";
+import { element, setText } from "../dom.js";
+import { resultRow } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
-import { setText } from "./section-parts.js";
 
 export const id = "relation";
 
@@ -36,6 +36,9 @@ export const strings = {
     circle: "pair {i}: k·ω{sub} = {angle} rad",
     circleLabel: "Pair {i} on the unit circle",
     clamped: "{name} is limited to {min} … {max}; using {used}.",
+    oddDim:
+      "At an odd dim ({dim}) the last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k): choose an even dim to see the relation.",
+    failed: "The relation cannot be computed for these options: {message}",
   },
   zh: {
     title: "线性关系，实时验证",
@@ -62,6 +65,9 @@ export const strings = {
     circle: "第 {i} 对：k·ω{sub} = {angle} rad",
     circleLabel: "第 {i} 对在单位圆上",
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
+    oddDim:
+      "维度为奇数（{dim}）时，最后一个 sin 列没有配对的 cos，不存在把 PE(p) 变成 PE(p + k) 的线性映射：换成偶数维度即可看到这一关系。",
+    failed: "这些选项下无法计算线性关系：{message}",
   },
 };
 
@@ -135,24 +141,17 @@ export function mount(root, app) {
   });
   app.exportable(chartBox, chart.canvas, "relation");
 
-  const errorValue = element("span", "number");
-  errorValue.dataset.testid = "relation-max-error";
-  const badge = element("span", "badge");
-  badge.dataset.testid = "relation-badge";
-  root.append(
-    element("p", "result", [
-      app.t("error"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      element("span", "caption", [
-        app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
-      ]),
-    ]),
-  );
+  const check = resultRow(app.t("error"), {
+    testid: "relation-max-error",
+    badgeTestid: "relation-badge",
+  });
+  root.append(check.node);
 
+  const problemNote = element("p", "note");
+  problemNote.setAttribute("role", "status");
+  problemNote.dataset.testid = "relation-problem";
+  problemNote.hidden = true;
+  root.append(problemNote);
   const mistakenText = element("p", "caption");
   root.append(mistakenText);
   const circles = element("div", "circles");
@@ -187,7 +186,7 @@ export function mount(root, app) {
     if (frame === null)
       frame = requestAnimationFrame(() => {
         frame = null;
-        if (state) draw(state);
+        if (state && problemNote.hidden) draw(state);
       });
   }
 
@@ -241,11 +240,14 @@ export function mount(root, app) {
       positions: [p],
       offsets: [k],
     });
-    errorValue.dataset.value = String(result.maxAbsError);
-    setText(errorValue, result.maxAbsError.toExponential(2));
     const pass = result.maxAbsError <= TOLERANCE;
-    setText(badge, app.t(pass ? "pass" : "fail"));
-    badge.className = `badge ${pass ? "pass" : "fail"}`;
+    check.show({
+      value: result.maxAbsError,
+      text: result.maxAbsError.toExponential(2),
+      pass,
+      label: app.t(pass ? "pass" : "fail"),
+      tolerance: app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
+    });
 
     drawCircles(next, here, moved);
   }
@@ -272,7 +274,7 @@ export function mount(root, app) {
       const canvas = figure.firstChild;
       canvas.setAttribute("role", "img");
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
-      const { sin, cos } = pairColumns(i, next.dim, next.layout);
+      const { sin, cos } = next.columns().columnsOf(i);
       const angle = k * omega[i];
       setText(
         figure.lastChild,
@@ -299,9 +301,26 @@ export function mount(root, app) {
     update(next) {
       const key = JSON.stringify([next.schedule, next.layout]);
       if (key === shown) return;
-      // Only once drawn: after a failure the next update tries again.
-      draw(next);
       shown = key;
+      state = next;
+      // With an odd dim the relation does not hold, and nothing of the last
+      // drawing may stay beside the message that says so.
+      let problem =
+        next.dim % 2 === 1 ? app.t("oddDim", { dim: next.dim }) : "";
+      if (!problem)
+        try {
+          draw(next);
+        } catch (error) {
+          problem = app.t("failed", { message: error.message });
+        }
+      if (problem) {
+        chart.set(new Float64Array(0), []);
+        check.clear();
+        setText(mistakenText, "");
+        circles.replaceChildren();
+      }
+      setText(problemNote, problem);
+      problemNote.hidden = !problem;
     },
   };
 }

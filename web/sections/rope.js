@@ -8,8 +8,9 @@ import {
   SCORE_TOLERANCE,
   scoreMatrix,
   scoreSize,
-} from "./rope-scores.js";
-import { largestMagnitude } from "./row-products.js";
+} from "../parts/rope-scores.js";
+import { mountHead } from "./rope-head.js";
+import { largestMagnitude } from "../parts/row-products.js";
 import {
   button,
   chartBox,
@@ -18,10 +19,11 @@ import {
   element,
   heading,
   paragraph,
+  resultRow,
   scientific,
   select,
   setText,
-} from "./section-parts.js";
+} from "../parts/section-parts.js";
 
 export const id = "rope";
 
@@ -58,6 +60,28 @@ export const strings = {
     capped:
       "The score matrix holds {n} positions at dim {dim}, fewer than {max}, to keep redraws fast.",
     error: "RoPE cannot be computed for these options: {message}",
+    headTitle: "A head of dimension 8, at positions m and n",
+    headText:
+      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands, (m − n)·ωᵢ: move m and n together and nothing changes.",
+    headM: "query position m",
+    headN: "key position n",
+    headBad:
+      "“{value}” is not a whole position in {min} … {max}; keeping {kept}.",
+    dialLabel:
+      "Pair {i}: the query's and the key's hands before and after rotation",
+    dialCaption: "pair {i}, ω = {omega}",
+    tableLabel: "Each pair's frequency, angles and components",
+    "col pair i": "pair i",
+    "col (a, b)": "components (a, b)",
+    "col ωᵢ": "ωᵢ",
+    "col mωᵢ · nωᵢ": "angles m·ωᵢ · n·ωᵢ (rad)",
+    "col q": "q (a, b)",
+    "col R(m) q": "rotated to m",
+    "col k": "k (a, b)",
+    "col R(n) k": "rotated to n",
+    "col contribution": "contribution to q·k",
+    headScores:
+      "q · k before rotation: {before}. After rotation to m = {m} and n = {n}: {after}. Both shifted by the same amount, to {mShift} and {nShift}: {shifted}, the same score up to float32 rounding, since m − n = {diff} in both.",
   },
   zh: {
     title: "RoPE：旋转查询与键",
@@ -87,6 +111,26 @@ export const strings = {
     capped:
       "维度为 {dim} 时，得分矩阵只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
     error: "这些选项下无法计算 RoPE：{message}",
+    headTitle: "维度为 8 的注意力头，位于位置 m 和 n",
+    headText:
+      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角 (m − n)·ωᵢ：让 m 和 n 一起移动，什么都不会变。",
+    headM: "查询位置 m",
+    headN: "键位置 n",
+    headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
+    dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
+    dialCaption: "第 {i} 对，ω = {omega}",
+    tableLabel: "各对的频率、角度与分量",
+    "col pair i": "第 i 对",
+    "col (a, b)": "分量 (a, b)",
+    "col ωᵢ": "ωᵢ",
+    "col mωᵢ · nωᵢ": "角度 m·ωᵢ · n·ωᵢ（弧度）",
+    "col q": "q (a, b)",
+    "col R(m) q": "旋转到 m",
+    "col k": "k (a, b)",
+    "col R(n) k": "旋转到 n",
+    "col contribution": "对 q·k 的贡献",
+    headScores:
+      "旋转前 q · k = {before}。旋转到 m = {m} 和 n = {n} 后：{after}。两者平移同样的距离，到 {mShift} 和 {nShift}：{shifted}，在 float32 舍入误差内得分相同，因为两种情况下 m − n 都是 {diff}。",
   },
 };
 
@@ -118,7 +162,7 @@ function pairDiagram(caption, pairOf) {
   });
   return element("figure", { className: "sec-pairs" }, [
     element("div", { className: "sec-cells" }, cells),
-    element("figcaption", { className: "sec-aside", text: caption }),
+    element("figcaption", { className: "caption", text: caption }),
   ]);
 }
 
@@ -158,6 +202,7 @@ export function mount(root, app) {
           pairing = value;
           app.setParam("rope.pairing", value);
           redraw();
+          head.redraw();
         },
         "rope-pairing",
       ),
@@ -167,43 +212,36 @@ export function mount(root, app) {
           seed = (seed + 1) % SEED_LIMIT;
           app.setParam("rope.seed", String(seed));
           redraw();
+          head.redraw();
         },
         "rope-new-vectors",
       ),
     ]),
   );
 
+  const headBox = element("div", { className: "sec-head" });
+  root.append(headBox);
+  const head = mountHead(headBox, app, {
+    pairing: () => pairing,
+    seed: () => seed,
+  });
+
   const matrixText = paragraph("");
-  const box = chartBox("sec-chart sec-square");
+  const box = chartBox("chart sec-square");
   root.append(matrixText, box);
   const heatmap = app.heatmap(box, { label: app.t("scoreLabel") });
-  app.exportable(box, heatmap.canvas, "rope-scores");
-
-  const errorValue = element("span", {
-    className: "sec-number",
-    testid: "rope-max-error",
-  });
-  const badge = element("span", { className: "sec-badge" });
-  const otherText = paragraph("");
-  const oddText = paragraph("", "sec-text sec-aside");
-  const message = paragraph("", "sec-text sec-warning");
-  root.append(
-    element("p", { className: "sec-result" }, [
-      app.t("deviation"),
-      " ",
-      errorValue,
-      " ",
-      badge,
-      " ",
-      element("span", {
-        className: "sec-aside",
-        text: app.t("tolerance", { tolerance: scientific(SCORE_TOLERANCE) }),
-      }),
-    ]),
-    otherText,
-    oddText,
-    message,
+  app.exportable(
+    box,
+    heatmap.canvas,
+    "rope-scores",
+    () => `pairing-${pairing}`,
   );
+
+  const check = resultRow(app.t("deviation"), { testid: "rope-max-error" });
+  const otherText = paragraph("");
+  const oddText = paragraph("", "sec-text caption");
+  const message = paragraph("", "sec-text sec-warning");
+  root.append(check.node, otherText, oddText, message);
 
   let last = null;
   let shown = "";
@@ -249,10 +287,15 @@ export function mount(root, app) {
       );
       const deviation = diagonalError(shownScores, n);
       const pass = deviation <= SCORE_TOLERANCE;
-      setText(errorValue, scientific(deviation));
-      errorValue.dataset.value = String(deviation);
-      setText(badge, app.t(pass ? "pass" : "fail"));
-      badge.className = `sec-badge ${pass ? "sec-pass" : "sec-fail"}`;
+      check.show({
+        value: deviation,
+        text: scientific(deviation),
+        pass,
+        label: app.t(pass ? "pass" : "fail"),
+        tolerance: app.t("tolerance", {
+          tolerance: scientific(SCORE_TOLERANCE),
+        }),
+      });
       setText(
         otherText,
         app.t("other", {
@@ -274,6 +317,7 @@ export function mount(root, app) {
     update(state) {
       last = state;
       redraw();
+      head.update(state);
     },
   };
 }

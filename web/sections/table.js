@@ -2,9 +2,8 @@
 // of the chosen layout and schedule, the period of every pair, and the table
 // as CSV or .npy.
 import { fileName, saveCsv, saveNpy } from "../export.js";
-import { columnPair } from "../layouts.js";
 import { optionsAt } from "../state.js";
-import { setText } from "./section-parts.js";
+import { button, setText } from "../dom.js";
 
 export const id = "table";
 
@@ -19,7 +18,9 @@ export const strings = {
     readout:
       "position {p} · dimension {j} ({kind} of pair {i}) · value {value} · ωᵢ = {omega}",
     readoutExtra:
-      "position {p} · dimension {j} (the last column, without a partner) · value {value}",
+      "position {p} · dimension {j} ({kind} of pair {i}, which has no partner column) · value {value} · ωᵢ = {omega}",
+    readoutPadding:
+      "position {p} · dimension {j} (a padding column, always 0) · value {value}",
     downsampled:
       "{rows} × {cols} values shown on {w} × {h} pixels: each pixel is the average of the cells it covers.",
     periodsTitle: "The period 2π/ωᵢ of every pair",
@@ -41,7 +42,9 @@ export const strings = {
     dimension: "维度 j",
     readout:
       "位置 {p} · 维度 {j}（第 {i} 对的 {kind}）· 值 {value} · ωᵢ = {omega}",
-    readoutExtra: "位置 {p} · 维度 {j}（最后一列，没有配对）· 值 {value}",
+    readoutExtra:
+      "位置 {p} · 维度 {j}（第 {i} 对的 {kind}，这一对没有配对的列）· 值 {value} · ωᵢ = {omega}",
+    readoutPadding: "位置 {p} · 维度 {j}（补零的列，恒为 0）· 值 {value}",
     downsampled:
       "{rows} × {cols} 个数值显示在 {w} × {h} 个像素上：每个像素是它覆盖的单元格的平均值。",
     periodsTitle: "每一对的周期 2π/ωᵢ",
@@ -134,9 +137,20 @@ export function mount(root, app) {
     readout(r, c) {
       const p = state.start + r;
       const row = lib.table(optionsAt(state, [p]));
-      const { i, kind } = columnPair(c, state.dim, state.layout);
+      const map = state.columns();
+      const kind = map.kinds[c];
+      const i = map.pairs[c];
       const value = Number(row[c].toPrecision(7));
-      if (i >= omega.length) return app.t("readoutExtra", { p, j: c, value });
+      if (kind === "zero") return app.t("readoutPadding", { p, j: c, value });
+      if (!map.complete(i))
+        return app.t("readoutExtra", {
+          p,
+          j: c,
+          kind,
+          i,
+          value,
+          omega: Number(omega[i].toPrecision(7)),
+        });
       return app.t("readout", {
         p,
         j: c,
@@ -177,7 +191,11 @@ export function mount(root, app) {
     }
     app.note(downloads, "");
     const values = lib.table(state.options);
-    saveCsv(lib, values, state.dim, fileName(state, "table"));
+    const positions = Float64Array.from(
+      { length: state.positions },
+      (_, r) => state.start + r,
+    );
+    saveCsv(lib, values, positions, state.dim, fileName(state, "table"));
   });
   const npyButton = button(app.t("npy"), () => {
     const values = lib.table(state.options);
@@ -209,15 +227,22 @@ export function mount(root, app) {
         const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
         periods.set(pairs, [period]);
       }
-      const values = lib.table({ ...next.options, view: true });
-      const reach = amplitude(values, next.positions, next.dim);
-      const shown = chart.set(values, next.positions, next.dim, {
-        min: -reach,
-        max: reach,
-        rowLabel: app.t("position"),
-        colLabel: app.t("dimension"),
-        rowStart: next.start,
-      });
+      // Rows are fetched a block at a time as the chart bins them: a view
+      // of the module's memory, read before anything else can move it.
+      const reach = amplitude(lib, next);
+      const shown = chart.setRows(
+        next.positions,
+        next.dim,
+        (first, count) =>
+          lib.table({ ...rowsOptions(next, first, count), view: true }),
+        {
+          min: -reach,
+          max: reach,
+          rowLabel: app.t("position"),
+          colLabel: app.t("dimension"),
+          rowStart: next.start,
+        },
+      );
       setText(
         caption,
         shown.w < next.dim || shown.h < next.positions
@@ -235,21 +260,25 @@ export function mount(root, app) {
 
 // The largest |value| over up to 64 evenly spread rows: every row of a table
 // reaches the same amplitude, so a sample finds it without a full pass.
-function amplitude(values, rows, cols) {
+function amplitude(lib, state) {
+  const step = Math.max(1, Math.floor(state.positions / 64));
+  const rows = [];
+  for (let r = 0; r < state.positions; r += step) rows.push(state.start + r);
+  const values = lib.table({ ...optionsAt(state, rows), view: true });
   let reach = 0;
-  const step = Math.max(1, Math.floor(rows / 64));
-  for (let r = 0; r < rows; r += step)
-    for (let c = 0, at = r * cols; c < cols; c++, at++) {
-      const v = Math.abs(values[at]);
-      if (v > reach) reach = v;
-    }
+  for (let i = 0; i < values.length; i++) {
+    const v = Math.abs(values[i]);
+    if (v > reach) reach = v;
+  }
   return reach || 1;
 }
 
-function button(text, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = text;
-  node.addEventListener("click", onClick);
-  return node;
+// Options for rows first … first + count − 1 of the shown table.
+function rowsOptions(state, first, count) {
+  if (state.preset === "custom")
+    return { ...state.options, positions: count, start: state.start + first };
+  return optionsAt(
+    state,
+    Float64Array.from({ length: count }, (_, r) => state.start + first + r),
+  );
 }

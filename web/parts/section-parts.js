@@ -1,35 +1,16 @@
-// DOM parts shared by the sections: headings, formulas, labelled inputs, text
-// updates and number formatting. Styles come from classes (the page's CSP
-// forbids inline style attributes).
+// Parts shared by the sections: headings, formulas, labelled inputs, the
+// result row of a check, and number formatting.
 import { superscript } from "../charts/canvas.js";
+import { button, element, setText } from "../dom.js";
 
-export function element(tag, properties = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(properties)) {
-    if (value === undefined) continue;
-    if (key === "className") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key === "testid") node.dataset.testid = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
+export { button, element, setText };
 
 /** The section's title and lead paragraph. */
 export function heading(root, app) {
   root.append(
     element("h2", { text: app.t("title") }),
-    element("p", { className: "sec-lead", text: app.t("lead") }),
+    element("p", { className: "lead", text: app.t("lead") }),
   );
-}
-
-/**
- * Replaces a node's text only if it differs: the same text written again
- * still replaces the text node, and the page is laid out again.
- */
-export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 export function paragraph(text, className = "sec-text") {
@@ -37,9 +18,7 @@ export function paragraph(text, className = "sec-text") {
 }
 
 export function displayFormula(app, tex) {
-  const box = element("div", { className: "sec-formula" }, [
-    app.displayMath(tex),
-  ]);
+  const box = element("div", { className: "formula" }, [app.displayMath(tex)]);
   // Room for the limits of a display-style sum, which the box scrolls.
   box.style.padding = "0.25rem 0";
   return box;
@@ -87,14 +66,8 @@ export function numberField(text, { value, min, max, step }, onChange, testid) {
   return element("label", { className: "sec-field" }, [text, input]);
 }
 
-export function button(text, onClick, testid) {
-  const node = element("button", { type: "button", testid, text });
-  node.addEventListener("click", onClick);
-  return node;
-}
-
 /** A container the charts draw into, with its export button beside it. */
-export function chartBox(className = "sec-chart") {
+export function chartBox(className = "chart") {
   return element("div", { className });
 }
 
@@ -107,4 +80,41 @@ export function scientific(value, digits = 2) {
   if (power >= -2 && power <= 3)
     return String(Number(value.toPrecision(digits)));
   return `${mantissa} × 10${superscript(String(power))}`;
+}
+
+/**
+ * The row that reports a check: its label, the value measured, a pass or
+ * fail badge and the tolerance. show({ value, text, pass, label, tolerance })
+ * fills it (text: the value as shown); clear() empties it when nothing was
+ * measured.
+ */
+export function resultRow(label, { testid, badgeTestid } = {}) {
+  const value = element("span", { className: "number", testid });
+  const badge = element("span", { className: "badge", testid: badgeTestid });
+  const tolerance = element("span", { className: "caption" });
+  const node = element("p", { className: "result" }, [
+    label,
+    " ",
+    value,
+    " ",
+    badge,
+    " ",
+    tolerance,
+  ]);
+  return {
+    node,
+    show(result) {
+      value.dataset.value = String(result.value);
+      setText(value, result.text);
+      setText(badge, result.label);
+      badge.className = `badge ${result.pass ? "pass" : "fail"}`;
+      setText(tolerance, result.tolerance);
+    },
+    clear() {
+      value.dataset.value = "";
+      setText(value, "—");
+      setText(badge, "");
+      badge.className = "badge";
+    },
+  };
 }

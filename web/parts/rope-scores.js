@@ -23,7 +23,7 @@ export function scoreSize(dim) {
 }
 
 /** mulberry32: a small, well-mixed 32-bit generator, so a seed reproduces. */
-function generator(seed) {
+export function generator(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

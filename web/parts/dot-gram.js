@@ -18,7 +18,11 @@ export function gramSize(dim) {
 /** Evenly spaced offsets −K … K, K = positions − 1, at most 4001 of them. */
 export function offsetGrid(positions) {
   const reach = Math.max(8, positions - 1);
-  return { from: -reach, to: reach, count: Math.min(2 * reach + 1, 4001) };
+  // Whole offsets only: every one while they number at most 4001, else
+  // every step-th.
+  const step = Math.ceil((2 * reach) / 4000);
+  const half = Math.floor(reach / step);
+  return { from: -half * step, to: half * step, count: 2 * half + 1, step };
 }
 
 /**

@@ -1,0 +1,207 @@
+// Embedded panels in Chromium: notes that speak of attributes, the theme
+// and compact attributes, and attribute changes drawn once per frame with
+// the latest values only.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launch } from "./launch.js";
+
+let chromium;
+before(async () => {
+  chromium = await launch();
+});
+after(() => chromium?.close());
+
+/** Adds a panel to the example page and waits until it has drawn. */
+async function addPanel(page, tag, attributes) {
+  await page.evaluate(
+    ([tag, attributes]) => {
+      const panel = document.createElement(tag);
+      panel.id = "added";
+      for (const [key, value] of Object.entries(attributes))
+        panel.setAttribute(key, value);
+      document.querySelector("main").prepend(panel);
+    },
+    [tag, attributes],
+  );
+  await page.waitForSelector("#added[data-ready=true]");
+}
+
+const frames = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(resolve)),
+      ),
+  );
+
+test("bad attributes get notes that name the attribute, and defaults", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+  });
+  await addPanel(page, "pe-heatmap", {
+    dim: "3.5",
+    base: "-1",
+    lang: "fr",
+    theme: "sepia",
+    positions: "ten",
+  });
+  const note = await page.textContent("#added .note[data-slot=attributes]");
+  assert.match(note, /attribute dim="3\.5" is not a whole number; using 4/);
+  assert.match(
+    note,
+    /attribute base="-1" is outside 1\.001 … 1000000000; using the default 10000/,
+  );
+  assert.match(note, /attribute lang="fr" names a language .*; using en/);
+  assert.match(note, /attribute theme="sepia" is not light, dark or auto/);
+  assert.match(
+    note,
+    /attribute positions="ten" is not valid; using the default 512/,
+  );
+  assert.doesNotMatch(note, /link/i);
+  // The panel draws at the values the notes name.
+  assert.match(
+    await page.$eval("#added [data-testid=heatmap]", (c) => c.dataset.colTicks),
+    /^0 /,
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+/** The chart background's colour, from a pixel in the canvas's corner. */
+const background = (page, selector) =>
+  page.$eval(selector, (canvas) =>
+    Array.from(
+      canvas.getContext("2d").getImageData(1, 1, 1, 1).data.slice(0, 3),
+    ),
+  );
+
+test("theme: light by default inside any host, dark or following the scheme on request", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+    colorScheme: "dark",
+  });
+  const light = [255, 255, 255];
+  const dark = [0x1b, 0x1d, 0x22];
+  await addPanel(page, "pe-heatmap", { dim: "16" });
+  assert.deepEqual(await background(page, "#added canvas"), light);
+  await page.evaluate(() => document.getElementById("added").remove());
+  await addPanel(page, "pe-heatmap", { dim: "16", theme: "dark" });
+  assert.deepEqual(await background(page, "#added canvas"), dark);
+  await page.evaluate(() => document.getElementById("added").remove());
+  await addPanel(page, "pe-heatmap", { dim: "16", theme: "auto" });
+  assert.deepEqual(await background(page, "#added canvas"), dark);
+  // Switched on the element, the theme follows.
+  await page.evaluate(() =>
+    document.getElementById("added").setAttribute("theme", "light"),
+  );
+  await frames(page);
+  assert.deepEqual(await background(page, "#added canvas"), light);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.evaluate(() =>
+    document.getElementById("added").setAttribute("theme", "auto"),
+  );
+  await frames(page);
+  assert.deepEqual(await background(page, "#added canvas"), light);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("compact: the charts without title and prose", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+  });
+  await addPanel(page, "pe-relation", { compact: "" });
+  assert.ok(await page.locator("#added h2").isHidden());
+  assert.ok(await page.locator("#added .formula").first().isHidden());
+  assert.ok(await page.locator("#added canvas").first().isVisible());
+  assert.ok(
+    await page.locator("[data-testid=relation-badge]").first().isVisible(),
+  );
+  await page.evaluate(() =>
+    document.getElementById("added").removeAttribute("compact"),
+  );
+  await frames(page);
+  assert.ok(await page.locator("#added h2").isVisible());
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("attribute changes draw once per frame with the latest values, without re-mounting", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+  });
+  const tags = [
+    "pe-heatmap",
+    "pe-curves",
+    "pe-relation",
+    "pe-dot",
+    "pe-rope",
+    "pe-decay",
+    "pe-precision",
+  ];
+  await page.evaluate((tags) => {
+    for (const tag of tags) {
+      const panel = document.createElement(tag);
+      panel.className = "burst";
+      panel.setAttribute("dim", "16");
+      document.querySelector("main").append(panel);
+    }
+  }, tags);
+  await page.waitForFunction(
+    () => document.querySelectorAll(".burst[data-ready=true]").length === 7,
+  );
+  const before = await page.$$eval(".burst", (list) =>
+    list.map((panel) => {
+      panel.firstElementChild.dataset.original = "yes";
+      return Number(panel.dataset.renders);
+    }),
+  );
+  // Ten bursts of four attributes in one task: one redraw per panel.
+  await page.evaluate(() => {
+    for (let burst = 0; burst < 10; burst++)
+      for (const panel of document.querySelectorAll(".burst")) {
+        panel.setAttribute("dim", String(16 + 2 * burst));
+        panel.setAttribute("positions", String(64 + burst));
+        panel.setAttribute("base", String(1000 + burst));
+        panel.setAttribute("start", String(burst));
+      }
+  });
+  await frames(page);
+  const after = await page.$$eval(".burst", (list) =>
+    list.map((panel) => ({
+      renders: Number(panel.dataset.renders),
+      same: panel.firstElementChild.dataset.original === "yes",
+    })),
+  );
+  after.forEach(({ renders, same }, i) => {
+    assert.equal(renders, before[i] + 1, tags[i]);
+    assert.ok(same, `${tags[i]} was mounted again`);
+  });
+  // The last values are the ones drawn: dim 34, positions 73 from 9.
+  const ticks = await page.$eval(".burst [data-testid=heatmap]", (c) => [
+    c.dataset.colTicks,
+    c.dataset.rowTicks,
+  ]);
+  assert.match(ticks[0], /\b30\b/);
+  // Positions 9 … 81 (from 0 they would end at 72: ticks 0 … 60).
+  assert.equal(ticks[1], "20 40 60 80");
+  // Bursts a frame apart: at most one redraw each.
+  const start = await page.$$eval(".burst", (list) =>
+    list.map((p) => Number(p.dataset.renders)),
+  );
+  for (let burst = 0; burst < 5; burst++) {
+    await page.evaluate((burst) => {
+      for (const panel of document.querySelectorAll(".burst")) {
+        panel.setAttribute("dim", String(20 + 2 * burst));
+        panel.setAttribute("base", String(2000 + burst));
+      }
+    }, burst);
+    await frames(page);
+  }
+  const end = await page.$$eval(".burst", (list) =>
+    list.map((p) => Number(p.dataset.renders)),
+  );
+  end.forEach((renders, i) => assert.ok(renders - start[i] <= 5, tags[i]));
+  assert.deepEqual(errors, []);
+  await close();
+});

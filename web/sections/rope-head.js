@@ -1,0 +1,249 @@
+// A small attention head (head dim 8, four pairs) rotated by the module's
+// rope: the reader picks the query position m and the key position n, sees
+// every pair as a hand on a dial (before and after the turn), a table of
+// each pair's frequency, angle and components, and q·k before and after
+// rotation, beside the same score with both positions shifted: it depends
+// on m − n only.
+import { fitCanvas, theme } from "../charts/canvas.js";
+import { randomPair } from "../parts/rope-scores.js";
+import { element, numberField, setText } from "../parts/section-parts.js";
+
+export const HEAD_DIM = 8;
+const PAIRS = HEAD_DIM / 2;
+const RANGE = { min: -1e6, max: 1e6 };
+// The shift applied to both positions to show the score unchanged.
+const SHIFT = 1000;
+
+/** Components (a, b) of pair i in a head of HEAD_DIM, for a pairing. */
+export function pairComponents(i, pairing) {
+  return pairing === "halves" ? [i, i + PAIRS] : [2 * i, 2 * i + 1];
+}
+
+const dot = (x, y) => {
+  let sum = 0;
+  for (let j = 0; j < x.length; j++) sum += x[j] * y[j];
+  return sum;
+};
+
+const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
+
+/**
+ * Mounts the head into `root`. pairing() gives the section's pairing,
+ * seed() its vectors' seed. Returns update(state).
+ */
+export function mountHead(root, app, { pairing, seed }) {
+  const lib = app.lib;
+  let m = app.param("rope.m", 5, readPosition);
+  let n = app.param("rope.n", 2, readPosition);
+  const mField = numberField(
+    app.t("headM"),
+    { value: m, min: RANGE.min, max: RANGE.max, step: 1 },
+    (input) => change("m", input),
+    "rope-m",
+  );
+  const nField = numberField(
+    app.t("headN"),
+    { value: n, min: RANGE.min, max: RANGE.max, step: 1 },
+    (input) => change("n", input),
+    "rope-n",
+  );
+  const fieldNote = element("p", { className: "note", role: "status" });
+  fieldNote.hidden = true;
+  const dials = element("div", { className: "sec-dials" });
+  const table = element("table", {
+    className: "pair-table",
+    testid: "rope-pairs",
+  });
+  const scores = element("p", { className: "result", testid: "rope-qk" });
+  root.append(
+    element("h3", { text: app.t("headTitle") }),
+    element("p", { className: "sec-text", text: app.t("headText") }),
+    element("div", { className: "sec-controls" }, [mField, nField]),
+    fieldNote,
+    dials,
+    element(
+      "div",
+      {
+        className: "pair-table-box",
+        tabindex: "0",
+        role: "region",
+        "aria-label": app.t("tableLabel"),
+      },
+      [table],
+    ),
+    scores,
+  );
+
+  function readPosition(text) {
+    const v = Number(text);
+    return text !== "" &&
+      Number.isInteger(v) &&
+      v >= RANGE.min &&
+      v <= RANGE.max
+      ? v
+      : undefined;
+  }
+
+  function change(which, input) {
+    const value = readPosition(input.value.trim());
+    if (value === undefined) {
+      fieldNote.textContent = app.t("headBad", {
+        value: input.value.slice(0, 20),
+        min: RANGE.min,
+        max: RANGE.max,
+        kept: which === "m" ? m : n,
+      });
+      fieldNote.hidden = false;
+      input.value = String(which === "m" ? m : n);
+      return;
+    }
+    fieldNote.hidden = true;
+    if (which === "m") m = value;
+    else n = value;
+    app.setParam(which, value);
+    if (last) draw(last);
+  }
+
+  let last = null;
+
+  function draw(state) {
+    last = state;
+    const options = {
+      dim: HEAD_DIM,
+      base: state.base,
+      pairing: pairing(),
+    };
+    const omega = lib.frequencies({ dim: HEAD_DIM, base: state.base });
+    const { q, k } = randomPair(seed(), HEAD_DIM);
+    const qm = lib.rope(q, m, options);
+    const kn = lib.rope(k, n, options);
+    const qShift = lib.rope(q, m + SHIFT, options);
+    const kShift = lib.rope(k, n + SHIFT, options);
+    const before = dot(q, k);
+    const after = dot(qm, kn);
+    const shifted = dot(qShift, kShift);
+
+    const colours = theme(root);
+    if (dials.childElementCount !== PAIRS)
+      dials.replaceChildren(
+        ...Array.from({ length: PAIRS }, (_, i) =>
+          element("figure", { className: "sec-dial" }, [
+            element("canvas", {
+              role: "img",
+              "aria-label": app.t("dialLabel", { i }),
+            }),
+            element("figcaption"),
+          ]),
+        ),
+      );
+    const rows = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const [a, b] = pairComponents(i, options.pairing);
+      const figure = dials.children[i];
+      setText(
+        figure.lastChild,
+        app.t("dialCaption", { i, omega: short(omega[i]) }),
+      );
+      drawDial(figure.firstChild, colours, [
+        { x: q[a], y: q[b], colour: colours.series[0], faint: true },
+        { x: qm[a], y: qm[b], colour: colours.series[0] },
+        { x: k[a], y: k[b], colour: colours.series[1], faint: true },
+        { x: kn[a], y: kn[b], colour: colours.series[1] },
+      ]);
+      rows.push([
+        String(i),
+        `(${a}, ${b})`,
+        short(omega[i]),
+        `${short(m * omega[i])} · ${short(n * omega[i])}`,
+        `(${short(q[a], 3)}, ${short(q[b], 3)})`,
+        `(${short(qm[a], 3)}, ${short(qm[b], 3)})`,
+        `(${short(k[a], 3)}, ${short(k[b], 3)})`,
+        `(${short(kn[a], 3)}, ${short(kn[b], 3)})`,
+        short(qm[a] * kn[a] + qm[b] * kn[b]),
+      ]);
+    }
+    const head = [
+      "pair i",
+      "(a, b)",
+      "ωᵢ",
+      "mωᵢ · nωᵢ",
+      "q",
+      "R(m) q",
+      "k",
+      "R(n) k",
+      "contribution",
+    ].map((key) => app.t(`col ${key}`));
+    table.replaceChildren(
+      element("thead", {}, [
+        element(
+          "tr",
+          {},
+          head.map((text) => element("th", { text, scope: "col" })),
+        ),
+      ]),
+      element(
+        "tbody",
+        {},
+        rows.map((cells) =>
+          element(
+            "tr",
+            {},
+            cells.map((text) => element("td", { text })),
+          ),
+        ),
+      ),
+    );
+    setText(
+      scores,
+      app.t("headScores", {
+        before: short(before, 6),
+        m,
+        n,
+        after: short(after, 6),
+        mShift: m + SHIFT,
+        nShift: n + SHIFT,
+        shifted: short(shifted, 6),
+        diff: m - n,
+      }),
+    );
+    scores.dataset.before = String(before);
+    scores.dataset.after = String(after);
+    scores.dataset.shifted = String(shifted);
+    // The vectors themselves, for readers of the markup and for tests.
+    scores.dataset.q = Array.from(q).join(" ");
+    scores.dataset.k = Array.from(k).join(" ");
+  }
+
+  return { update: draw, redraw: () => last && draw(last) };
+}
+
+// One dial: the unit circle and each vector of the pair as a hand, faint
+// before rotation and solid after.
+function drawDial(canvas, colours, hands) {
+  const size = 112;
+  const { context } = fitCanvas(canvas, size, size);
+  const c = size / 2;
+  context.fillStyle = colours.background;
+  context.fillRect(0, 0, size, size);
+  context.strokeStyle = colours.grid;
+  context.lineWidth = 1;
+  context.beginPath();
+  context.arc(c, c, c - 6, 0, 2 * Math.PI);
+  context.stroke();
+  // Each hand scaled to the largest, so short pairs still show their angle.
+  const reach = Math.max(...hands.map((h) => Math.hypot(h.x, h.y))) || 1;
+  for (const hand of hands) {
+    const r = ((c - 8) * Math.hypot(hand.x, hand.y)) / reach;
+    const angle = Math.atan2(hand.y, hand.x);
+    context.strokeStyle = hand.colour;
+    context.globalAlpha = hand.faint ? 0.4 : 1;
+    context.lineWidth = hand.faint ? 2 : 3;
+    context.setLineDash(hand.faint ? [3, 3] : []);
+    context.beginPath();
+    context.moveTo(c, c);
+    context.lineTo(c + r * Math.cos(angle), c - r * Math.sin(angle));
+    context.stroke();
+  }
+  context.globalAlpha = 1;
+  context.setLineDash([]);
+}
