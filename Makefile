@@ -230,7 +230,7 @@ test-browser: all site deps-browser
 test-package: all deps-browser
 	node --test tests/package/
 
-# Writes the measured sizes table into README.md (checked by test-package).
+# Writes the measured sizes table into docs/sizes.md (checked by test-package).
 sizes: all
 	node tests/package/sizes.js --write
 
