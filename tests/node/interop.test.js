@@ -1,4 +1,4 @@
-// The README's interop examples, run as written (inside the repository, so
+// The interop examples of the README and docs/api.md, run as written (inside the repository, so
 // "sinusoidal-pe" resolves to this package), each followed by checks against
 // float64 formulas written here.
 import assert from "node:assert/strict";
@@ -9,13 +9,15 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const readme = readFileSync(join(root, "README.md"), "utf8");
+const documents = ["README.md", "docs/api.md"].map((path) =>
+  readFileSync(join(root, path), "utf8"),
+);
 
 function example(name) {
   const marker = `<!-- example: ${name} -->`;
-  const at = readme.indexOf(marker);
-  assert.ok(at >= 0, `README.md has the ${name} example`);
-  const match = /```js\n([\s\S]*?)```/.exec(readme.slice(at));
+  const text = documents.find((document) => document.includes(marker));
+  assert.ok(text, `README.md or docs/api.md has the ${name} example`);
+  const match = /```js\n([\s\S]*?)```/.exec(text.slice(text.indexOf(marker)));
   return match[1];
 }
 
@@ -98,7 +100,7 @@ test("README: an onnxruntime-web Tensor wraps Whisper's table without a copy", (
   assert.ok(result.worst <= 6e-8, `${result.worst}`);
 });
 
-test("README: RoPE rotates query and key rows in place as HF Llama does", () => {
+test("docs/api.md: RoPE rotates query and key rows in place as HF Llama does", () => {
   const result = runExample(
     "rope",
     `Math.random = seeded(7);

@@ -38,7 +38,7 @@ test("npm pack ships the built files only", () => {
   ])
     assert.ok(files.includes(file), `${file} is packed`);
   assert.ok(
-    files.every((f) => !f.startsWith("src/") && !f.startsWith("tests/")),
+    files.every((f) => !/^(src|tests|docs)\//.test(f)),
     files.join(", "),
   );
 });

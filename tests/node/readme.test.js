@@ -1,21 +1,37 @@
-// Every code block of the README runs: each JavaScript block in a fresh Node
+// Every code block of the README and of docs/*.md runs: each JavaScript block in a fresh Node
 // process that imports the package by its name, with every `// → value`
 // comment checked against what the expression returned (readme-claims.js);
 // shell blocks run their command-line calls and name make targets that
-// exist; Python blocks run on the files those calls wrote; the embedding
+// exist (an `npm install` names this package); Python blocks run on the
+// files those calls wrote; the embedding
 // snippet is the one the browser tests load. A block marked
 // `<!-- browser -->` needs a page (location, bundler assets): its script is
 // syntax-checked here and its way of loading runs in the package tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseClaim } from "./readme-claims.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const readme = readFileSync(join(root, "README.md"), "utf8");
+const DOCUMENTS = [
+  "README.md",
+  ...readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const PACKAGE_NAME = JSON.parse(
+  readFileSync(join(root, "package.json"), "utf8"),
+).name;
 const CLAIMS = pathToFileURL(join(root, "tests/node/readme-claims.js")).href;
 
 // Blocks run inside the repository, where "sinusoidal-pe" resolves to this
@@ -25,14 +41,22 @@ const project = join(root, "build/readme-blocks");
 rmSync(project, { recursive: true, force: true });
 mkdirSync(project, { recursive: true });
 
-function codeBlocks(markdown) {
+function codeBlocks(markdown, document) {
   const blocks = [];
   const pattern = /^```(\w*)\n([\s\S]*?)^```$/gm;
   for (const match of markdown.matchAll(pattern)) {
     const before = markdown.slice(0, match.index);
     const line = before.split("\n").length + 1;
     const browser = /<!-- browser -->\s*$/.test(before);
-    blocks.push({ language: match[1], source: match[2], line, browser });
+    blocks.push({
+      language: match[1],
+      source: match[2],
+      line,
+      document,
+      where: `${document} line ${line}`,
+      id: `${document.replace(/\W/g, "-")}-${line}`,
+      browser,
+    });
   }
   return blocks;
 }
@@ -48,7 +72,7 @@ function depthChange(code) {
 }
 
 // Wraps every statement that ends with a `// → value` comment in a check.
-export function instrument(source, firstLine) {
+export function instrument(source, firstLine, document = "README.md") {
   const lines = source.split("\n");
   const out = [
     `import { parseClaim as __parse, mismatch as __mismatch } from ${JSON.stringify(CLAIMS)};`,
@@ -56,7 +80,7 @@ export function instrument(source, firstLine) {
   out.push(
     "function __claim(actual, text, line) {",
     "  const problem = __mismatch(__parse(text), actual);",
-    "  if (problem) throw new Error(`README line ${line}: ${problem}`);",
+    `  if (problem) throw new Error(\`${document} line \${line}: \${problem}\`);`,
     "}",
   );
   let statement = [];
@@ -69,7 +93,7 @@ export function instrument(source, firstLine) {
     if (depth !== 0 || !/;\s*$/.test(code)) {
       if (match)
         throw new Error(
-          `README line ${firstLine + index}: a claim must end a statement`,
+          `${document} line ${firstLine + index}: a claim must end a statement`,
         );
       if (depth === 0 && code.trim() === "") {
         out.push(...statement);
@@ -94,7 +118,10 @@ export function instrument(source, firstLine) {
   return out.join("\n");
 }
 
-const blocks = codeBlocks(readme);
+const blocks = DOCUMENTS.flatMap((document) =>
+  codeBlocks(readFileSync(join(root, document), "utf8"), document),
+);
+const readmeBlocks = blocks.filter((b) => b.document === "README.md");
 const run = (command, args, options = {}) =>
   spawnSync(command, args, {
     cwd: project,
@@ -103,12 +130,20 @@ const run = (command, args, options = {}) =>
     ...options,
   });
 
-test("the README has code blocks, and every one has a known language", () => {
-  assert.ok(blocks.filter((b) => b.language === "js").length >= 3);
+test("the README stays a README for npm users: at most 450 lines, npm install first", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const lines = readme.split("\n").length - 1;
+  assert.ok(lines <= 450, `README.md has ${lines} lines`);
+  const install = readme.indexOf("npm install sinusoidal-pe");
+  assert.ok(install > 0 && install < readme.indexOf("\n## "));
+});
+
+test("the README has code blocks, and every block has a known language", () => {
+  assert.ok(readmeBlocks.filter((b) => b.language === "js").length >= 3);
   for (const block of blocks)
     assert.ok(
       ["js", "sh", "html", "python"].includes(block.language),
-      `README line ${block.line}: language "${block.language}"`,
+      `${block.where}: language "${block.language}"`,
     );
 });
 
@@ -116,9 +151,9 @@ for (const block of blocks.filter((b) => b.language === "js")) {
   const what = block.browser
     ? "is valid JavaScript"
     : "runs and its claims hold";
-  test(`README JavaScript block at line ${block.line} ${what}`, () => {
-    const file = join(project, `block-${block.line}.mjs`);
-    writeFileSync(file, instrument(block.source, block.line));
+  test(`${block.where}: the JavaScript block ${what}`, () => {
+    const file = join(project, `block-${block.id}.mjs`);
+    writeFileSync(file, instrument(block.source, block.line, block.document));
     const result = run(
       process.execPath,
       block.browser ? ["--check", file] : [file],
@@ -126,7 +161,7 @@ for (const block of blocks.filter((b) => b.language === "js")) {
     assert.equal(
       result.status,
       0,
-      `README block at line ${block.line} failed:\n${result.stderr}`,
+      `${block.where}: the block failed:\n${result.stderr}`,
     );
   });
 }
@@ -134,7 +169,7 @@ for (const block of blocks.filter((b) => b.language === "js")) {
 // Shell blocks run in order, so a later Python block finds their files.
 const CLI = join(root, "dist/cli.js");
 for (const block of blocks.filter((b) => b.language === "sh")) {
-  test(`README shell block at line ${block.line}: its commands run`, () => {
+  test(`${block.where}: the shell block's commands run`, () => {
     for (const raw of block.source.split("\n")) {
       const command = raw.replace(/\s+#.*$/, "").trim();
       if (command === "" || command.startsWith("#")) continue;
@@ -148,9 +183,15 @@ for (const block of blocks.filter((b) => b.language === "sh")) {
         );
         continue;
       }
+      // The install line is not run (it would fetch from the registry): it
+      // must name this package.
+      if (command.startsWith("npm install ")) {
+        assert.equal(command, `npm install ${PACKAGE_NAME}`, block.where);
+        continue;
+      }
       assert.ok(
         command.startsWith("npx sinusoidal-pe "),
-        `README line ${block.line}: no rule to run "${command}"`,
+        `${block.where}: no rule to run "${command}"`,
       );
       const shell = command.replace(
         /^npx sinusoidal-pe/,
@@ -163,25 +204,25 @@ for (const block of blocks.filter((b) => b.language === "sh")) {
 }
 
 for (const block of blocks.filter((b) => b.language === "python")) {
-  test(`README Python block at line ${block.line} runs`, () => {
+  test(`${block.where}: the Python block runs`, () => {
     const result = run("/usr/bin/python3", ["-c", block.source]);
     assert.equal(
       result.status,
       0,
-      `README block at line ${block.line} failed:\n${result.stderr}`,
+      `${block.where}: the block failed:\n${result.stderr}`,
     );
   });
 }
 
 for (const block of blocks.filter((b) => b.language === "html")) {
-  test(`README HTML block at line ${block.line} is what a page loads`, () => {
+  test(`${block.where}: the HTML block is what a page loads`, () => {
     if (block.browser) {
       // Its inline script, syntax-checked.
       const scripts = [
         ...block.source.matchAll(/<script>([\s\S]*?)<\/script>/g),
       ];
       for (const [, script] of scripts) {
-        const file = join(project, `html-${block.line}.js`);
+        const file = join(project, `html-${block.id}.js`);
         writeFileSync(file, script);
         assert.equal(run(process.execPath, ["--check", file]).status, 0);
       }
