@@ -26,9 +26,18 @@ export function show(value) {
 
 // A plain copy of an options object: each getter (or Proxy trap) runs once,
 // here, and everything after reads the copy.
+const objectKind = Function.prototype.call.bind(Object.prototype.toString);
+
+// Objects of another kind (a Date, a Map, a typed array) are refused rather
+// than read as an empty set of options.
 export function snapshot(options, name = "options") {
-  if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw typeError(`${name} must be an object, got ${show(options)}`);
+  if (
+    options === null ||
+    typeof options !== "object" ||
+    Array.isArray(options) ||
+    objectKind(options) !== "[object Object]"
+  )
+    throw typeError(`${name} must be a plain object, got ${show(options)}`);
   return { ...options };
 }
 

@@ -24,6 +24,8 @@ import {
 
 export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES };
 
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 export const SCHEDULE_OPTIONS = [
   "dim",
   "base",
@@ -187,11 +189,14 @@ export function writeFrequencies(prepared, scratch) {
       prepared.rope,
       scratch,
     );
-    return {
-      omega: pointer,
-      attention: attentionFactor,
-      amplitude: prepared.amplitude * attentionFactor,
-    };
+    const amplitude = prepared.amplitude * attentionFactor;
+    // The attention factor multiplies every value: name it, not outputScale,
+    // when the product leaves float32.
+    if (prepared.float32 && !(Math.abs(amplitude) <= FLOAT32_MAX))
+      throw rangeError(
+        `the attention factor of option "scaling" (${attentionFactor}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
+      );
+    return { omega: pointer, attention: attentionFactor, amplitude };
   }
   const omega = scratch(prepared.pairs * 8, "frequencies");
   if (prepared.explicit !== null)
@@ -201,8 +206,6 @@ export function writeFrequencies(prepared, scratch) {
   else kernels.frequencies({ ...prepared, out: omega, count: prepared.pairs });
   return { omega, attention: 1, amplitude: prepared.amplitude };
 }
-
-const FLOAT32_MAX = 3.4028234663852886e38;
 
 // The output scale: the caller's option times a preset's; values up to its
 // size must fit the output dtype (index into DTYPES).

@@ -302,7 +302,7 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     base *= pow(factor * length / max_length - (factor - 1),
                 (double)dim / (double)(dim - 2));
     if (!isfinite(base))
-      return PE_ERR_ROPE_SEQ_LEN;
+      return PE_ERR_ROPE_DYNAMIC_BASE;
   }
   /* A refused call writes nothing: every check runs (out = NULL) before
      the unscaled schedule goes into out. */

@@ -90,7 +90,11 @@
   X(PE_ERR_ROTARY_DIM, 37, RANGE,                                              \
     "option \"rotaryDim\" must be even, >= 2 and <= dim")                      \
   X(PE_ERR_HEADS, 38, RANGE,                                                   \
-    "option \"heads\" must be >= 1 and divide the rows")
+    "option \"heads\" must be >= 1 and divide the rows")                       \
+  X(PE_ERR_ROPE_DYNAMIC_BASE, 39, RANGE,                                       \
+    "options \"scaling.factor\" and \"scaling.seqLen\" give a dynamic base "   \
+    "that overflows (base * (factor * length / maxPositionEmbeddings - "       \
+    "(factor - 1))^(dim / (dim - 2)))")
 
 enum pe_status {
 #define PE_STATUS_ENUMERATOR(name, code, error, message) name = code,

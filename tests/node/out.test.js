@@ -500,8 +500,12 @@ test("ropeCache's out: every misuse names out.cos, out.sin or out, and writes no
       TypeError,
       /unknown option "tan"/,
     ],
-    [new Float32Array(2 * n), TypeError, /unknown option "0"/],
-    [null, TypeError, /option "out" must be an object/],
+    [
+      new Float32Array(2 * n),
+      TypeError,
+      /"out" must be a plain object, got Float32Array/,
+    ],
+    [null, TypeError, /option "out" must be a plain object/],
     [
       { cos: shared.subarray(0, n), sin: shared.subarray(n - 1) },
       RangeError,

@@ -149,3 +149,54 @@ test("mlx frequencies whose ratio overflows name maxFreq and minFreq", () => {
     /"maxFreq" and "minFreq"/,
   );
 });
+
+test("scaling and options of another kind than a plain object are refused by name", () => {
+  for (const scaling of [new Date(0), new Map(), new Set(), /x/])
+    refused(
+      () => pe.table({ positions: 2, dim: 8, scaling }),
+      TypeError,
+      /option "scaling" must be a plain object, got (Date|Map|Set|RegExp)/,
+    );
+  refused(
+    () => pe.table(new Map()),
+    TypeError,
+    /options must be a plain object, got Map/,
+  );
+  // An empty scaling is transformers' rope_scaling without rope_type: the default.
+  assert.deepEqual(
+    pe.table({ positions: 2, dim: 8, scaling: {} }),
+    pe.table({ positions: 2, dim: 8 }),
+  );
+});
+
+test("a dynamic base that overflows names scaling.factor and scaling.seqLen", () => {
+  refused(
+    () =>
+      pe.ropeFrequencies({
+        dim: 8,
+        scaling: {
+          type: "dynamic",
+          factor: 1e308,
+          maxPositionEmbeddings: 16,
+          seqLen: 32,
+        },
+      }),
+    RangeError,
+    /"scaling.factor" and "scaling.seqLen" give a dynamic base that overflows/,
+  );
+});
+
+test("an attention factor beyond float32 names option scaling, not outputScale", () => {
+  const scaling = {
+    type: "yarn",
+    factor: 4,
+    mscale: 1e308,
+    mscaleAllDim: 1,
+    originalMaxPositionEmbeddings: 16,
+  };
+  refused(
+    () => pe.table({ positions: 3, dim: 8, scaling }),
+    RangeError,
+    /the attention factor of option "scaling" \(1\.2\d*e\+307/,
+  );
+});

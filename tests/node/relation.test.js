@@ -658,7 +658,11 @@ test("bad input is refused with a message naming the option", () => {
     TypeError,
     /"start" applies only/,
   );
-  rejects(() => rotate(x, 1, null), TypeError, /options must be an object/);
+  rejects(
+    () => rotate(x, 1, null),
+    TypeError,
+    /options must be a plain object/,
+  );
 });
 
 test("dotProducts at two offsets whose real difference is not a double", () => {

@@ -272,6 +272,15 @@ const CASES = {
     /"scaling.seqLen"/,
     ropeCall("dynamic", { factor: 2, maxPositionEmbeddings: 10, seqLen: -1 }),
   ],
+  PE_ERR_ROPE_DYNAMIC_BASE: [
+    RangeError,
+    /"scaling.factor" and "scaling.seqLen" give a dynamic base that overflows/,
+    ropeCall("dynamic", {
+      factor: 1e308,
+      maxPositionEmbeddings: 10,
+      seqLen: 20,
+    }),
+  ],
   PE_ERR_ROPE_ORIGINAL: [
     RangeError,
     /"scaling.originalMaxPositionEmbeddings"/,
