@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { version } from "../package.json";
 import {
   decayIntegral,
+  fromConfig,
   init,
   linearRelationError,
   ropeCache,
@@ -70,6 +71,9 @@ const OPTIONS = {
   layout: { type: "string" },
   dtype: { type: "string" },
   scaling: { type: "string" },
+  "rotary-dim": { type: "string" },
+  config: { type: "string" },
+  "layer-type": { type: "string" },
   offsets: { type: "string" },
   theta: { type: "string" },
   alpha: { type: "string" },
@@ -149,7 +153,14 @@ Preset parameters (with --preset; each preset's default; a switch sets true)
 ${presetHelp}
 
 RoPE cache options (rope-cache)
-  --dim D              the rotary dim, even, 2 … 1048576 (required)
+  --config FILE        a model's config.json (transformers v4 or v5): its
+                       head dim, rotary dim, rope_theta and scaling, in place
+                       of --dim, --rotary-dim, --base and --scaling
+  --layer-type NAME    with --config: the layer type whose RoPE to write
+                       (rope_parameters per layer type, e.g. full_attention)
+  --dim D              the head dim, even, 2 … 1048576 (required without
+                       --config)
+  --rotary-dim R       the rotated part of the head (default --dim)
   --base B             rope_theta (default 10000)
   --scaling JSON       rope_scaling, as above
   --layout NAME        half (default): [n, dim/2]; duplicated: [n, dim],
@@ -218,16 +229,20 @@ const ROPE_KEYS = [
   "positions-file",
   "start",
   "dim",
+  "rotary-dim",
   "base",
   "scaling",
   "layout",
   "dtype",
 ];
+// What a model's config.json gives rope-cache, through fromConfig.
+const CONFIG_KEYS = ["config", "layer-type"];
+const FROM_CONFIG = ["dim", "rotary-dim", "base", "scaling"];
 const DECAY_KEYS = ["theta", "base", "alpha", "method"];
 const OUTPUT_KEYS = ["format", "output", "block-rows"];
 const COMMAND_KEYS = {
   table: [...TABLE_KEYS, ...OUTPUT_KEYS],
-  "rope-cache": [...ROPE_KEYS, ...OUTPUT_KEYS],
+  "rope-cache": [...ROPE_KEYS, ...CONFIG_KEYS, ...OUTPUT_KEYS],
   decay: [...DECAY_KEYS, "from", "to", "count", ...OUTPUT_KEYS],
   check: [...TABLE_KEYS, "offsets", "format", "output"],
 };
@@ -458,8 +473,17 @@ function parse(argv) {
         : `option --${key} does not apply to "${command}"`,
     );
   }
+  if (values.config !== undefined) {
+    for (const key of FROM_CONFIG)
+      if (values[key] !== undefined)
+        throw usage(
+          `option --${key} comes from --config; give one or the other`,
+        );
+  } else if (values["layer-type"] !== undefined)
+    throw usage("option --layer-type applies with --config");
   for (const key of REQUIRED[command])
-    if (values[key] === undefined) throw usage(`--${key} is required`);
+    if (values[key] === undefined && values.config === undefined)
+      throw usage(`--${key} is required`);
   if (values.preset === undefined)
     for (const key of Object.keys(values)) {
       const preset = PRESET_FLAGS.get(key);
@@ -752,8 +776,31 @@ async function tableCommand({ values, format, output, blockRows }, names) {
   );
 }
 
+// The RoPE options of a config.json, read by the library's fromConfig; its
+// messages name the config's fields.
+function configOptions(values) {
+  const path = values.config;
+  let config;
+  try {
+    config = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw usage(`option --config ${path}: ${error.message}`);
+  }
+  const layerType = values["layer-type"];
+  // M-RoPE takes three position streams, which the command line does not
+  // read: its caches are those of text positions (t = h = w).
+  const { mropeSection, mropeInterleaved, ...options } = fromConfig(
+    config,
+    layerType === undefined ? {} : { layerType },
+  );
+  return options;
+}
+
 async function ropeCacheCommand({ values, format, output, blockRows }, names) {
-  const options = libraryOptions(values, ROPE_KEYS, names);
+  const options = {
+    ...(values.config === undefined ? {} : configOptions(values)),
+    ...libraryOptions(values, ROPE_KEYS, names),
+  };
   const positions = positionsOption(values, names);
   const cache = (at) => ropeCache({ ...options, ...at });
   let rows, piece, rowsAt;

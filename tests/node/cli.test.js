@@ -1005,3 +1005,75 @@ test("fairseq's padding row, counted from the end, stays in place across blocks"
       );
     }
 });
+
+test("rope-cache --config reads a model's config.json through fromConfig", () => {
+  // Phi-2: head dim 2560 / 32 = 80, partial rotary 0.4 → 32 rotated columns.
+  const path = join(dir, "phi-2-config.json");
+  writeFileSync(
+    path,
+    JSON.stringify({
+      hidden_size: 2560,
+      num_attention_heads: 32,
+      partial_rotary_factor: 0.4,
+      rope_theta: 10000,
+    }),
+  );
+  const [cos, sin] = JSON.parse(
+    ok(
+      "rope-cache",
+      "--config",
+      path,
+      "--positions",
+      "0,7",
+      "--format",
+      "json",
+    ),
+  );
+  for (const [row, p] of [0, 7].entries()) {
+    assert.equal(cos[row].length, 16);
+    for (let i = 0; i < 16; i++) {
+      const w = 10000 ** (-(2 * i) / 32);
+      assert.ok(Math.abs(cos[row][i] - Math.cos(p * w)) < 1e-7);
+      assert.ok(Math.abs(sin[row][i] - Math.sin(p * w)) < 1e-7);
+    }
+  }
+  refused(
+    sinusoidalPe(
+      "rope-cache",
+      "--config",
+      path,
+      "--dim",
+      "8",
+      "--positions",
+      "2",
+    ),
+    /--dim comes from --config/,
+  );
+  refused(
+    sinusoidalPe(
+      "rope-cache",
+      "--dim",
+      "8",
+      "--layer-type",
+      "x",
+      "--positions",
+      "2",
+    ),
+    /--layer-type applies with --config/,
+  );
+  writeFileSync(path, JSON.stringify({ head_dim: 64, rope_theta: "x" }));
+  refused(
+    sinusoidalPe("rope-cache", "--config", path, "--positions", "2"),
+    /config field "rope_theta" must be a number, got "x"/,
+  );
+  refused(
+    sinusoidalPe(
+      "rope-cache",
+      "--config",
+      join(dir, "missing.json"),
+      "--positions",
+      "2",
+    ),
+    /option --config .*missing\.json/,
+  );
+});
