@@ -58,6 +58,7 @@ pe.rope(f32, 1, { dim: 8, schedule: "timescale", maxTimescale: 1 });
 pe.rope(f32, 1, { dim: 8, schedule: "shifted", shift: 1 });
 pe.rope(f32, 1, { dim: 8, frequencies: [1, 2, 3, 4] });
 pe.rope(f32, 1, { preset: "diffusers", dim: 8, flipSinToCos: true });
+pe.rope(f32, 0, { dim: 8, rotaryDim: 4, order: "bshd", heads: 2, batch: 1 });
 pe.rotationMatrix(1, { dim: 8, layout: "halves", scale: 2, out: f64 });
 pe.rotationMatrix(1, { dim: 8, oddDim: "zero-pad", base: 9 });
 pe.rotationMatrix(1, { dim: 8, schedule: "timescale", minTimescale: 1 });
@@ -143,6 +144,17 @@ pe.ci([1, 2], { out: f64 });
 pe.si([1, 2], { out: f64 });
 pe.ropeFrequencies({ dim: 8, base: 5e5, scaling: yarn, out: f64 });
 pe.ropeCache({ positions: 4, start: 1, dim: 8, base: 9, scaling: yarn });
+pe.ropeFrequencies({ dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
+pe.ropeFrequencies({ dim: 8, mropeInterleaved: true, mropeSection: [2, 1, 1] });
+pe.ropeCache({ positions: 4, dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
+pe.ropeCache({
+  positions: { t: [0], h: [0], w: [0] },
+  dim: 8,
+  mropeSection: [2, 1, 1],
+  mropeInterleaved: true,
+});
+const config = JSON.parse('{ "head_dim": 8, "rope_theta": 10000 }');
+pe.fromConfig(config, { layerType: "full_attention" });
 pe.ropeCache({ positions: 4, dim: 8, layout: "interleaved", dtype: "float64" });
 pe.ropeCache({
   positions: 4,
