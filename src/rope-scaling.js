@@ -138,7 +138,8 @@ export function ropeSpec(raw) {
           'option "scaling"',
           'option "scaling"',
         );
-  const typeName = scaling.type ?? "default";
+  // A rope_scaling without a type is the default, as transformers reads it.
+  const typeName = scaling.type === undefined ? "default" : scaling.type;
   const type = oneOf(typeName, "scaling.type", ROPE_TYPES);
   const allowed = PARAMETERS[typeName];
   for (const key of Object.keys(scaling))
@@ -400,8 +401,13 @@ export function ropeCache(options) {
   );
   const spec = ropeSpec(raw);
   const mrope = mropeSpec(raw);
-  const layout = oneOf(raw.layout ?? "half", "layout", CACHE_LAYOUTS);
-  const dtype = oneOf(raw.dtype ?? "float32", "dtype", CACHE_DTYPES);
+  // A cache's layouts name its shapes; "halves" is a table's layout.
+  if (raw.layout === "halves")
+    throw rangeError(
+      `option "layout" of ropeCache is "half" for the [n, rotaryDim / 2] cache of each half (onnxruntime's cos_cache), or "duplicated" for [n, rotaryDim]; "halves" names a table layout, got "halves"`,
+    );
+  const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
+  const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
   let count,
     start = 0,
     positions = null,

@@ -200,3 +200,26 @@ test("an attention factor beyond float32 names option scaling, not outputScale",
     /the attention factor of option "scaling" \(1\.2\d*e\+307/,
   );
 });
+
+test('ropeCache: null is not a default, and the table word "halves" names the cache\'s "half"', () => {
+  refused(
+    () => pe.ropeCache({ dim: 8, positions: 2, layout: null }),
+    TypeError,
+    /"layout" must be one of "half", .*got null/,
+  );
+  refused(
+    () => pe.ropeCache({ dim: 8, positions: 2, dtype: null }),
+    TypeError,
+    /"dtype" must be one of .*got null/,
+  );
+  refused(
+    () => pe.ropeFrequencies({ dim: 8, scaling: { type: null } }),
+    TypeError,
+    /"scaling.type" must be one of .*got null/,
+  );
+  refused(
+    () => pe.ropeCache({ dim: 8, positions: 2, layout: "halves" }),
+    RangeError,
+    /"layout" of ropeCache is "half"/,
+  );
+});
