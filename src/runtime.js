@@ -89,7 +89,7 @@ let loading = null;
  */
 export function init(source, fallback) {
   if (instance) return Promise.resolve();
-  if (compiled) return Promise.resolve(void wasm());
+  if (compiled) return Promise.resolve().then(() => void wasm());
   if (loading !== null && loading.source !== source)
     return loading.promise.then(
       () => undefined,

@@ -56,3 +56,9 @@ test("many faults in a row leave the module working", () => {
   }
   assert.ok(tableStillRight(api));
 });
+
+test("init after a fault resolves with a fresh instance", async () => {
+  assert.throws(trap(), /internal fault/);
+  await init();
+  assert.ok(tableStillRight(api));
+});
