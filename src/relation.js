@@ -11,14 +11,7 @@ import {
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./out.js";
-import {
-  DTYPE_OF_KIND,
-  outputOf,
-  perRow,
-  ROW_KINDS,
-  rowsOf,
-  turnRows,
-} from "./rows.js";
+import { DTYPE_OF_KIND, outputOf, perRow, rowsOf, turnRows } from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
 import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
@@ -59,7 +52,7 @@ export function rotate(vectors, offsets, options) {
   requirePartners(p);
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace, ROW_KINDS);
+  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace);
   const angles = perRow(offsets, count, "offsets");
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
   return turnRows({

@@ -11,14 +11,7 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
-import {
-  DTYPE_OF_KIND,
-  outputOf,
-  perRow,
-  ROW_KINDS,
-  rowsOf,
-  turnRows,
-} from "./rows.js";
+import { DTYPE_OF_KIND, outputOf, perRow, rowsOf, turnRows } from "./rows.js";
 import { prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import {
   CACHE_DTYPES,
@@ -143,7 +136,7 @@ export function rope(vectors, positions, options) {
   const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace, ROW_KINDS);
+  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace);
   const layout =
     own.order === undefined
       ? { angles: perRow(positions, count, "positions") }

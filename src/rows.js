@@ -41,31 +41,29 @@ export const DTYPE_OF_KIND = {
   Uint16Array: "float16",
   Float16Array: "float16",
 };
-export const ROW_KINDS = Object.keys(DTYPE_OF_KIND).filter(
+const ROW_KINDS = Object.keys(DTYPE_OF_KIND).filter(
   (kind) => kind in CONSTRUCTORS,
 );
 
-// Float arrays of another precision are converted; integer arrays are
-// refused, as a Uint16Array may hold float16 bits.
-const CONVERTIBLE = ["Float32Array", "Float64Array"];
-
 /**
  * The rows of a row-major [rows, dim] array, read once. A typed array of the
- * caller's of one of `kinds` is used as it is (its elements run no code),
- * unless it views the module's memory, which this call may move; any other
- * float array or array-like is copied into a new array of the first kind.
- * The array is read only through the typed-array intrinsics. Returns the
- * rows, their count and their constructor.
+ * caller's of one of ROW_KINDS is used as it is (its elements run no code),
+ * unless it views the module's memory, which this call may move; a plain
+ * array-like is copied into a new Float32Array. The array is read only
+ * through the typed-array intrinsics. Returns the rows, their count and
+ * their constructor.
  */
-export function rowsOf(vectors, dim, inPlace, kinds) {
-  const names = kinds.join(" or ");
+export function rowsOf(vectors, dim, inPlace) {
+  const names = ROW_KINDS.join(" or ");
   const kind = kindOf(vectors);
-  const native = kinds.includes(kind);
+  const native = ROW_KINDS.includes(kind);
   if (inPlace && !native)
     throw typeError(
       `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
     );
-  if (kind !== undefined && !native && !CONVERTIBLE.includes(kind))
+  // Integer arrays are refused: a Uint16Array is read as float16 bits, so
+  // another integer array is more likely a mistake than data.
+  if (kind !== undefined && !native)
     throw typeError(
       `vectors must be a ${names} or an array of numbers, got a ${kind}`,
     );
@@ -78,7 +76,7 @@ export function rowsOf(vectors, dim, inPlace, kinds) {
     throw rangeError(
       `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
     );
-  const Typed = CONSTRUCTORS[native ? kind : kinds[0]];
+  const Typed = CONSTRUCTORS[native ? kind : "Float32Array"];
   const inModule = native && bufferOf(vectors) === memoryBuffer();
   if (inPlace && inModule)
     throw typeError(
