@@ -400,12 +400,17 @@ export * from "./config.js";
 export type NpyArray = Float32Array | Float64Array | Uint16Array;
 
 /**
- * A complete NumPy `.npy` file (format 1.0, C order, little-endian) of
- * `values` with `shape`; a Uint16Array is written as float16 bits ("<f2").
+ * A complete NumPy `.npy` file (C order, little-endian) of `values` with
+ * `shape`; a Uint16Array is written as float16 bits ("<f2"). The header is
+ * format 1.0, or format 2.0 when it passes 65535 bytes (a shape of
+ * thousands of dimensions), as NumPy writes it.
  */
 export function toNpy(values: NpyArray, shape: readonly number[]): Uint8Array;
 
-/** The header alone, for writing a large array in blocks after it. */
+/**
+ * The header alone (format 1.0, or 2.0 past 65535 bytes), for writing a
+ * large array in blocks after it.
+ */
 export function npyHeader(
   descriptor: "<f4" | "<f8" | "<f2",
   shape: readonly number[],
