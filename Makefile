@@ -35,7 +35,7 @@ ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
 	--alias:sinusoidal-pe-constants=./build/constants.js
 
-DIST := dist/index.js dist/slim.js dist/slim-node.js dist/sinusoidal-pe.global.js \
+DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinusoidal-pe.global.js \
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
@@ -109,16 +109,16 @@ dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
 	@mkdir -p dist
 	cp $< $@
 
-# The command line imports the library from ./index.js and bundles only its
-# helpers (formats, presets, block sizes): the aliases resolve what they
-# import, and tree shaking (unused frozen constants too) drops the rest.
-dist/cli.js: src/cli.js $(JS_SRC) build/constants.js build/wasm-base64.js package.json node_modules/.package-lock.json
-	node_modules/.bin/esbuild --bundle --minify --platform=node --format=esm \
-		--charset=utf8 --log-level=warning --external:./index.js \
-		--alias:sinusoidal-pe-constants=./build/constants.js \
-		--alias:sinusoidal-pe-wasm=./build/wasm-base64.js --pure:Object.freeze \
-		'--banner:js=#!/usr/bin/env node' --outfile=$@ $<
-	chmod +x $@
+# The library and the command line are bundled together, split: the code
+# they share (the library's, with the formats, presets and block sizes the
+# command line also uses) goes to dist/library.js, which the slim entry
+# re-exports and the command line imports, so the package carries it once.
+# The command line reads the module file beside it.
+dist/slim.js dist/cli.js dist/library.js &: src/slim.js src/cli.js $(JS_SRC) \
+		build/constants.js package.json node_modules/.package-lock.json
+	$(ESBUILD) --format=esm --platform=neutral --external:node:* --splitting \
+		--chunk-names=library --outdir=dist src/slim.js src/cli.js
+	chmod +x dist/cli.js
 
 # The constants C and JS share, read from the headers that define them.
 build/constants.js: src/core/constants_to_js.js src/core/status.h \
@@ -126,11 +126,8 @@ build/constants.js: src/core/constants_to_js.js src/core/status.h \
 	@mkdir -p build
 	node $< $@
 
-# The library's code is in dist/slim.js alone: the default entry adds the
-# inline module to it, the slim entry's Node build the file beside it.
-dist/slim.js: build/constants.js $(JS_SRC) node_modules/.package-lock.json
-	$(ESBUILD) --format=esm --outfile=$@ src/slim.js
-
+# The default entry adds the inline module to the slim one, the slim
+# entry's Node build the file beside it.
 dist/index.js: src/index.js src/inline-module.js build/wasm-base64.js node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --external:./slim.js --outfile=$@ $<
 

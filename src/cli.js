@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `npx sinusoidal-pe`: tables, RoPE caches, decay integrals and relation
 // checks from the command line, written as .npy, raw float32, CSV or JSON.
 // Every option is checked by the library itself (on small probes that
@@ -24,7 +25,7 @@ import {
   ropeCache,
   table,
   toeplitzError,
-} from "./index.js";
+} from "./slim-node.js";
 import { encodeRows } from "./csv.js";
 import {
   float16ToFloat32,

@@ -24,6 +24,7 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/decay.d.ts",
     "dist/index.d.ts",
     "dist/index.js",
+    "dist/library.js",
     "dist/relation.d.ts",
     "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
@@ -59,16 +60,30 @@ for (const [key, budget] of Object.entries(BUDGETS))
     );
   });
 
-test("the library's code is packed once: the default entry adds the inline module to the slim one", () => {
+test("the library's code is packed once: the entries and the command line import it", () => {
   const dist = join(project.installed, "dist");
-  const entry = readFileSync(join(dist, "index.js"), "utf8");
-  const slim = readFileSync(join(dist, "slim.js"), "utf8");
+  const read = (file) => readFileSync(join(dist, file), "utf8");
+  const library = read("library.js");
+  assert.doesNotMatch(library, /[A-Za-z0-9+/]{1000}/);
+  const entry = read("index.js");
   const withoutModule = entry.replace(/"[A-Za-z0-9+/]{1000,}=*"/, '""');
   assert.ok(withoutModule.length < 1500, `${withoutModule.length} characters`);
   assert.match(entry, /from"\.\/slim\.js"/);
-  assert.doesNotMatch(slim, /[A-Za-z0-9+/]{1000}/);
-  const node = readFileSync(join(dist, "slim-node.js"), "utf8");
+  const slim = read("slim.js");
+  assert.ok(slim.length < 1500, `${slim.length} characters`);
+  assert.match(slim, /from"\.\/library\.js"/);
+  assert.match(read("cli.js"), /from"\.\/library\.js"/);
+  const node = read("slim-node.js");
   assert.ok(node.length < 500, `${node.length} characters`);
+  // The library's longer texts (messages, the presets' notes), each found
+  // in no other file.
+  const texts = [...library.matchAll(/"([^"\\]{40,})"/g)].map((m) => m[1]);
+  assert.ok(texts.length > 40, `${texts.length} texts`);
+  for (const file of ["index.js", "slim.js", "slim-node.js", "cli.js"]) {
+    const code = read(file);
+    const repeated = texts.filter((text) => code.includes(text));
+    assert.deepEqual(repeated, [], `dist/${file} repeats the library`);
+  }
 });
 
 test("the inline module is the shipped .wasm, byte for byte", () => {
