@@ -1,6 +1,5 @@
 # sinusoidal-pe: `make serve` builds and serves the page, `make test` runs
-# every test. Missing tools are installed on first use (Debian packages with
-# apt-get, npm dev dependencies from the lockfile).
+# every test. Missing tools are installed on first use, by bootstrap.sh.
 
 SHELL := /bin/bash
 PORT ?= 8080
@@ -47,48 +46,24 @@ all: $(DIST)
 
 # ---- dependencies -----------------------------------------------------------
 
-# Each target installs only what is missing, so a machine that has the tools
-# needs neither root nor network. The build needs emcc and node; the tests
-# add compilers, sanitizer and fuzzer runtimes, SIMDe, NumPy and Chromium.
-INSTALL_MISSING := if [ -n "$$missing" ]; then \
-		echo "installing Debian packages:$$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq $$missing >/dev/null; \
-	fi
-
-deps: deps-build deps-test deps-browser
+# bootstrap.sh installs what a group needs and the machine lacks (Debian
+# packages, the npm dev dependencies from the lockfile); where everything is
+# present it installs nothing. The build needs emcc and node; the tests add
+# compilers, sanitizer and fuzzer runtimes, SIMDe, NumPy and Chromium.
+deps:
+	@./bootstrap.sh
 
 deps-build:
-	@missing=""; \
-	command -v emcc >/dev/null || missing="$$missing emscripten"; \
-	command -v zopfli >/dev/null || missing="$$missing zopfli"; \
-	command -v node >/dev/null || missing="$$missing nodejs"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
-	$(INSTALL_MISSING)
+	@./bootstrap.sh build
 
 deps-test:
-	@missing=""; \
-	command -v wasm-objdump >/dev/null || missing="$$missing wabt"; \
-	command -v clang-format >/dev/null || missing="$$missing clang-format"; \
-	command -v gcc >/dev/null || missing="$$missing gcc"; \
-	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
-	[ -f /usr/include/simde/wasm/simd128.h ] || missing="$$missing libsimde-dev"; \
-	command -v clang >/dev/null || missing="$$missing clang"; \
-	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
-		>/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
-	$(INSTALL_MISSING)
+	@./bootstrap.sh test
 
-# A CJK font, so the page's 中文 screenshots show their text.
 deps-browser:
-	@missing=""; \
-	command -v chromium >/dev/null || missing="$$missing chromium"; \
-	[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || \
-		missing="$$missing fonts-wqy-microhei"; \
-	$(INSTALL_MISSING)
+	@./bootstrap.sh browser
 
 node_modules/.package-lock.json: package-lock.json | deps-build
-	npm ci --no-audit --no-fund --loglevel=error
-	@touch $@
+	@./bootstrap.sh npm
 
 # ---- build ------------------------------------------------------------------
 
@@ -167,7 +142,8 @@ serve: site
 
 # ---- tests --------------------------------------------------------------------
 
-test: test-format test-native test-fuzz test-differential test-node test-properties \
+# Everything the tests need is installed first, with one package update.
+test: deps test-format test-native test-fuzz test-differential test-node test-properties \
 	test-types test-browser test-package
 
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test

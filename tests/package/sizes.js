@@ -18,7 +18,7 @@ const END = "<!-- /sizes -->";
 // growth.
 export const TARBALL_TARGET = 110_000;
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 136_000 },
+  tarball: { what: "the packed tarball", bytes: 132_500 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
     bytes: 51_000,
@@ -112,7 +112,8 @@ export function documentedTable() {
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
-  const { measures, apps, report } = await measure();
+  const project = installPacked();
+  const { measures, apps, report } = await measure(project);
   for (const [key, budget] of Object.entries(BUDGETS))
     console.log(
       `${budget.what}: ${kb(measures[key])} (budget ${kb(budget.bytes)})`,
@@ -121,8 +122,10 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     console.log(
       `  ${name} app: ${files.map((f) => `${f.file} ${kb(f.gzip)}`).join(", ")}`,
     );
-  console.log("the tarball's files (bytes, uncompressed):");
+  console.log("the tarball's files (uncompressed, and gzip alone):");
   for (const { path, size } of report.files)
-    console.log(`  ${path} ${kb(size)}`);
+    console.log(
+      `  ${path} ${kb(size)}, ${kb(gzip(readFileSync(join(project.installed, path))))}`,
+    );
   console.log(`  unpacked ${kb(report.unpackedSize)}`);
 }
