@@ -121,6 +121,34 @@ for (const dtype of ["float32", "float64"]) {
   });
 }
 
+test("a table past one default block (16 MiB) equals one call, bit for bit", () => {
+  // 70000 × 64 float32 is 17.9 MB: two blocks of the library's block rule.
+  const result = spawnSync(
+    process.execPath,
+    [
+      cli,
+      "table",
+      "--positions",
+      "70000",
+      "--start",
+      "3",
+      "--dim",
+      "64",
+      "--format",
+      "f32",
+    ],
+    { maxBuffer: 1 << 26 },
+  );
+  assert.equal(result.status, 0, String(result.stderr));
+  const want = table({ positions: 70000, start: 3, dim: 64 });
+  assert.equal(result.stdout.length, want.byteLength);
+  assert.ok(
+    Buffer.from(want.buffer, want.byteOffset, want.byteLength).equals(
+      result.stdout,
+    ),
+  );
+});
+
 test("a preset table in blocks loads in NumPy, within a float32 rounding of one call", () => {
   const path = join(dir, "whisper.npy");
   ok(
