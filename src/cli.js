@@ -28,6 +28,7 @@ import {
 } from "./slim-node.js";
 import { encodeRows } from "./csv.js";
 import {
+  DESCRIPTORS,
   float16ToFloat32,
   fromNpy,
   littleEndianBytes,
@@ -613,12 +614,6 @@ function progress(total) {
     },
   };
 }
-
-const DESCRIPTORS = {
-  Float32Array: "<f4",
-  Float64Array: "<f8",
-  Uint16Array: "<f2",
-};
 
 // Writes `parts` (one for a table; cos and sin for a cache), each `rows` ×
 // `columns` values produced block by block by `rowsAt(first, count)`, in the

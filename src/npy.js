@@ -13,7 +13,8 @@ import {
   lengthOf,
 } from "./typed-arrays.js";
 
-const DESCRIPTORS = Object.freeze({
+/** The descriptor of each array kind written. */
+export const DESCRIPTORS = Object.freeze({
   __proto__: null,
   Float32Array: "<f4",
   Float64Array: "<f8",
