@@ -1,7 +1,10 @@
 // `make bench`: medians of repeated runs and ratios against baselines
 // measured in the same process. Not a test: machines here are shared and
 // noisy, so only ratios within one run are meaningful.
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { init, table } from "../dist/index.js";
 
 await init();
@@ -150,7 +153,12 @@ for (const [count, dim] of [
   [8192, 4096],
   [131072, 512],
 ]) {
-  const copy = await import(`../dist/index.js?memory=${count}x${dim}`);
+  // The entries share dist/library.js: a copy of them in a directory of
+  // its own is an instance of its own.
+  const dir = mkdtempSync(join(tmpdir(), "pe-bench-"));
+  for (const file of ["index.js", "slim.js", "library.js"])
+    copyFileSync(new URL(`../dist/${file}`, import.meta.url), join(dir, file));
+  const copy = await import(pathToFileURL(join(dir, "index.js")).href);
   await copy.init();
   const view = copy.table({ positions: count, dim, view: true });
   const total = view.buffer.byteLength;

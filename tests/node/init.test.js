@@ -9,11 +9,11 @@ import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
 
 const dist = new URL("../../dist/", import.meta.url);
-const ENTRY_FILES = ["index.js", "slim.js", "slim-node.js"];
+const ENTRY_FILES = ["index.js", "slim.js", "slim-node.js", "library.js"];
 
 // A fresh copy of the package per test, with its own, uninitialised
-// instance: the entries share dist/slim.js, so each copy is a directory of
-// its own. `wasm` puts the shipped file beside them.
+// instance: the entries share dist/library.js, so each copy is a directory
+// of its own. `wasm` puts the shipped file beside them.
 function freshDirectory({ wasm = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pe-entries-"));
   const files = wasm ? [...ENTRY_FILES, "sinusoidal-pe.wasm"] : ENTRY_FILES;
@@ -127,8 +127,10 @@ test("without Node's builtins the inline module is inflated by a DecompressionSt
 });
 
 test("the slim entry carries no module: init() names what to pass, then takes the file", async () => {
-  const text = await readFile(new URL("slim.js", dist), "utf8");
-  assert.ok(!/[A-Za-z0-9+/]{1000}/.test(text), "no base64 module");
+  for (const file of ["slim.js", "library.js"]) {
+    const text = await readFile(new URL(file, dist), "utf8");
+    assert.ok(!/[A-Za-z0-9+/]{1000}/.test(text), `no base64 module in ${file}`);
+  }
   const dir = freshDirectory();
   const slim = await entry(dir, "slim.js");
   await assert.rejects(slim.init(), (error) => {
