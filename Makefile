@@ -91,7 +91,7 @@ dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
 # The command line reads the module file beside it.
 dist/slim.js dist/cli.js dist/library.js &: src/slim.js src/cli.js $(JS_SRC) \
 		build/constants.js package.json node_modules/.package-lock.json
-	$(ESBUILD) --format=esm --platform=neutral --external:node:* --splitting \
+	$(ESBUILD) --format=esm --platform=neutral '--external:node:*' --splitting \
 		--chunk-names=library --outdir=dist src/slim.js src/cli.js
 	chmod +x dist/cli.js
 
