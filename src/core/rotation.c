@@ -182,10 +182,18 @@ static void row_f16(uint16_t *dst, const uint16_t *src, uint32_t h,
 /* M-RoPE: seeds the block at each stream's position (xyz: t, h, w) and keeps
    each pair's values from its own stream (streams[i] of pair i0 + i, as
    pe_mrope_streams assigns them). A stream at the same position as one
-   already seeded reuses its values, so text tokens (t = h = w) cost one
-   seed and get exactly plain RoPE's values. */
-static void seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
-                         const uint8_t *streams, uint32_t n, double amplitude) {
+   already seeded reuses its values, so a text token (t = h = w) costs one
+   seed and gets the values of a seeded plain row. Built for size and not
+   inlined: it runs once per group beside a seed that costs far more, and
+   inlined it would grow every specialised row loop. */
+#ifdef __clang__
+__attribute__((noinline, minsize))
+#else
+__attribute__((noinline))
+#endif
+static void
+seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
+             const uint8_t *streams, uint32_t n, double amplitude) {
   alignas(16) double cos_kept[PE_BLOCK], sin_kept[PE_BLOCK];
   int seeded = -1;
   for (int k = 0; k < 3; k++) {
@@ -342,12 +350,14 @@ int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in, uint32_t count,
                      layout, odd_dim, omega, n_omega, scale);
 }
 
-/* Every check of pe_rope; positions are checked as one per group. */
-static int32_t check_rope(void *out, const void *in, int32_t dtype,
-                          uint32_t count, uint32_t dim, uint32_t rotary,
-                          uint32_t repeat, const double *positions,
-                          double position, int32_t pairing, const double *omega,
-                          uint32_t n_omega, double scale, double amplitude) {
+/* Every check of pe_rope; positions are checked as one per group. Shared,
+   not inlined, by pe_rope and pe_rope_streams. */
+__attribute__((noinline)) static int32_t
+check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
+           uint32_t dim, uint32_t rotary, uint32_t repeat,
+           const double *positions, double position, int32_t pairing,
+           const double *omega, uint32_t n_omega, double scale,
+           double amplitude) {
   if (!PE_IN_ENUM(dtype, PE_CACHE_DTYPE_COUNT))
     return PE_ERR_DTYPE;
   if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))

@@ -408,3 +408,41 @@ test("M-RoPE refusals name the option, and the module goes on", () => {
   const want = [0, Math.cos(0.02), 0, Math.sin(0.02)];
   got.forEach((v, c) => assert.ok(Math.abs(v - want[c]) <= 1e-16, `${c}`));
 });
+
+test("M-RoPE positions are read once: each stream and getter, before any work", () => {
+  const reads = { t: 0, h: 0, w: 0, section: 0 };
+  const stream = (key, values) =>
+    new Proxy(values, {
+      get(target, property, receiver) {
+        if (property === "length") reads[key]++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+  const positions = {
+    get t() {
+      return stream("t", [1, 2]);
+    },
+    get h() {
+      return stream("h", [3, 4]);
+    },
+    get w() {
+      return stream("w", [5, 6]);
+    },
+  };
+  const options = {
+    dim: 8,
+    get mropeSection() {
+      reads.section++;
+      return [2, 1, 1];
+    },
+  };
+  const got = rope(new Float64Array(16).fill(1), positions, options);
+  assert.deepEqual(reads, { t: 1, h: 1, w: 1, section: 1 });
+  // The same as the streams given plainly.
+  const plain = rope(
+    new Float64Array(16).fill(1),
+    { t: [1, 2], h: [3, 4], w: [5, 6] },
+    { dim: 8, mropeSection: [2, 1, 1] },
+  );
+  assert.deepEqual(got, plain);
+});
