@@ -65,22 +65,54 @@ export async function run({ measure, report }) {
     { runs: 9 },
   );
   const oneRowEach = { ms: contiguous, max: 1.3 };
-  for (const order of ["bhsd", "bshd"])
+  const orders = {};
+  for (const order of ["bhsd", "bshd"]) {
+    orders[order] = measure(
+      () =>
+        rope(tensor, 0, {
+          dim: headDim,
+          heads,
+          order,
+          ...llama3,
+          out: tensor,
+        }),
+      { runs: 9 },
+    );
     report(
       `rope ${order} tensor 32 heads × 2048 × 128, llama3, in place`,
-      measure(
-        () =>
-          rope(tensor, 0, {
-            dim: headDim,
-            heads,
-            order,
-            ...llama3,
-            out: tensor,
-          }),
-        { runs: 9 },
-      ),
-      { "contiguous rows, one position per row": oneRowEach },
+      orders[order],
+      {
+        "contiguous rows, one position per row": oneRowEach,
+        ...(order === "bshd" && {
+          "the same tensor in bhsd": { ms: orders.bhsd, max: 1.3 },
+        }),
+      },
     );
+  }
+  // M-RoPE (Qwen2-VL's sections) on the same tensor: image tokens whose
+  // t, h and w differ, each pair at its own stream's position, against the
+  // plain rotation at uneven positions (both seed every token).
+  const t = Float64Array.from({ length: seq }, (_, s) => s + (s % 7) / 8);
+  const streams = {
+    t,
+    h: t.map((p, s) => p + (s % 3)),
+    w: t.map((p, s) => p + (s % 5)),
+  };
+  const qwen = { dim: headDim, base: 1e6, heads, order: "bshd", out: tensor };
+  report(
+    "rope bshd tensor 32 heads × 2048 × 128, M-RoPE { t, h, w }, in place",
+    measure(
+      () => rope(tensor, streams, { ...qwen, mropeSection: [16, 24, 24] }),
+      {
+        runs: 9,
+      },
+    ),
+    {
+      "plain RoPE at the t positions": {
+        ms: measure(() => rope(tensor, t, qwen), { runs: 9 }),
+      },
+    },
+  );
 
   const d = 768;
   const count = 1e5;

@@ -74,6 +74,8 @@ const OPTIONS = {
   dtype: { type: "string" },
   scaling: { type: "string" },
   "rotary-dim": { type: "string" },
+  "mrope-section": { type: "string" },
+  "mrope-interleaved": { type: "boolean" },
   config: { type: "string" },
   "layer-type": { type: "string" },
   offsets: { type: "string" },
@@ -126,7 +128,8 @@ Positions (table, rope-cache, check)
   --positions N        a count of rows: positions start … start + N − 1
   --positions P,P,…    explicit positions, comma-separated ("5," for one)
   --positions-file F   explicit positions: a 1-D .npy, or text with one
-                       number per line
+                       number per line (rope-cache: or three, M-RoPE's
+                       t h w, with an M-RoPE section)
   --start P            first position of a count (default 0; not with
                        --preset, whose own parameters set it)
 
@@ -163,6 +166,10 @@ RoPE cache options (rope-cache)
   --dim D              the head dim, even, 2 … 1048576 (required without
                        --config)
   --rotary-dim R       the rotated part of the head (default --dim)
+  --mrope-section S,S,S
+                       M-RoPE: the pairs of the t, h and w streams
+                       (Qwen2-VL's mrope_section, summing to rotary dim / 2)
+  --mrope-interleaved  M-RoPE pairs interleaved as Qwen3-VL's, not chunked
   --base B             rope_theta (default 10000)
   --scaling JSON       rope_scaling, as above
   --layout NAME        half (default): [n, dim/2]; duplicated: [n, dim],
@@ -234,12 +241,17 @@ const ROPE_KEYS = [
   "rotary-dim",
   "base",
   "scaling",
+  "mrope-section",
+  "mrope-interleaved",
   "layout",
   "dtype",
 ];
 // What a model's config.json gives rope-cache, through fromConfig.
 const CONFIG_KEYS = ["config", "layer-type"];
-const FROM_CONFIG = ["dim", "rotary-dim", "base", "scaling"];
+const FROM_CONFIG = [
+  ...["dim", "rotary-dim", "base", "scaling"],
+  ...["mrope-section", "mrope-interleaved"],
+];
 const DECAY_KEYS = ["theta", "base", "alpha", "method"];
 const OUTPUT_KEYS = ["format", "output", "block-rows"];
 const COMMAND_KEYS = {
@@ -374,7 +386,8 @@ function numberList(text, flag) {
   });
 }
 
-// Explicit positions from --positions-file: a 1-D .npy or one number a line.
+// Explicit positions from --positions-file: a 1-D .npy or one number a
+// line, or M-RoPE's three streams as three numbers a line (t h w).
 function positionsFile(path) {
   const bytes = readFileSync(path);
   if (bytes[0] === 0x93) {
@@ -389,14 +402,25 @@ function positionsFile(path) {
   }
   const lines = bytes.toString("utf8").split(/\r?\n/);
   if (lines.at(-1).trim() === "") lines.pop();
-  return Float64Array.from(lines, (line, i) => {
-    const number = value(line.trim());
-    if (typeof number !== "number" || !Number.isFinite(number))
+  const fields = lines.map((line) => line.trim().split(/[\s,]+/));
+  const columns = fields.length > 0 && fields[0].length === 3 ? 3 : 1;
+  const what =
+    columns === 3 ? "three finite numbers (t h w)" : "a finite number";
+  const read = (entries, i) => {
+    const numbers = entries.map(value);
+    if (
+      entries.length !== columns ||
+      numbers.some((n) => typeof n !== "number" || !Number.isFinite(n))
+    )
       throw usage(
-        `option --positions-file ${path}: line ${i + 1} must be a finite number, got ${JSON.stringify(line)}`,
+        `option --positions-file ${path}: line ${i + 1} must be ${what}, got ${JSON.stringify(lines[i])}`,
       );
-    return number;
-  });
+    return numbers;
+  };
+  const rows = fields.map(read);
+  if (columns === 1) return Float64Array.from(rows, ([p]) => p);
+  const stream = (k) => Float64Array.from(rows, (row) => row[k]);
+  return { t: stream(0), h: stream(1), w: stream(2) };
 }
 
 // The positions: a count (a number, or text the library refuses) or a list.
@@ -405,7 +429,13 @@ function positionsOption(values, names) {
     throw usage("options --positions and --positions-file exclude each other");
   if (values["positions-file"] !== undefined) {
     names.flag("positions", "positions-file");
-    return { list: positionsFile(values["positions-file"]) };
+    const list = positionsFile(values["positions-file"]);
+    if (list.t === undefined) return { list };
+    if (values["mrope-section"] === undefined && values.config === undefined)
+      throw usage(
+        `option --positions-file ${values["positions-file"]} holds three positions a line (M-RoPE's t h w): they apply to rope-cache with --mrope-section or a --config that has one`,
+      );
+    return { streams: list };
   }
   if (values.positions === undefined)
     throw usage("--positions is required (a count, or P,P,… positions)");
@@ -429,9 +459,11 @@ function libraryOptions(values, keys, names) {
     options[name] =
       key === "scaling"
         ? scalingOption(text, names)
-        : typeof text === "boolean" || NAMED_OPTIONS.includes(key)
-          ? text
-          : value(text);
+        : key === "mrope-section"
+          ? numberList(text, key)
+          : typeof text === "boolean" || NAMED_OPTIONS.includes(key)
+            ? text
+            : value(text);
   }
   return options;
 }
@@ -783,13 +815,7 @@ function configOptions(values) {
     throw usage(`option --config ${path}: ${error.message}`);
   }
   const layerType = values["layer-type"];
-  // M-RoPE takes three position streams, which the command line does not
-  // read: its caches are those of text positions (t = h = w).
-  const { mropeSection, mropeInterleaved, ...options } = fromConfig(
-    config,
-    layerType === undefined ? {} : { layerType },
-  );
-  return options;
+  return fromConfig(config, layerType === undefined ? {} : { layerType });
 }
 
 async function ropeCacheCommand({ values, format, output, blockRows }, names) {
@@ -800,7 +826,29 @@ async function ropeCacheCommand({ values, format, output, blockRows }, names) {
   const positions = positionsOption(values, names);
   const cache = (at) => ropeCache({ ...options, ...at });
   let rows, piece, rowsAt;
-  if (positions.list !== undefined) {
+  if (positions.streams !== undefined) {
+    // M-RoPE: the t, h and w of each row; the first call checks the
+    // largest of each stream.
+    const { streams } = positions;
+    const slice = (from, to) => ({
+      positions: Object.fromEntries(
+        Object.entries(streams).map(([k, list]) => [
+          k,
+          list.subarray(from, to),
+        ]),
+      ),
+    });
+    rows = streams.t.length;
+    piece = cache({
+      positions: Object.fromEntries(
+        Object.entries(streams).map(([k, list]) => [
+          k,
+          rows > 0 ? [extreme(list)] : [],
+        ]),
+      ),
+    });
+    rowsAt = (row, count) => cache(slice(row, row + count));
+  } else if (positions.list !== undefined) {
     const { list } = positions;
     rows = list.length;
     piece = cache({ positions: rows > 0 ? [extreme(list)] : [] });

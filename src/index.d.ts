@@ -376,6 +376,8 @@ export interface PresetDescription {
     readonly file: string;
     /** The function or class reproduced. */
     readonly function: string;
+    /** The release (and commit) followed, where the source's behaviour changed between releases. */
+    readonly release?: string;
   };
   /** The preset's parameters and their defaults. */
   readonly parameters: Readonly<Record<string, unknown>>;

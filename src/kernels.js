@@ -66,6 +66,18 @@ export const rope = kernel(
   { positions: 0, position: 0 },
 );
 
+// M-RoPE on rows: positions holds the t, h and w of each group of `repeat`
+// rows; streams the stream of each pair (from mropeStreams).
+export const ropeStreams = kernel(
+  "pe_rope_streams",
+  "rope",
+  [
+    ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
+    ["positions", "streams", "pairing", "omega", "pairs", "scale"],
+    ["amplitude"],
+  ].flat(),
+);
+
 export const rotationMatrixF64 = kernel(
   "pe_rotation_matrix_f64",
   "rotationMatrix",
@@ -139,9 +151,11 @@ export const ropeCache = kernel(
 
 // M-RoPE: the stream (t, h, w) of each pair, and a cache whose pairs take
 // their own stream's positions (t, then h, then w, count each).
-export const mropeStreams = kernel("pe_mrope_streams", "ropeCache", [
-  ...["s0", "s1", "s2", "interleaved", "streams", "pairs"],
-]);
+// Its errors name `api`, the public function that gave the section.
+export const mropeStreams = (api, args) =>
+  kernel("pe_mrope_streams", api, [
+    ...["s0", "s1", "s2", "interleaved", "streams", "pairs"],
+  ])(args);
 export const ropeCacheStreams = kernel(
   "pe_rope_cache_streams",
   "ropeCache",

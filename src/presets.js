@@ -148,6 +148,7 @@ export const presets = deepFreeze({
       repository: "ml-explore/mlx",
       file: "python/mlx/nn/layers/positional_encoding.py",
       function: "SinusoidalPositionalEncoding",
+      release: "v0.32.1 (3a6219917e45)",
     },
     parameters: {
       minFreq: 0.0001,
@@ -160,10 +161,13 @@ export const presets = deepFreeze({
       "omega_i = maxFreq * (minFreq / maxFreq)^(i / (h - 1)), h = d/2, times 2 pi when fullTurns",
     layout: "halves: [sin | cos], or [cos | sin] when cosFirst",
     oddDim:
-      "refused: the source returns 2 * floor(d/2) columns (ask for d - 1); d = 2 gives NaN",
+      "refused, as the source raises ValueError for odd dims; d = 2 has the one frequency maxFreq",
     notes:
-      "Every value is multiplied by scale, which defaults to sqrt(2/d) when " +
-      "null or 0 (the source's `scale or sqrt(2 / dims)`).",
+      "Every value is multiplied by scale, sqrt(2/d) when null (the " +
+      "source's `scale if scale is not None else sqrt(2 / dims)`): 0 gives " +
+      "zeros. mlx before v0.32 read 0 as the default, returned d - 1 " +
+      "columns for an odd d and NaN for d = 2; to get its 0 behaviour, " +
+      "leave scale null.",
   },
 });
 
@@ -287,19 +291,18 @@ const resolvers = {
       throw rangeError(
         `options "maxFreq" and "minFreq" must have a ratio whose value and reciprocal are finite, got maxFreq ${maxFreq} / minFreq ${minFreq} = ${ratio}`,
       );
-    if (p.scale !== null) finiteNumber(p.scale, "scale");
+    const scale = p.scale === null ? null : finiteNumber(p.scale, "scale");
     const cosFirst = boolean(p.cosFirst, "cosFirst");
     const fullTurns = boolean(p.fullTurns, "fullTurns");
     if (dim % 2 === 1)
       refuse(
         "mlx",
         dim,
-        `the source returns 2 * floor(dim/2) = ${dim - 1} columns; ask for dim ${dim - 1}`,
+        "the source raises ValueError: dims must be positive and even",
       );
-    if (dim === 2)
-      refuse("mlx", dim, "the source divides by dim/2 - 1 = 0 (NaN)");
     // omega_i = maxFreq * exp(-i ln(maxFreq/minFreq) / (h - 1)): the timescale
     // schedule with minTimescale 1, its angle scaled by maxFreq (and 2 pi).
+    // At dim 2 its one frequency is maxFreq, as the source's.
     const engine = {
       schedule: "timescale",
       minTimescale: 1,
@@ -308,7 +311,7 @@ const resolvers = {
       layout: cosFirst ? "halves-cos-first" : "halves",
       oddDim: "error",
     };
-    const outputScale = p.scale || Math.sqrt(2 / dim);
+    const outputScale = scale ?? Math.sqrt(2 / dim);
     return { engine, outputScale };
   },
 };

@@ -8,6 +8,7 @@ import type {
   ScaleOption,
   ScheduleOptions,
 } from "./index.js";
+import type { MropePositions } from "./rope-scaling.js";
 
 // As in index.d.ts, each option is declared once, in one interface that
 // every union member with it shares.
@@ -101,6 +102,10 @@ export interface RopeFields<Out> {
   heads?: number;
   /** Batch rows of the tensor (with `order`); default 1. */
   batch?: number;
+  /** M-RoPE: the pairs of the t, h and w streams (integers summing to rotaryDim / 2), as fromConfig reads a Qwen2-VL or Qwen3-VL config. Positions may then be { t, h, w }; plain positions are text tokens (t = h = w), plain RoPE. */
+  mropeSection?: ArrayLike<number>;
+  /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope, rather than chunked as Qwen2-VL's; default false. */
+  mropeInterleaved?: boolean;
   /** Rotate `vectors` (a typed array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /** An array of the rows' type (a Float32Array for plain arrays), at least rows × dim long. */
@@ -137,7 +142,8 @@ export type RopeResult<Rows> = Rows extends Float64Array
  * columns of a row becomes (x cos a − y sin a, y cos a + x sin a),
  * a = position · scale · w_i, computed in float64 and rounded once to the
  * rows' type. `positions`: one number or one per row (see `order` for
- * tensors). With a preset, its schedule and scale apply. Returns a new
+ * tensors), or with `mropeSection` M-RoPE's { t, h, w }, each pair at its
+ * own stream's position. With a preset, its schedule and scale apply. Returns a new
  * array of the rows' type, `vectors` with `inPlace`, or `out`.
  */
 export function rope<
@@ -145,7 +151,7 @@ export function rope<
   Out extends RopeResult<Rows> = RopeResult<Rows>,
 >(
   vectors: Rows,
-  positions: number | ArrayLike<number>,
+  positions: number | ArrayLike<number> | MropePositions,
   options: RopeFields<Out> &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
 ): Out;

@@ -274,7 +274,7 @@ export function writeRopeFrequencies(spec, scratch) {
 }
 
 // M-RoPE's mropeSection (three numbers) and mropeInterleaved, or null.
-function mropeSpec(raw) {
+export function mropeSpec(raw) {
   if (raw.mropeSection === undefined) {
     if (raw.mropeInterleaved !== undefined)
       throw typeError(
@@ -295,17 +295,23 @@ function mropeSpec(raw) {
 }
 
 // The position stream of each pair in module memory: the C core assigns
-// them (and checks that the sections sum to rotaryDim / 2).
-function writeStreams(mrope, pairs, scratch) {
+// them (and checks that the sections sum to rotaryDim / 2); its refusal is
+// told the section and the pairs it got.
+export function writeStreams(mrope, pairs, scratch, api) {
   const streams = scratch(pairs, "M-RoPE streams");
-  kernels.mropeStreams({
-    s0: mrope.section[0],
-    s1: mrope.section[1],
-    s2: mrope.section[2],
-    interleaved: mrope.interleaved ? 1 : 0,
-    streams,
-    pairs,
-  });
+  try {
+    kernels.mropeStreams(api, {
+      s0: mrope.section[0],
+      s1: mrope.section[1],
+      s2: mrope.section[2],
+      interleaved: mrope.interleaved ? 1 : 0,
+      streams,
+      pairs,
+    });
+  } catch (error) {
+    error.message += ` (${pairs} pairs), got [${mrope.section.join(", ")}]`;
+    throw error;
+  }
   return streams;
 }
 
@@ -331,7 +337,8 @@ export function ropeFrequencies(options) {
   const mrope = mropeSpec(raw);
   const out = outArray(raw.out, Float64Array, spec.dim / 2);
   return withScratch((scratch) => {
-    if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch);
+    if (mrope !== null)
+      writeStreams(mrope, spec.dim / 2, scratch, "ropeFrequencies");
     const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
       spec,
       scratch,
@@ -348,7 +355,7 @@ export function ropeFrequencies(options) {
 }
 
 // Whether positions is M-RoPE's { t, h, w }: an object that is no array.
-function isStreams(value) {
+export function isStreams(value) {
   return (
     value !== null &&
     typeof value === "object" &&
@@ -359,7 +366,7 @@ function isStreams(value) {
 }
 
 // The t, h and w streams, each read once, of one length.
-function readStreams(value) {
+export function readStreams(value) {
   const given = readOptions(
     value,
     ["t", "h", "w"],
@@ -449,7 +456,9 @@ export function ropeCache(options) {
 
   return withScratch((scratch) => {
     const streamOf =
-      mrope === null ? 0 : writeStreams(mrope, spec.dim / 2, scratch);
+      mrope === null
+        ? 0
+        : writeStreams(mrope, spec.dim / 2, scratch, "ropeCache");
     const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
       spec,
       scratch,

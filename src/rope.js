@@ -12,6 +12,12 @@ import {
   typeError,
 } from "./options.js";
 import { DTYPE_OF_KIND, outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import {
+  isStreams,
+  mropeSpec,
+  readStreams,
+  writeStreams,
+} from "./rope-scaling.js";
 import { prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import {
   CACHE_DTYPES,
@@ -29,7 +35,10 @@ const ROPE_OPTIONS = [
   "inPlace",
   "out",
 ];
-const OWN = ["rotaryDim", "heads", "order", "batch"];
+const OWN = [
+  ...["rotaryDim", "heads", "order", "batch"],
+  ...["mropeSection", "mropeInterleaved"],
+];
 const HINTS = {
   layout:
     'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
@@ -40,42 +49,72 @@ const HINTS = {
 const ORDERS = ["bhsd", "bshd"];
 
 /**
- * Where the angles of a tensor's rows come from: `positions` is the first
- * position (a KV cache's past length; token s is at positions + s), or one
- * per token of the sequence (shared by the batch), or one per token of
- * every batch row. Returns the angle of each group of rows that share one,
- * the rows per group and the groups per sequence.
+ * The positions of a tensor's tokens: `positions` is the first position (a
+ * KV cache's past length; token s is at positions + s), or one per token of
+ * the sequence (shared by the batch), or one per token of every batch row.
+ * Returns a lookup (b, s) → position.
  */
-function tensorAngles(positions, { batch, heads, seq, order }) {
+function tokenPositions(positions, { batch, heads, seq }, name) {
   let perToken;
   if (typeof positions === "number") {
     if (!Number.isFinite(positions))
-      throw rangeError(`positions must be finite, got ${positions}`);
+      throw rangeError(`${name} must be finite, got ${positions}`);
     perToken = Float64Array.from({ length: seq }, (_, s) => positions + s);
   } else {
-    perToken = numbers(positions, "positions", {
+    perToken = numbers(positions, name, {
       expected: `the first position or an array of seq (${seq}) or batch × seq (${batch * seq}) positions`,
     });
     if (perToken.length !== seq && perToken.length !== batch * seq)
       throw rangeError(
-        `positions must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${perToken.length}`,
+        `${name} must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${perToken.length}`,
       );
   }
-  const at = (b, s) => perToken[perToken.length === seq ? s : b * seq + s];
-  if (order === "bshd") {
-    // The heads of a token are consecutive rows: one group.
-    const angles = new Float64Array(batch * seq);
-    for (let b = 0; b < batch; b++)
-      for (let s = 0; s < seq; s++) angles[b * seq + s] = at(b, s);
-    return { angles, repeat: heads, segment: seq };
-  }
-  const angles = new Float64Array(batch * heads * seq);
-  for (let b = 0; b < batch; b++)
-    for (let h = 0; h < heads; h++)
-      for (let s = 0; s < seq; s++)
-        angles[(b * heads + h) * seq + s] = at(b, s);
-  return { angles, repeat: 1, segment: seq };
+  return perToken.length === seq
+    ? (b, s) => perToken[s]
+    : (b, s) => perToken[b * seq + s];
 }
+
+/**
+ * Where the angles of a tensor's rows come from: one lookup of token
+ * positions, or M-RoPE's three (t, h, w). Returns the positions of each
+ * group of rows that share them (`width` per group), the rows per group and
+ * the groups per sequence.
+ */
+function tensorAngles(lookups, { batch, heads, seq, order }) {
+  const width = lookups.length;
+  // bshd: the heads of a token are consecutive rows, one group.
+  const perHead = order === "bhsd" ? heads : 1;
+  const angles = new Float64Array(batch * perHead * seq * width);
+  let at = 0;
+  for (let b = 0; b < batch; b++)
+    for (let h = 0; h < perHead; h++)
+      for (let s = 0; s < seq; s++)
+        for (const lookup of lookups) angles[at++] = lookup(b, s);
+  return {
+    angles,
+    width,
+    repeat: order === "bhsd" ? 1 : heads,
+    segment: seq,
+  };
+}
+
+// M-RoPE positions { t, h, w } for rows (one of each per row), read once:
+// the rows' positions in groups of three.
+function rowStreams(streams, count) {
+  if (streams[0].length !== count)
+    throw rangeError(
+      `positions.t, .h and .w must have one entry per row: ${count} rows, got ${streams[0].length}`,
+    );
+  const angles = new Float64Array(3 * count);
+  for (let j = 0; j < count; j++)
+    for (let k = 0; k < 3; k++) angles[3 * j + k] = streams[k][j];
+  return { angles, width: 3 };
+}
+
+// Whether M-RoPE's three streams agree at every token: text positions,
+// which are plain RoPE.
+const sameStreams = ([t, h, w]) =>
+  t.every((p, j) => Object.is(p, h[j]) && Object.is(p, w[j]));
 
 // The tensor's shape from the options and the row count.
 function tensorShape(own, count) {
@@ -106,6 +145,17 @@ export function rope(vectors, positions, options) {
       own[key] = given[key];
       delete given[key];
     }
+  const mrope = mropeSpec(own);
+  let streams = null;
+  if (isStreams(positions)) {
+    if (mrope === null)
+      throw typeError(
+        'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
+      );
+    streams = readStreams(positions);
+    // Text tokens (t = h = w everywhere) take plain RoPE's path.
+    if (sameStreams(streams)) [positions, streams] = [streams[0], null];
+  }
   const dim = integer(given.dim, "dim", 1, MAX_DIM);
   let rotary = dim;
   if (own.rotaryDim !== undefined) {
@@ -137,10 +187,22 @@ export function rope(vectors, positions, options) {
   const { inPlace = false } = p.options;
   boolean(inPlace, "inPlace");
   const { rows, count, Typed } = rowsOf(vectors, dim, inPlace);
-  const layout =
-    own.order === undefined
-      ? { angles: perRow(positions, count, "positions") }
-      : tensorAngles(positions, tensorShape(own, count));
+  let layout;
+  if (own.order !== undefined) {
+    const shape = tensorShape(own, count);
+    const lookups =
+      streams === null
+        ? [tokenPositions(positions, shape, "positions")]
+        : streams.map((list, k) =>
+            tokenPositions(list, shape, `positions.${"thw"[k]}`),
+          );
+    layout = tensorAngles(lookups, shape);
+  } else
+    layout =
+      streams === null
+        ? { angles: perRow(positions, count, "positions") }
+        : rowStreams(streams, count);
+  const kernel = streams === null ? kernels.rope : kernels.ropeStreams;
   return turnRows({
     rows,
     Typed,
@@ -151,9 +213,15 @@ export function rope(vectors, positions, options) {
     api: "rope",
     out: outputOf(p, rows, Typed, count, dim, inPlace),
     prepared: p,
+    // The stream of each pair, which also checks the section (the C core's
+    // rule), even for text positions.
+    setup: (scratch) =>
+      mrope === null
+        ? {}
+        : { streams: writeStreams(mrope, rotary / 2, scratch, "rope") },
     // As transformers multiplies cos and sin by the attention factor.
     kernel: ({ list, one, attention, ...chunk }) =>
-      kernels.rope({
+      kernel({
         ...p,
         ...chunk,
         dtype: CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]),

@@ -128,8 +128,9 @@ export function outputOf(p, rows, Typed, count, dim, inPlace) {
 /**
  * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
  * memory with kernel({ out, input, count, repeat, list, one, omega,
- * attention }). Rows come in groups of `repeat` rows that share an angle:
- * `angles` is one number for every row, or a Float64Array of one per group;
+ * attention, ...setup(scratch) }). Rows come in groups of `repeat` rows that
+ * share an angle: `angles` is one number for every row, or a Float64Array of
+ * `width` per group (M-RoPE's t, h and w: width 3);
  * the angle sequence restarts every `segment` groups (a new sequence of a
  * tensor), and each kernel call stays within one, where evenly spaced
  * angles take the core's recurrence. `list` points to the call's angles or
@@ -144,12 +145,14 @@ export function turnRows({
   dim,
   angles,
   repeat = 1,
+  width = 1,
   segment = Infinity,
   name,
   api,
   out,
   prepared,
   kernel,
+  setup = () => ({}),
 }) {
   const result = out ?? new Typed(count * dim);
   const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
@@ -166,10 +169,11 @@ export function turnRows({
       api,
       { name, scale: prepared.scale },
     );
+    const extra = setup(scratch);
     if (count === 0) return result;
     const n = Math.min(chunk, groups);
     const data = scratch(n * groupBytes, "the rows");
-    const anglesPointer = list === null ? 0 : scratch(n * 8, name);
+    const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
     for (let first = 0; first < groups; first += chunk) {
       const groupCount = Math.min(chunk, groups - first);
       const size = groupCount * repeat * dim;
@@ -177,8 +181,8 @@ export function turnRows({
       write(new Typed(memoryBuffer(), data, size), section(rows, at, size));
       if (list !== null)
         write(
-          new Float64Array(memoryBuffer(), anglesPointer, groupCount),
-          list.subarray(first, first + groupCount),
+          new Float64Array(memoryBuffer(), anglesPointer, groupCount * width),
+          list.subarray(first * width, (first + groupCount) * width),
         );
       // One call per run of groups within one segment.
       for (let g = first; g < first + groupCount;) {
@@ -192,10 +196,11 @@ export function turnRows({
           input: data + offset * groupBytes,
           count: (end - g) * repeat,
           repeat,
-          list: list === null ? 0 : anglesPointer + offset * 8,
+          list: list === null ? 0 : anglesPointer + offset * width * 8,
           one: list === null ? angles : 0,
           omega,
           attention,
+          ...extra,
         });
         g = end;
       }

@@ -179,6 +179,43 @@ static void row_f16(uint16_t *dst, const uint16_t *src, uint32_t h,
   }
 }
 
+/* M-RoPE: seeds the block at each stream's position (xyz: t, h, w) and keeps
+   each pair's values from its own stream (streams[i] of pair i0 + i, as
+   pe_mrope_streams assigns them). A stream at the same position as one
+   already seeded reuses its values, so a text token (t = h = w) costs one
+   seed and gets the values of a seeded plain row. Built for size and not
+   inlined: it runs once per group beside a seed that costs far more, and
+   inlined it would grow every specialised row loop. */
+#ifdef __clang__
+__attribute__((noinline, minsize))
+#else
+__attribute__((noinline))
+#endif
+static void
+seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
+             const uint8_t *streams, uint32_t n, double amplitude) {
+  alignas(16) double cos_kept[PE_BLOCK], sin_kept[PE_BLOCK];
+  int seeded = -1;
+  for (int k = 0; k < 3; k++) {
+    int used = 0;
+    for (uint32_t i = 0; i < n && !used; i++)
+      used = streams[i] == k;
+    if (!used)
+      continue;
+    if (seeded < 0 || memcmp(&xyz[k], &xyz[seeded], sizeof(double)) != 0) {
+      pe_angle_block_seed(b, n_pad, xyz[k], amplitude, 0);
+      seeded = k;
+    }
+    for (uint32_t i = 0; i < n; i++)
+      if (streams[i] == k) {
+        cos_kept[i] = b->cos[i];
+        sin_kept[i] = b->sin[i];
+      }
+  }
+  memcpy(b->cos, cos_kept, n * sizeof(double));
+  memcpy(b->sin, sin_kept, n * sizeof(double));
+}
+
 static size_t element_size(int32_t dtype) {
   return dtype == PE_CACHE_FLOAT64   ? sizeof(double)
          : dtype == PE_CACHE_FLOAT16 ? sizeof(uint16_t)
@@ -192,18 +229,21 @@ static size_t element_size(int32_t dtype) {
    with cos and sin times amplitude, and the other columns are copied.
    float32 rows from evenly spaced angles take the recurrence, re-seeded
    every PE_RESEED groups; float64 and float16 rows are seeded at every
-   group, as the recurrence's drift would show at float64 precision. */
+   group, as the recurrence's drift would show at float64 precision. With
+   `streams` (M-RoPE: the stream of each pair), angles holds the t, h and w
+   of each group, angles[3 * group + stream], and every group is seeded. */
 static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
                       uint32_t dim, uint32_t rotary, uint32_t repeat,
-                      const double *angles, double angle, int32_t pairing,
+                      const double *angles, double angle,
+                      const uint8_t *streams, int32_t pairing,
                       const double *omega, double w_scale, double amplitude) {
   uint32_t h = rotary / 2, groups = count / repeat;
   size_t elem = element_size(dtype);
-  angle_mode mode =
-      angles == NULL ? ANGLES_CONSTANT
-      : dtype == PE_CACHE_FLOAT32 && pe_evenly_spaced(angles, groups)
-          ? ANGLES_EVEN
-          : ANGLES_PER_ROW;
+  angle_mode mode = angles == NULL ? ANGLES_CONSTANT
+                    : streams == NULL && dtype == PE_CACHE_FLOAT32 &&
+                            pe_evenly_spaced(angles, groups)
+                        ? ANGLES_EVEN
+                        : ANGLES_PER_ROW;
   double step = mode == ANGLES_EVEN && groups > 1 ? angles[1] - angles[0] : 0;
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
@@ -213,7 +253,10 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
       pe_angle_block_seed(&b, n_pad, angle, amplitude, 0);
     for (uint32_t g = 0; g < groups; g++) {
       int advance = mode == ANGLES_EVEN && g % PE_RESEED != 0;
-      if (mode != ANGLES_CONSTANT && !advance)
+      if (streams != NULL)
+        seed_streams(&b, n_pad, angles + 3 * (size_t)g, streams + i0, n,
+                     amplitude);
+      else if (mode != ANGLES_CONSTANT && !advance)
         pe_angle_block_seed(&b, n_pad, angles[g], amplitude, 0);
       for (uint32_t r = 0; r < repeat; r++) {
         size_t at = ((size_t)g * repeat + r) * dim;
@@ -278,7 +321,7 @@ static int32_t rotate_rows(void *out, const void *in, int32_t dtype,
                         offset, omega, n_omega, scale, PE_ERR_OFFSETS);
   if (status != PE_OK)
     return status;
-  turn_rows(out, in, dtype, count, dim, dim - dim % 2, 1, offsets, offset,
+  turn_rows(out, in, dtype, count, dim, dim - dim % 2, 1, offsets, offset, NULL,
             pairing, omega, sign * scale, 1);
   return PE_OK;
 }
@@ -307,11 +350,14 @@ int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in, uint32_t count,
                      layout, odd_dim, omega, n_omega, scale);
 }
 
-int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,
-                uint32_t dim, uint32_t rotary, uint32_t repeat,
-                const double *positions, double position, int32_t pairing,
-                const double *omega, uint32_t n_omega, double scale,
-                double amplitude) {
+/* Every check of pe_rope; positions are checked as one per group. Shared,
+   not inlined, by pe_rope and pe_rope_streams. */
+__attribute__((noinline)) static int32_t
+check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
+           uint32_t dim, uint32_t rotary, uint32_t repeat,
+           const double *positions, double position, int32_t pairing,
+           const double *omega, uint32_t n_omega, double scale,
+           double amplitude) {
   if (!PE_IN_ENUM(dtype, PE_CACHE_DTYPE_COUNT))
     return PE_ERR_DTYPE;
   if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))
@@ -335,7 +381,44 @@ int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,
     return status;
   if (!isfinite(amplitude))
     return PE_ERR_OUTPUT_SCALE;
+  return PE_OK;
+}
+
+int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,
+                uint32_t dim, uint32_t rotary, uint32_t repeat,
+                const double *positions, double position, int32_t pairing,
+                const double *omega, uint32_t n_omega, double scale,
+                double amplitude) {
+  int32_t status =
+      check_rope(out, in, dtype, count, dim, rotary, repeat, positions,
+                 position, pairing, omega, n_omega, scale, amplitude);
+  if (status != PE_OK)
+    return status;
   turn_rows(out, in, dtype, count, dim, rotary, repeat, positions, position,
+            NULL, pairing, omega, scale, amplitude);
+  return PE_OK;
+}
+
+int32_t pe_rope_streams(void *out, const void *in, int32_t dtype,
+                        uint32_t count, uint32_t dim, uint32_t rotary,
+                        uint32_t repeat, const double *positions,
+                        const uint8_t *streams, int32_t pairing,
+                        const double *omega, uint32_t n_omega, double scale,
+                        double amplitude) {
+  int32_t status = check_rope(out, in, dtype, count, dim, rotary, repeat, NULL,
+                              0, pairing, omega, n_omega, scale, amplitude);
+  if (status != PE_OK)
+    return status;
+  if (count > 0 && (positions == NULL || streams == NULL ||
+                    !pe_is_aligned(positions, alignof(double))))
+    return PE_ERR_NULL;
+  for (uint32_t i = 0; i < rotary / 2 && count > 0; i++)
+    if (streams[i] > 2)
+      return PE_ERR_MROPE_STREAM;
+  double max_w = pe_max_frequency(omega, rotary / 2, scale);
+  if (!pe_angles_finite(positions, 3 * (count / repeat), 0, 0, max_w))
+    return PE_ERR_POSITIONS;
+  turn_rows(out, in, dtype, count, dim, rotary, repeat, positions, 0, streams,
             pairing, omega, scale, amplitude);
   return PE_OK;
 }

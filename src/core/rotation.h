@@ -51,6 +51,16 @@ PE_EXPORT int32_t pe_rope(void *out, const void *in, int32_t dtype,
                           double position, int32_t pairing, const double *omega,
                           uint32_t n_omega, double scale, double amplitude);
 
+/* pe_rope with M-RoPE's three position streams: pair i of a row in group g
+   is at positions[3 * g + streams[i]] (each group's t, h, w; streams from
+   pe_mrope_streams, rotary / 2 of them). */
+PE_EXPORT int32_t pe_rope_streams(void *out, const void *in, int32_t dtype,
+                                  uint32_t count, uint32_t dim, uint32_t rotary,
+                                  uint32_t repeat, const double *positions,
+                                  const uint8_t *streams, int32_t pairing,
+                                  const double *omega, uint32_t n_omega,
+                                  double scale, double amplitude);
+
 /* The dense dim x dim matrix R(offset), row-major, dim <= PE_MAX_MATRIX_DIM. */
 PE_EXPORT int32_t pe_rotation_matrix_f64(double *out, double offset,
                                          uint32_t dim, int32_t layout,

@@ -16,7 +16,9 @@
    the inverse frequencies, amplitude the attention factor; out holds the
    cos cache, then the sin cache. mropeCache: as ropeCache, with the points
    the t, h and w streams (count each) and the input s0, s1, s2 and
-   interleaved, from which pe_mrope_streams assigns the pairs. */
+   interleaved, from which pe_mrope_streams assigns the pairs. mropeRope:
+   float32 rows turned by pe_rope_streams, the points the t, h and w of each
+   row, the input the rows, then s0, s1, s2 and interleaved. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +47,8 @@ enum {
   FREQUENCIES,
   ROPE_FREQUENCIES,
   ROPE_CACHE,
-  MROPE_CACHE
+  MROPE_CACHE,
+  MROPE_ROPE
 };
 
 typedef struct {
@@ -101,6 +104,23 @@ static int32_t rope_cache(const header *h, const double *omega,
   return status;
 }
 
+/* M-RoPE rows: the section is the input's last four values. */
+static int32_t mrope_rope(const header *h, const double *omega,
+                          const double *points, const double *in,
+                          const float *in32, float *out32) {
+  const double *s = in + h->n_in - 4;
+  uint8_t *streams = malloc((size_t)h->n_omega + 1);
+  int32_t status = pe_mrope_streams(s[0], s[1], s[2], (int32_t)s[3], streams,
+                                    (uint32_t)h->n_omega);
+  if (status == PE_OK)
+    status = pe_rope_streams(out32, in32, PE_CACHE_FLOAT32, (uint32_t)h->count,
+                             (uint32_t)h->dim, (uint32_t)h->dim, 1, points,
+                             streams, h->variant, omega, (uint32_t)h->n_omega,
+                             h->scale, h->amplitude);
+  free(streams);
+  return status;
+}
+
 static int32_t run(const header *h, const double *omega, const double *points,
                    const double *in, float *in32, float *out32, double *out) {
   uint32_t dim = (uint32_t)h->dim, count = (uint32_t)h->count;
@@ -146,6 +166,8 @@ static int32_t run(const header *h, const double *omega, const double *points,
   case ROPE_CACHE:
   case MROPE_CACHE:
     return rope_cache(h, omega, points, in, out);
+  case MROPE_ROPE:
+    return mrope_rope(h, omega, points, in, in32, out32);
   default:
     fprintf(stderr, "native: unknown case kind %d\n", h->kind);
     exit(2);
@@ -153,7 +175,8 @@ static int32_t run(const header *h, const double *omega, const double *points,
 }
 
 static int is_f32(int32_t kind) {
-  return kind == TABLE_F32 || kind == ROTATE_F32 || kind == ROPE_F32;
+  return kind == TABLE_F32 || kind == ROTATE_F32 || kind == ROPE_F32 ||
+         kind == MROPE_ROPE;
 }
 
 int main(int argc, char **argv) {

@@ -42,9 +42,15 @@ const KINDS = [
   "rope_frequencies",
   "rope_cache",
   "mrope_cache",
+  "mrope_rope",
 ];
 const KIND = Object.fromEntries(KINDS.map((name, i) => [name, i]));
-const F32_KINDS = new Set([KIND.table_f32, KIND.rotate_f32, KIND.rope_f32]);
+const F32_KINDS = new Set([
+  KIND.table_f32,
+  KIND.rotate_f32,
+  KIND.rope_f32,
+  KIND.mrope_rope,
+]);
 
 // ---- seeded random numbers (xorshift128+ on BigInt-free 32-bit halves) ----
 
@@ -189,7 +195,7 @@ function frequencyCount(dim, oddDim) {
 // both builds rotate by the very same frequencies.
 function makeCase() {
   const kind = pick([
-    ...[0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 12, 13],
+    ...[0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 12, 13, 14],
   ]);
   const c = {
     kind,
@@ -319,6 +325,27 @@ function makeCase() {
       if (uniform() < 0.6) c.points = pointsOf(c.count);
       c.amplitude = uniform() < 0.5 ? 1 : logUniform(0.5, 2); // attention
       c.nOut = 2 * c.count * width; // cos, then sin
+      break;
+    }
+    case KIND.mrope_rope: {
+      // M-RoPE on float32 rows: the t, h and w of each row (three points a
+      // row); input: the rows, then s0, s1, s2 and interleaved.
+      const half = int(3, 64);
+      c.dim = 2 * half;
+      c.variant = int(0, 1); // pairing
+      c.omega = paperOmega(c.dim, half, base);
+      c.count = int(1, 40);
+      c.points = Array.from({ length: 3 * c.count }, () =>
+        uniform() < 0.7 ? int(0, 5000) : position(),
+      );
+      const s0 = int(0, half);
+      const s1 = int(0, half - s0);
+      const section = [s0, s1, half - s0 - s1, int(0, 1)];
+      if (uniform() < 0.05) section[2] += 1; // refused: the sum is off
+      c.input = Array.from({ length: c.count * c.dim }, () =>
+        signed(uniform() < 0.9 ? uniform() : logUniform(1e-30, 1e30)),
+      ).concat(section);
+      c.nOut = c.count * c.dim;
       break;
     }
     case KIND.mrope_cache: {
@@ -491,6 +518,17 @@ function runWasm(c) {
         c.amplitude,
       );
       break;
+    case KIND.mrope_rope: {
+      const streams = alloc(n);
+      const [s0, s1, s2, interleaved] = c.input.slice(-4);
+      status = wasm.pe_mrope_streams(s0, s1, s2, interleaved, streams, n);
+      if (status === 0)
+        status = wasm.pe_rope_streams(
+          ...[out, input, 0, c.count, c.dim, c.dim, 1, points, streams],
+          ...[c.variant, omega, n, c.scale, c.amplitude],
+        );
+      break;
+    }
     case KIND.rotation_matrix:
       status = wasm.pe_rotation_matrix_f64(
         out,
@@ -651,6 +689,7 @@ function expectation(c) {
     case KIND.rotate_f32:
       return { exact: fast, tol: (k) => 3e-7 * rowMax(k) };
     case KIND.rope_f32:
+    case KIND.mrope_rope:
       return { exact: fast, tol: (k) => 3e-7 * rowMax(k) * a };
     case KIND.rotate_f64:
       return { exact: fast, tol: (k) => 4e-15 * rowMax(k) };

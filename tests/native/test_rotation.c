@@ -10,6 +10,7 @@
 #include "frequencies.h"
 #include "half.h"
 #include "reference.h"
+#include "rope_cache.h"
 #include "rotation.h"
 #include "status.h"
 #include "table.h"
@@ -308,6 +309,116 @@ static double relation_error(uint32_t dim, int layout, int odd_dim,
   return worst;
 }
 
+/* M-RoPE rows: pair i of group g turned by its own stream's position
+   p[3 g + stream(i)], the streams from pe_mrope_streams; checked per pair
+   against the reference (one rounding), and rows whose three positions
+   agree against pe_rope on the same rows, bit for bit. */
+static void check_rope_streams(int dtype, int pairing, int interleaved,
+                               uint32_t repeat) {
+  enum { DIM = 44, ROTARY = 40, GROUPS = 9 };
+  uint32_t n, count = GROUPS * repeat, size = count * DIM;
+  double *omega = omega_for(ROTARY, PE_ODD_ZERO_PAD, &n);
+  uint8_t streams[ROTARY / 2];
+  CHECK(pe_mrope_streams(6, 7, 7, interleaved, streams, n) == PE_OK, "streams");
+  double p[3 * GROUPS], text[GROUPS];
+  for (uint32_t g = 0; g < GROUPS; g++) {
+    /* Image tokens (t, h, w apart), then text tokens (all equal); the t
+       stream is not evenly spaced, so pe_rope seeds every row too. */
+    int image = g < 5;
+    p[3 * g] = image ? 3 + 0.25 * g * g : 4 + g;
+    p[3 * g + 1] = image ? 3 + g % 2 + 0.5 * g : p[3 * g];
+    p[3 * g + 2] = image ? 40 - 3.25 * g : p[3 * g];
+    text[g] = p[3 * g];
+  }
+  size_t elem = dtype == PE_CACHE_FLOAT64   ? 8
+                : dtype == PE_CACHE_FLOAT16 ? 2
+                                            : 4;
+  char *in = malloc(elem * size), *out = malloc(elem * size),
+       *plain = malloc(elem * size);
+  double *x = malloc(sizeof(double) * size);
+  for (uint32_t e = 0; e < size; e++) {
+    float v = (float)(uniform() * 4);
+    if (dtype == PE_CACHE_FLOAT16) {
+      ((uint16_t *)in)[e] = pe_half_from_double(v);
+      x[e] = pe_half_to_double(((uint16_t *)in)[e]);
+    } else if (dtype == PE_CACHE_FLOAT64)
+      ((double *)in)[e] = x[e] = v;
+    else
+      ((float *)in)[e] = v, x[e] = v;
+  }
+  memset(out, 0xff, elem * size);
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, streams,
+                        pairing, omega, n, 1, 1) == PE_OK,
+        "rope streams");
+  CHECK(pe_rope(plain, in, dtype, count, DIM, ROTARY, repeat, text, 0, pairing,
+                omega, n, 1, 1) == PE_OK,
+        "rope text");
+  int bad = 0, differ = 0;
+  for (uint32_t j = 0; j < count; j++) {
+    const double *row = x + (size_t)j * DIM;
+    double want[DIM];
+    for (uint32_t c = 0; c < DIM; c++)
+      want[c] = row[c];
+    for (uint32_t i = 0; i < n; i++) {
+      double pos = p[3 * (j / repeat) + streams[i]];
+      double w[1] = {omega[i]}, pair_in[2], pair_out[2];
+      uint32_t xi = pairing == PE_PAIRING_HALVES ? i : 2 * i;
+      uint32_t yi = pairing == PE_PAIRING_HALVES ? i + n : 2 * i + 1;
+      pair_in[0] = row[xi], pair_in[1] = row[yi];
+      reference_rope(pair_out, pair_in, 2, PE_PAIRING_HALVES, w, pos);
+      want[xi] = pair_out[0], want[yi] = pair_out[1];
+    }
+    for (uint32_t c = 0; c < DIM; c++) {
+      size_t e = (size_t)j * DIM + c;
+      double got = dtype == PE_CACHE_FLOAT64 ? ((double *)out)[e]
+                   : dtype == PE_CACHE_FLOAT16
+                       ? pe_half_to_double(((uint16_t *)out)[e])
+                       : ((float *)out)[e];
+      double bound = c >= ROTARY                 ? 0
+                     : dtype == PE_CACHE_FLOAT64 ? 1e-15 * (1 + fabs(want[c]))
+                     : dtype == PE_CACHE_FLOAT16 ? half_ulp_f16(want[c]) + 1e-12
+                                                 : half_ulp(want[c]) + 1e-11;
+      bad += !(fabs(got - want[c]) <= bound);
+    }
+    if (j / repeat >= 5)
+      differ +=
+          memcmp(out + j * DIM * elem, plain + j * DIM * elem, DIM * elem) != 0;
+  }
+  CHECK(bad == 0 && differ == 0,
+        "rope streams dtype %d pairing %d interleaved %d repeat %u: %d off, "
+        "%d text rows differ from plain rope",
+        dtype, pairing, interleaved, repeat, bad, differ);
+  /* Bad streams and positions are refused, and nothing is written. */
+  uint8_t wrong[ROTARY / 2];
+  memcpy(wrong, streams, sizeof wrong);
+  wrong[3] = 3;
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, wrong,
+                        pairing, omega, n, 1, 1) == PE_ERR_MROPE_STREAM,
+        "stream 3");
+  double saved = p[3 * 4 + 2];
+  p[3 * 4 + 2] = NAN;
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, streams,
+                        pairing, omega, n, 1, 1) == PE_ERR_POSITIONS,
+        "NaN w position");
+  p[3 * 4 + 2] = saved;
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, NULL,
+                        streams, pairing, omega, n, 1, 1) == PE_ERR_NULL,
+        "null positions");
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, NULL,
+                        pairing, omega, n, 1, 1) == PE_ERR_NULL,
+        "null streams");
+  free(in), free(out), free(plain), free(x), free(omega);
+}
+
+static void test_rope_streams(void) {
+  for (int dtype = 0; dtype < PE_CACHE_DTYPE_COUNT; dtype++)
+    for (int pairing = 0; pairing < 2; pairing++)
+      for (int interleaved = 0; interleaved < 2; interleaved++) {
+        check_rope_streams(dtype, pairing, interleaved, 1);
+        check_rope_streams(dtype, pairing, interleaved, 3);
+      }
+}
+
 static void test_linear_relation(void) {
   double p[64];
   for (int j = 0; j < 64; j++)
@@ -463,6 +574,7 @@ int main(void) {
   srand(7);
   test_every_tail();
   test_rope_rows();
+  test_rope_streams();
   test_linear_relation();
   test_matrix();
   test_bad_input();

@@ -1105,3 +1105,113 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     /option --config .*missing\.json/,
   );
 });
+
+test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-file", () => {
+  const file = join(dir, "thw.txt");
+  const [t, h, w] = [
+    [0, 1, 2, 7],
+    [0, 1, 3, 7],
+    [0, 2, 1, 7],
+  ];
+  writeFileSync(file, t.map((_, j) => `${t[j]} ${h[j]} ${w[j]}\n`).join(""));
+  // Chunked [2, 1, 1] over 4 pairs: pairs 0, 1 take t, pair 2 h, pair 3 w.
+  // Interleaved [2, 1, 1]: pair 1 takes h (1 < 3), pair 2 w (2 < 3), the
+  // rest t.
+  for (const [flags, streamOf] of [
+    [[], [0, 0, 1, 2]],
+    [["--mrope-interleaved"], [0, 1, 2, 0]],
+  ]) {
+    const [cos, sin] = JSON.parse(
+      ok(
+        "rope-cache",
+        "--dim",
+        "8",
+        "--mrope-section",
+        "2,1,1",
+        ...flags,
+        "--positions-file",
+        file,
+        "--dtype",
+        "float64",
+        "--format",
+        "json",
+      ),
+    );
+    for (let j = 0; j < 4; j++)
+      for (let i = 0; i < 4; i++) {
+        const p = [t, h, w][streamOf[i]][j];
+        const angle = p * 10000 ** (-(2 * i) / 8);
+        assert.ok(Math.abs(cos[j][i] - Math.cos(angle)) < 1e-15, `${j} ${i}`);
+        assert.ok(Math.abs(sin[j][i] - Math.sin(angle)) < 1e-15, `${j} ${i}`);
+      }
+  }
+  // A Qwen3-VL config.json gives the section and the interleaving; text
+  // positions (one a line) give plain RoPE.
+  const config = join(dir, "qwen3-vl.json");
+  writeFileSync(
+    config,
+    readFileSync(
+      new URL("../vectors/configs/qwen3-vl-8b.v5.json", import.meta.url),
+    ),
+  );
+  const streams = JSON.parse(
+    ok(
+      "rope-cache",
+      "--config",
+      config,
+      "--positions-file",
+      file,
+      "--format",
+      "json",
+    ),
+  );
+  assert.equal(streams[0][2].length, 64);
+  // Pair 1 of row 2 takes h = 3; pair 0 takes t = 2.
+  const w1 = 5000000 ** (-2 / 128);
+  assert.ok(Math.abs(streams[0][2][1] - Math.cos(3 * w1)) < 1e-7);
+  assert.ok(Math.abs(streams[0][2][0] - Math.cos(2)) < 1e-7);
+  const text = JSON.parse(
+    ok(
+      "rope-cache",
+      "--config",
+      config,
+      "--positions",
+      "0,1,2,7",
+      "--format",
+      "json",
+    ),
+  );
+  assert.deepEqual(text[0][3], streams[0][3]); // t = h = w = 7
+  // Refusals name the flag.
+  refused(
+    bounded(["rope-cache", "--dim", "8", "--positions-file", file]),
+    /--positions-file .* holds three positions a line .* --mrope-section/,
+  );
+  refused(
+    bounded(["table", "--dim", "8", "--positions-file", file]),
+    /three positions a line/,
+  );
+  refused(
+    bounded([
+      ...["rope-cache", "--dim", "8", "--mrope-section", "2,2,1"],
+      ...["--positions-file", file],
+    ]),
+    /--mrope-section must hold 3 integers >= 0 summing to rotaryDim \/ 2 \(4 pairs\), got \[2, 2, 1\]/,
+  );
+  refused(
+    bounded([
+      ...["rope-cache", "--config", config, "--mrope-section", "2,1,1"],
+      ...["--positions", "2"],
+    ]),
+    /--mrope-section comes from --config/,
+  );
+  const ragged = join(dir, "ragged.txt");
+  writeFileSync(ragged, "0 0 0\n1 1\n");
+  refused(
+    bounded([
+      ...["rope-cache", "--dim", "8", "--mrope-section", "2,1,1"],
+      ...["--positions-file", ragged],
+    ]),
+    /line 2 must be three finite numbers \(t h w\), got "1 1"/,
+  );
+});

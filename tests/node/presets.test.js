@@ -332,6 +332,34 @@ test("mlx with scale 1 = tensor2tensor; its default scale is sqrt(2/d)", () => {
   }
 });
 
+test("mlx follows v0.32.1: scale 0 gives zeros, dim 2 has the one frequency maxFreq", () => {
+  assert.equal(presets.mlx.source.release, "v0.32.1 (3a6219917e45)");
+  const positions = [0, 1, 2.5, 300];
+  const zeros = table({ preset: "mlx", dim: 8, positions, scale: 0 });
+  assert.ok(zeros.every((v) => v === 0));
+  // [sin(p maxFreq 2 pi) | cos(p maxFreq 2 pi)] times sqrt(2/2) = 1; the
+  // angle (up to 471) is one double, within 6e-14 of the exact product.
+  const two = table({
+    preset: "mlx",
+    dim: 2,
+    positions,
+    maxFreq: 0.25,
+    fullTurns: true,
+    dtype: "float64",
+  });
+  positions.forEach((p, r) => {
+    const a = p * 0.25 * 2 * Math.PI;
+    assert.ok(Math.abs(two[2 * r] - Math.sin(a)) <= 1e-13, `sin row ${r}`);
+    assert.ok(Math.abs(two[2 * r + 1] - Math.cos(a)) <= 1e-13, `cos row ${r}`);
+  });
+  // null is the default sqrt(2/d); a negative scale multiplies as given.
+  const byDefault = table({ preset: "mlx", dim: 8, positions, scale: null });
+  const negative = table({ preset: "mlx", dim: 8, positions, scale: -0.5 });
+  byDefault.forEach((v, k) =>
+    assert.ok(Math.abs(negative[k] + (0.5 / Math.sqrt(2 / 8)) * v) <= 1e-7),
+  );
+});
+
 // ---- errors -----------------------------------------------------------------
 
 function assertError(options, Kind, ...mentions) {

@@ -18,7 +18,7 @@ const END = "<!-- /sizes -->";
 // growth.
 export const TARBALL_TARGET = 110_000;
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 132_500 },
+  tarball: { what: "the packed tarball", bytes: 138_000 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
     bytes: 51_000,

@@ -59,6 +59,8 @@ pe.rope(f32, 1, { dim: 8, schedule: "shifted", shift: 1 });
 pe.rope(f32, 1, { dim: 8, frequencies: [1, 2, 3, 4] });
 pe.rope(f32, 1, { preset: "diffusers", dim: 8, flipSinToCos: true });
 pe.rope(f32, 0, { dim: 8, rotaryDim: 4, order: "bshd", heads: 2, batch: 1 });
+pe.rope(f32, { t: [0], h: [0], w: [0] }, { dim: 8, mropeSection: [2, 1, 1] });
+pe.rope(f32, 0, { dim: 8, mropeSection: [2, 1, 1], mropeInterleaved: true });
 pe.rotationMatrix(1, { dim: 8, layout: "halves", scale: 2, out: f64 });
 pe.rotationMatrix(1, { dim: 8, oddDim: "zero-pad", base: 9 });
 pe.rotationMatrix(1, { dim: 8, schedule: "timescale", minTimescale: 1 });

@@ -93,7 +93,15 @@ const partial: Float64Array = ropeFrequencies({
 }).inverseFrequencies;
 // @ts-expect-error M-RoPE streams are t, h and w
 ropeCache({ dim: 8, mropeSection: [2, 1, 1], positions: { t: [1], h: [1] } });
+const qwenQuery: Float32Array = rope(
+  new Float32Array(2 * 4 * 128),
+  { t: [0, 4], h: [0, 5], w: [0, 6] },
+  { ...options, heads: 4, order: "bshd" },
+);
+const twoStreams = { t: [1], h: [1] };
+// @ts-expect-error M-RoPE streams are t, h and w
+rope(f32, twoStreams, { dim: 8, mropeSection: [2, 1, 1] });
 // @ts-expect-error layerType is a string
 fromConfig({}, { layerType: 1 });
 export { llama, f32, f16, f64, scaled, rotated, g, into, reused };
-export { fromFile, warned, streams, partial };
+export { fromFile, warned, streams, partial, qwenQuery };

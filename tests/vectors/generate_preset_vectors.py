@@ -242,21 +242,28 @@ def marian(position_ids, dim):
     return out, position_enc
 
 
-# --- mlx: nn.SinusoidalPositionalEncoding
+# --- mlx: nn.SinusoidalPositionalEncoding, as of release v0.32.1 (commit
+# 3a6219917e45): odd and non-positive dims raise, dims 2 has the one
+# frequency max_freq (since 8f0e8b14e, v0.32.0), and an explicit scale is
+# kept even when 0 (since bcfced932, v0.32.1).
 
 
 def mlx(x, dims, min_freq=0.0001, max_freq=1, scale=None, cos_first=False,
         full_turns=False):
+    if dims <= 0 or dims % 2 != 0:
+        raise SourceError("RangeError", "dims must be positive and even (ValueError)")
+    if dims == 2:
+        one_zero = np.array([1.0])
+    else:
+        one_zero = 1 - np.arange(0, dims // 2, dtype=np.float64) / (dims // 2 - 1)
     if not (min_freq > 0 and max_freq > 0):
         raise SourceError("RangeError", "math.log raises ValueError for <= 0")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        one_zero = 1 - np.arange(0, dims // 2, dtype=np.float64) / (dims // 2 - 1)
     min_freq = math.log(min_freq)
     max_freq = math.log(max_freq)
     sigmas = np.exp(one_zero * (max_freq - min_freq) + min_freq)
     if full_turns:
         sigmas = sigmas * (2 * math.pi)
-    scale = scale or (2 / dims) ** 0.5
+    scale = scale if scale is not None else (2 / dims) ** 0.5
     y = x[..., None] * sigmas
     angles = y
     cosy = np.cos(y)
@@ -267,13 +274,6 @@ def mlx(x, dims, min_freq=0.0001, max_freq=1, scale=None, cos_first=False,
         y = np.concatenate([siny, cosy], axis=-1)
     if scale != 1:
         y = y * scale
-    if y.shape[1] != dims:
-        raise SourceError(
-            "RangeError",
-            "the source returns 2 * (dims // 2) = %d columns, not %d"
-            % (y.shape[1], dims),
-        )
-    finite_or_raise(y, "1 - arange(dims // 2) / (dims // 2 - 1) divides by zero: NaN")
     return y, angles
 
 
@@ -612,10 +612,10 @@ def mlx_cases():
             lambda: mlx(as_positions([0, 0.125, 1, 7]), 10, 0.01, 2, 2, False, True),
         )
     )
-    # `scale or sqrt(2 / dims)`: 0 and None both give the default.
+    # `scale if scale is not None else sqrt(2 / dims)`: 0 gives zeros.
     out.append(
         case(
-            "scale 0 means the default",
+            "scale 0 gives zeros",
             {"preset": "mlx", "dim": 6, "positions": [0, 1, 2], "scale": 0},
             lambda: mlx(as_positions([0, 1, 2]), 6, scale=0),
         )
@@ -632,6 +632,22 @@ def mlx_cases():
             "minFreq 0",
             {"preset": "mlx", "dim": 8, "positions": [0, 1], "minFreq": 0},
             lambda: mlx(as_positions([0, 1]), 8, min_freq=0),
+        )
+    )
+    out.append(
+        case(
+            "dim 2: the one frequency maxFreq",
+            {"preset": "mlx", "dim": 2, "positions": [0, 1, 2.5, 300],
+             "maxFreq": 0.5, "fullTurns": True},
+            lambda: mlx(as_positions([0, 1, 2.5, 300]), 2, max_freq=0.5,
+                        full_turns=True),
+        )
+    )
+    out.append(
+        case(
+            "scale -1.5",
+            {"preset": "mlx", "dim": 6, "positions": [0, 1, 2], "scale": -1.5},
+            lambda: mlx(as_positions([0, 1, 2]), 6, scale=-1.5),
         )
     )
     return out
