@@ -35,10 +35,11 @@ static pe_columns cache_columns(int32_t layout, uint32_t n) {
 
 /* Values [from, nb) of the block, at the columns of values i0 + from ...
    of a float32 or float64 row, once or twice: the tail of every vector
-   loop. */
-static void store_values(void *row, int32_t dtype, int32_t layout, uint32_t n,
-                         const double *v, uint32_t i0, uint32_t from,
-                         uint32_t nb) {
+   loop, kept out of line. */
+__attribute__((noinline)) static void store_values(void *row, int32_t dtype,
+                                                   int32_t layout, uint32_t n,
+                                                   const double *v, uint32_t i0,
+                                                   uint32_t from, uint32_t nb) {
   pe_columns c = cache_columns(layout, n);
   int twice = layout != PE_CACHE_HALF;
   for (uint32_t k = from; k < nb; k++) {

@@ -114,6 +114,19 @@ turn_pairs(void *dst, const void *src, int32_t dtype, const pe_columns *cols,
   }
 }
 
+/* The tails of float32 and float64 rows, kept out of line. */
+__attribute__((noinline)) static void
+turn_tail_f32(float *dst, const float *src, const pe_columns *cols,
+              const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
+  turn_pairs(dst, src, PE_CACHE_FLOAT32, cols, b, i0, from, n);
+}
+
+__attribute__((noinline)) static void
+turn_tail_f64(double *dst, const double *src, const pe_columns *cols,
+              const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
+  turn_pairs(dst, src, PE_CACHE_FLOAT64, cols, b, i0, from, n);
+}
+
 /* Rotates pairs [i0, i0 + n) of one float32 row. */
 static inline __attribute__((always_inline)) void
 row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
@@ -147,7 +160,7 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
   for (uint32_t k = i; k < n; k += 2)
     state2(b, k, advance, &s0, &c0);
-  turn_pairs(dst, src, PE_CACHE_FLOAT32, cols, b, i0, i, n);
+  turn_tail_f32(dst, src, cols, b, i0, i, n);
 }
 
 static void row_f64(double *dst, const double *src, const pe_columns *cols,
@@ -176,7 +189,7 @@ static void row_f64(double *dst, const double *src, const pe_columns *cols,
       wasm_v128_store(dst + pe_second_column(cols, i0 + i), y);
     }
   }
-  turn_pairs(dst, src, PE_CACHE_FLOAT64, cols, b, i0, i, n);
+  turn_tail_f64(dst, src, cols, b, i0, i, n);
 }
 
 /* Rotates pairs [i0, i0 + n) of one row of IEEE half bits: each value is

@@ -12,19 +12,20 @@
 #include "status.h"
 
 /* The sin and cos values of pairs [from, n) of the block, at their columns
-   for pairs i0 + from ... of a row: the tail of every vector loop. */
-static void store_pairs_f32(float *row, const pe_columns *cols,
-                            const double *sin, const double *cos, uint32_t i0,
-                            uint32_t from, uint32_t n) {
+   for pairs i0 + from ... of a row: the tail of every vector loop, kept out
+   of line (one to three pairs a row). */
+__attribute__((noinline)) static void
+store_pairs_f32(float *row, const pe_columns *cols, const double *sin,
+                const double *cos, uint32_t i0, uint32_t from, uint32_t n) {
   for (uint32_t k = from; k < n; k++) {
     row[pe_first_column(cols, i0 + k)] = (float)sin[k];
     row[pe_second_column(cols, i0 + k)] = (float)cos[k];
   }
 }
 
-static void store_pairs_f64(double *row, const pe_columns *cols,
-                            const double *sin, const double *cos, uint32_t i0,
-                            uint32_t from, uint32_t n) {
+__attribute__((noinline)) static void
+store_pairs_f64(double *row, const pe_columns *cols, const double *sin,
+                const double *cos, uint32_t i0, uint32_t from, uint32_t n) {
   for (uint32_t k = from; k < n; k++) {
     row[pe_first_column(cols, i0 + k)] = sin[k];
     row[pe_second_column(cols, i0 + k)] = cos[k];
@@ -77,7 +78,8 @@ advance2(pe_angle_block *b, uint32_t i, v128_t *s32, v128_t *c32) {
 
 /* One step of pairs [from, to) of the block, by whole vectors of two: the
    single rows before a re-seed and the tails (the state is padded). */
-static void advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
+__attribute__((noinline)) static void
+advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
   for (uint32_t i = from; i < to; i += 2) {
     v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
     pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
@@ -356,5 +358,26 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
       out[(size_t)j * dim + odd] = odd_column(
           dim, n_omega, omega, scale, pe_row_position(&plan, j), amplitude);
   }
+  return PE_OK;
+}
+
+int32_t pe_table_columns_of(int32_t *out, uint32_t dim, int32_t layout,
+                            int32_t odd_dim) {
+  if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
+    return PE_ERR_LAYOUT;
+  uint32_t n_omega;
+  int32_t status = pe_frequency_count(dim, odd_dim, &n_omega);
+  if (status != PE_OK)
+    return status;
+  if (out == NULL || !pe_is_aligned(out, alignof(int32_t)))
+    return PE_ERR_NULL;
+  pe_columns cols = pe_table_columns(layout, dim, n_omega);
+  for (uint32_t i = 0; i < dim / 2; i++) {
+    out[pe_first_column(&cols, i)] = (int32_t)(2 * i);
+    out[pe_second_column(&cols, i)] = (int32_t)(2 * i + 1);
+  }
+  if (dim % 2 == 1)
+    out[pe_table_odd_column(layout, dim, n_omega)] =
+        n_omega > dim / 2 ? (int32_t)(dim - 1) : -1;
   return PE_OK;
 }
