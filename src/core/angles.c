@@ -27,8 +27,9 @@ int pe_evenly_spaced(const double *x, uint32_t count) {
   return 1;
 }
 
-pe_row_plan pe_plan_rows(const double *positions, uint32_t count, double first,
-                         double step, int allowed, int exact_rows) {
+PE_FOR_SIZE pe_row_plan pe_plan_rows(const double *positions, uint32_t count,
+                                     double first, double step, int allowed,
+                                     int exact_rows) {
   pe_row_plan plan = {positions, first, step, 0};
   if (!allowed)
     return plan;

@@ -12,6 +12,14 @@
 #include "bounds.h"
 #include "sincos_f64x2.h"
 
+/* Code that runs once per call or per row's last pairs (plans, checks,
+   tails) is built for size where the compiler can (clang's minsize). */
+#ifdef __clang__
+#define PE_FOR_SIZE __attribute__((minsize))
+#else
+#define PE_FOR_SIZE
+#endif
+
 /* Pairs per block: the block's five arrays of doubles (10 KiB) stay in L1
    while rows stream through. A multiple of 4, the padding of a block. */
 #define PE_BLOCK 256

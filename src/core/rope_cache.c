@@ -36,10 +36,9 @@ static pe_columns cache_columns(int32_t layout, uint32_t n) {
 /* Values [from, nb) of the block, at the columns of values i0 + from ...
    of a float32 or float64 row, once or twice: the tail of every vector
    loop, kept out of line. */
-__attribute__((noinline)) static void store_values(void *row, int32_t dtype,
-                                                   int32_t layout, uint32_t n,
-                                                   const double *v, uint32_t i0,
-                                                   uint32_t from, uint32_t nb) {
+PE_FOR_SIZE __attribute__((noinline)) static void
+store_values(void *row, int32_t dtype, int32_t layout, uint32_t n,
+             const double *v, uint32_t i0, uint32_t from, uint32_t nb) {
   pe_columns c = cache_columns(layout, n);
   int twice = layout != PE_CACHE_HALF;
   for (uint32_t k = from; k < nb; k++) {
@@ -277,14 +276,8 @@ static int is_count(double s) {
   return s >= 0 && s <= UINT32_MAX && s == floor(s);
 }
 
-/* M-RoPE is built for size where the compiler can (clang's minsize): its
-   rows are seeded, never streamed by the recurrence, so the seed dominates
-   its time. */
-#ifdef __clang__
-#define PE_FOR_SIZE __attribute__((minsize))
-#else
-#define PE_FOR_SIZE
-#endif
+/* M-RoPE is built for size (PE_FOR_SIZE): its rows are seeded, never
+   streamed by the recurrence, so the seed dominates its time. */
 
 PE_FOR_SIZE int32_t pe_mrope_streams(double s0, double s1, double s2,
                                      int32_t interleaved, uint8_t *streams,

@@ -115,13 +115,13 @@ turn_pairs(void *dst, const void *src, int32_t dtype, const pe_columns *cols,
 }
 
 /* The tails of float32 and float64 rows, kept out of line. */
-__attribute__((noinline)) static void
+PE_FOR_SIZE __attribute__((noinline)) static void
 turn_tail_f32(float *dst, const float *src, const pe_columns *cols,
               const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
   turn_pairs(dst, src, PE_CACHE_FLOAT32, cols, b, i0, from, n);
 }
 
-__attribute__((noinline)) static void
+PE_FOR_SIZE __attribute__((noinline)) static void
 turn_tail_f64(double *dst, const double *src, const pe_columns *cols,
               const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
   turn_pairs(dst, src, PE_CACHE_FLOAT64, cols, b, i0, from, n);

@@ -361,8 +361,8 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
   return PE_OK;
 }
 
-int32_t pe_table_columns_of(int32_t *out, uint32_t dim, int32_t layout,
-                            int32_t odd_dim) {
+PE_FOR_SIZE int32_t pe_table_columns_of(int32_t *out, uint32_t dim,
+                                        int32_t layout, int32_t odd_dim) {
   if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
     return PE_ERR_LAYOUT;
   uint32_t n_omega;
