@@ -133,16 +133,22 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
         uint32_t i0, uint32_t n, int advance) {
   uint32_t i = 0;
   v128_t s0, c0, s1, c1;
+  /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
+     at stride * i, a constant in each loop. */
+  const float *src_x = src + pe_first_column(cols, i0);
+  const float *src_y = src + pe_second_column(cols, i0);
+  float *dst_x = dst + pe_first_column(cols, i0);
+  float *dst_y = dst + pe_second_column(cols, i0);
   if (cols->stride == 2) {
     for (; i + 4 <= n; i += 4) {
       state2(b, i, advance, &s0, &c0);
       state2(b, i + 2, advance, &s1, &c1);
-      const float *p = src + pe_first_column(cols, i0 + i);
+      const float *p = src_x + 2 * i;
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
       v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
       v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
       turn4_f32(&x, &y, s0, c0, s1, c1);
-      float *q = dst + pe_first_column(cols, i0 + i);
+      float *q = dst_x + 2 * i;
       wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
       wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
     }
@@ -150,11 +156,10 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
     for (; i + 4 <= n; i += 4) {
       state2(b, i, advance, &s0, &c0);
       state2(b, i + 2, advance, &s1, &c1);
-      v128_t x = wasm_v128_load(src + pe_first_column(cols, i0 + i));
-      v128_t y = wasm_v128_load(src + pe_second_column(cols, i0 + i));
+      v128_t x = wasm_v128_load(src_x + i), y = wasm_v128_load(src_y + i);
       turn4_f32(&x, &y, s0, c0, s1, c1);
-      wasm_v128_store(dst + pe_first_column(cols, i0 + i), x);
-      wasm_v128_store(dst + pe_second_column(cols, i0 + i), y);
+      wasm_v128_store(dst_x + i, x);
+      wasm_v128_store(dst_y + i, y);
     }
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
