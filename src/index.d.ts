@@ -344,6 +344,27 @@ export function table<
   D extends DType = "float32",
 >(options: TableInput<TableRows & { dtype?: D }, Out & TableArray<D>>): Out;
 
+/** What each column of a table row holds, as the C core places it. */
+export interface TableColumns {
+  /** The layout the columns follow (a preset's own, or the option's). */
+  layout: Layout;
+  /** The odd-dim rule they follow. */
+  oddDim: OddDim;
+  /** kinds[c]: "sin" or "cos" of a pair's angle, or "zero" (zero-pad's column). */
+  kinds: ("sin" | "cos" | "zero")[];
+  /** pairs[c]: the pair i whose w_i column c takes, -1 for a zero column. */
+  pairs: Int32Array;
+}
+
+/**
+ * What each column of a table row holds under these options (a table's
+ * schedule and placement, or a preset and its parameters): the sin or cos of
+ * which pair, or zero.
+ */
+export function tableColumns(
+  options: (ScheduleOptions & TablePlacement & NoPreset) | PresetOptions,
+): TableColumns;
+
 /** What `frequencies` takes besides the schedule. */
 export interface FrequencyExtras<Out> {
   /** As for `table`; w_i do not depend on it. */

@@ -43,6 +43,15 @@ const ROWS_FROM_START = { positions: 0, start: 0 };
 export const tableF32 = kernel("pe_table_f32", "table", TABLE, ROWS_FROM_START);
 export const tableF64 = kernel("pe_table_f64", "table", TABLE, ROWS_FROM_START);
 
+// out: dim int32 codes, 2i for the sin of pair i, 2i + 1 for its cos, -1
+// for a zero column.
+export const tableColumns = kernel("pe_table_columns_of", "tableColumns", [
+  "out",
+  "dim",
+  "layout",
+  "oddDim",
+]);
+
 // offsets: a pointer to one per row, or 0 for `offset` on every row.
 const ROTATE = [
   ["out", "input", "count", "dim", "offsets", "offset", "layout", "oddDim"],

@@ -22,6 +22,8 @@ import {
 } from "./runtime.js";
 import {
   DTYPES,
+  LAYOUTS,
+  ODD_DIMS,
   prepare,
   SCHEDULE_OPTIONS,
   writeFrequencies,
@@ -78,6 +80,31 @@ export function frequencies(options) {
   return withScratch((scratch) => {
     const { omega } = writeFrequencies(p, scratch);
     return deliver(out, new Float64Array(memoryBuffer(), omega, p.pairs));
+  });
+}
+
+/**
+ * What each column of a table row holds under these options (a preset's
+ * own layout and odd-dim rule included), as the C core places it: kinds[c]
+ * is "sin", "cos" or "zero", pairs[c] the pair i whose frequency w_i it
+ * takes (-1 for a zero column).
+ */
+export function tableColumns(options) {
+  const p = prepare(options, {
+    where: "tableColumns()",
+    allowed: TABLE_OPTIONS,
+    withPreset: TABLE_WITH_PRESET,
+  });
+  return withScratch((scratch) => {
+    const out = scratch(p.dim * 4, "the column map");
+    kernels.tableColumns({ ...p, out });
+    const codes = new Int32Array(memoryBuffer(), out, p.dim).slice();
+    return {
+      layout: LAYOUTS[p.layout],
+      oddDim: ODD_DIMS[p.oddDim],
+      kinds: Array.from(codes, (c) => (c < 0 ? "zero" : c % 2 ? "cos" : "sin")),
+      pairs: codes.map((c) => (c < 0 ? -1 : c >> 1)),
+    };
   });
 }
 

@@ -4,7 +4,7 @@
 // a fixed list of names, or dropped with a note.
 import { frequencies, LAYOUTS, presets } from "sinusoidal-pe";
 import { LANGUAGES } from "./i18n.js";
-import { columnMap, layoutName } from "./layouts.js";
+import { columnMap } from "./layouts.js";
 
 export const PRESETS = ["custom", ...Object.keys(presets)];
 
@@ -85,11 +85,11 @@ export function withOptions(values, lang) {
     preset === "custom" ? { ...schedule, layout } : schedule;
   // Computed once, for every section that asks: the same for all of them.
   const frequenciesOnce = () => (omega ??= frequencies(schedule));
-  const columns = () => (map ??= columnMap(tableSchedule, frequenciesOnce()));
+  const columns = () => (map ??= columnMap(tableSchedule));
   let shownLayout = layout;
   if (preset !== "custom")
     try {
-      shownLayout = layoutName(columns());
+      shownLayout = columns().layout;
     } catch {
       // A preset that refuses this dim: the sections say why.
     }

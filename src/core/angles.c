@@ -27,6 +27,26 @@ int pe_evenly_spaced(const double *x, uint32_t count) {
   return 1;
 }
 
+PE_FOR_SIZE pe_row_plan pe_plan_rows(const double *positions, uint32_t count,
+                                     double first, double step, int allowed,
+                                     int exact_rows) {
+  pe_row_plan plan = {positions, first, step, 0};
+  if (!allowed)
+    return plan;
+  if (positions != NULL) {
+    if (count < 2 || !pe_evenly_spaced(positions, count))
+      return plan;
+    plan.positions = NULL;
+    plan.first = positions[0];
+    plan.step = positions[1] - positions[0];
+  } else if (exact_rows &&
+             !(step == 1 && pe_integer_steps_exact(first, count))) {
+    return plan;
+  }
+  plan.recurrence = 1;
+  return plan;
+}
+
 /* max |scale * w_i|: not finite when scale or a product overflows. */
 double pe_max_frequency(const double *omega, uint32_t n, double scale) {
   double max_w = fabs(scale) * 0;

@@ -6,10 +6,19 @@
 
 #include <math.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bounds.h"
 #include "sincos_f64x2.h"
+
+/* Code that runs once per call or per row's last pairs (plans, checks,
+   tails) is built for size where the compiler can (clang's minsize). */
+#ifdef __clang__
+#define PE_FOR_SIZE __attribute__((minsize))
+#else
+#define PE_FOR_SIZE
+#endif
 
 /* Pairs per block: the block's five arrays of doubles (10 KiB) stay in L1
    while rows stream through. A multiple of 4, the padding of a block. */
@@ -27,6 +36,36 @@ static inline int pe_integer_steps_exact(double start, uint32_t count) {
   double span_part = last - start;
   double error = (start - (last - span_part)) + (span - span_part);
   return error == 0 && fabs(start) < 0x1p53 && fabs(last) < 0x1p53;
+}
+
+/* How a kernel walks its count rows: each row seeded from an exact sin/cos
+   of its position, or advanced from the row before by the recurrence. */
+typedef struct {
+  const double *positions; /* null: row j is at first + j * step */
+  double first, step;
+  int recurrence; /* rows advance, re-seeded every PE_RESEED rows */
+} pe_row_plan;
+
+/* The one row plan of every kernel: rows at positions[j], or at first +
+   j * step when positions is null. Evenly spaced positions (two or more)
+   become first + j * step, whose angles the recurrence forms exactly. The
+   recurrence is taken when `allowed` (float32 and float16 output; float64
+   would show its drift) and the rows are first + j * step: then, with
+   `exact_rows`, only if every such row is exactly a double (the position
+   of a re-seeded row, which the recurrence's exact angles would otherwise
+   miss); without it (sums over offsets defined in real arithmetic), always. */
+pe_row_plan pe_plan_rows(const double *positions, uint32_t count, double first,
+                         double step, int allowed, int exact_rows);
+
+/* Whether row j of a plan starts from an exact sin/cos. */
+static inline int pe_row_seeded(const pe_row_plan *plan, uint32_t j) {
+  return !plan->recurrence || j % PE_RESEED == 0;
+}
+
+/* The position of row j of a plan. */
+static inline double pe_row_position(const pe_row_plan *plan, uint32_t j) {
+  return plan->positions != NULL ? plan->positions[j]
+                                 : plan->first + (double)j * plan->step;
 }
 
 /* max |scale * w_i|: not finite when scale or a product overflows. */

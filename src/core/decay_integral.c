@@ -21,6 +21,7 @@
 #include "decay_integral.h"
 
 #include "frequencies.h"
+#include "pi.h"
 #include "sincos_f64x2.h"
 
 #include <float.h>
@@ -31,8 +32,6 @@
 
 #include "special_functions.h"
 #include "status.h"
-
-#define PE_PI 3.14159265358979323846
 
 /* Output of src/core/fit/fit_sici.py (quad). */
 /* 15-point Kronrod rule and its 7-point Gauss rule on [-1, 1] (nodes >= 0; the

@@ -135,19 +135,18 @@ int32_t pe_dot_products(double *out, const double *offsets, uint32_t count,
 
   /* The extra sin column of an odd dim adds 0 to <PE(0), PE(k)>. */
   uint32_t h = dim / 2;
-  if (offsets != NULL && count > 1 && pe_evenly_spaced(offsets, count)) {
-    from = offsets[0];
-    step = offsets[1] - offsets[0];
-    offsets = NULL;
-  }
-  if (offsets == NULL) {
+  /* Offsets from + j * step are sums over real offsets: no row need be a
+     double for the recurrence. */
+  pe_row_plan plan = pe_plan_rows(offsets, count, from, step, 1, 0);
+  if (plan.recurrence) {
     for (uint32_t j0 = 0; j0 < count; j0 += PE_CHUNK) {
       uint32_t m = count - j0 < PE_CHUNK ? count - j0 : PE_CHUNK;
-      sums_even(out + j0, m, from + (double)j0 * step, step, omega, h, scale);
+      sums_even(out + j0, m, pe_row_position(&plan, j0), plan.step, omega, h,
+                scale);
     }
   } else {
     for (uint32_t j = 0; j < count; j++)
-      out[j] = sum_at(offsets[j], omega, h, scale);
+      out[j] = sum_at(pe_row_position(&plan, j), omega, h, scale);
   }
   for (uint32_t j = 0; j < count; j++)
     out[j] *= amplitude2;

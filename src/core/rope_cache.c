@@ -9,6 +9,7 @@
 
 #include "angles.h"
 #include "bounds.h"
+#include "columns.h"
 #include "frequencies.h"
 #include "half.h"
 #include "status.h"
@@ -26,58 +27,60 @@ static const double max_attention[] = {
     [PE_CACHE_FLOAT16] = 65504.0,
 };
 
-/* Column of the first copy of value i, and of the second (if any). */
-static uint32_t first_column(int32_t layout, uint32_t i) {
-  return layout == PE_CACHE_INTERLEAVED ? 2 * i : i;
+/* The columns of the copies of value i of a cache row: i (half), or i and
+   n + i (duplicated), or 2i and 2i + 1 (interleaved). */
+static pe_columns cache_columns(int32_t layout, uint32_t n) {
+  return pe_pair_columns(layout == PE_CACHE_INTERLEAVED, n);
 }
 
-static uint32_t second_column(int32_t layout, uint32_t n, uint32_t i) {
-  return layout == PE_CACHE_INTERLEAVED ? 2 * i + 1 : n + i;
-}
-
-/* One value in any dtype and layout: the tails of the vector loops. */
-static void put(void *row, int32_t dtype, int32_t layout, uint32_t n,
-                uint32_t i, double v) {
-  uint32_t a = first_column(layout, i), b = second_column(layout, n, i);
+/* Values [from, nb) of the block, at the columns of values i0 + from ...
+   of a float32 or float64 row, once or twice: the tail of every vector
+   loop, kept out of line. */
+PE_FOR_SIZE __attribute__((noinline)) static void
+store_values(void *row, int32_t dtype, int32_t layout, uint32_t n,
+             const double *v, uint32_t i0, uint32_t from, uint32_t nb) {
+  pe_columns c = cache_columns(layout, n);
   int twice = layout != PE_CACHE_HALF;
-  if (dtype == PE_CACHE_FLOAT32) {
-    ((float *)row)[a] = (float)v;
-    if (twice)
-      ((float *)row)[b] = (float)v;
-  } else if (dtype == PE_CACHE_FLOAT64) {
-    ((double *)row)[a] = v;
-    if (twice)
-      ((double *)row)[b] = v;
-  } else {
-    uint16_t h = pe_half_from_double(v);
-    ((uint16_t *)row)[a] = h;
-    if (twice)
-      ((uint16_t *)row)[b] = h;
+  for (uint32_t k = from; k < nb; k++) {
+    uint32_t a = pe_first_column(&c, i0 + k), b = pe_second_column(&c, i0 + k);
+    if (dtype == PE_CACHE_FLOAT32) {
+      ((float *)row)[a] = (float)v[k];
+      if (twice)
+        ((float *)row)[b] = (float)v[k];
+    } else {
+      ((double *)row)[a] = v[k];
+      if (twice)
+        ((double *)row)[b] = v[k];
+    }
   }
 }
 
 /* Four float32 values i ... i + 3 of a row, in a constant layout. */
 static inline __attribute__((always_inline)) void
 put4_f32(float *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
+  pe_columns c = cache_columns(layout, n);
+  float *first = row + pe_first_column(&c, i);
   if (layout == PE_CACHE_INTERLEAVED) {
-    wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(v, v, 0, 0, 1, 1));
-    wasm_v128_store(row + 2 * i + 4, wasm_i32x4_shuffle(v, v, 2, 2, 3, 3));
+    wasm_v128_store(first, wasm_i32x4_shuffle(v, v, 0, 0, 1, 1));
+    wasm_v128_store(first + 4, wasm_i32x4_shuffle(v, v, 2, 2, 3, 3));
   } else {
-    wasm_v128_store(row + i, v);
+    wasm_v128_store(first, v);
     if (layout == PE_CACHE_DUPLICATED)
-      wasm_v128_store(row + n + i, v);
+      wasm_v128_store(row + pe_second_column(&c, i), v);
   }
 }
 
 static inline __attribute__((always_inline)) void
 put2_f64(double *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
+  pe_columns c = cache_columns(layout, n);
+  double *first = row + pe_first_column(&c, i);
   if (layout == PE_CACHE_INTERLEAVED) {
-    wasm_v128_store(row + 2 * i, wasm_i64x2_shuffle(v, v, 0, 0));
-    wasm_v128_store(row + 2 * i + 2, wasm_i64x2_shuffle(v, v, 1, 1));
+    wasm_v128_store(first, wasm_i64x2_shuffle(v, v, 0, 0));
+    wasm_v128_store(first + 2, wasm_i64x2_shuffle(v, v, 1, 1));
   } else {
-    wasm_v128_store(row + i, v);
+    wasm_v128_store(first, v);
     if (layout == PE_CACHE_DUPLICATED)
-      wasm_v128_store(row + n + i, v);
+      wasm_v128_store(row + pe_second_column(&c, i), v);
   }
 }
 
@@ -116,11 +119,12 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
       put4_f32(sin_row, layout, n, i0 + i, s);
     }
   }
-  if (emit)
-    for (uint32_t i = nb & ~3u; i < nb; i++) {
-      put(cos_row, PE_CACHE_FLOAT32, layout, n, i0 + i, b->cos[i]);
-      put(sin_row, PE_CACHE_FLOAT32, layout, n, i0 + i, b->sin[i]);
-    }
+  if (emit) {
+    store_values(cos_row, PE_CACHE_FLOAT32, layout, n, b->cos, i0, nb & ~3u,
+                 nb);
+    store_values(sin_row, PE_CACHE_FLOAT32, layout, n, b->sin, i0, nb & ~3u,
+                 nb);
+  }
 }
 
 static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
@@ -139,6 +143,7 @@ static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
 static inline __attribute__((always_inline)) void
 emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
                 uint32_t n, const pe_angle_block *b, uint32_t i0, uint32_t nb) {
+  pe_columns cols = cache_columns(layout, n);
   /* Two pairs per conversion; the block state is padded past nb. */
   for (uint32_t i = 0; i < nb; i += 2) {
     v128_t c = pe_half_from_f64x2(wasm_v128_load(b->cos + i));
@@ -148,11 +153,11 @@ emit_f16_layout(uint16_t *cos_row, uint16_t *sin_row, int32_t layout,
     uint16_t sv[2] = {(uint16_t)wasm_i64x2_extract_lane(s, 0),
                       (uint16_t)wasm_i64x2_extract_lane(s, 1)};
     for (uint32_t k = 0; k < 2 && i + k < nb; k++) {
-      uint32_t first = first_column(layout, i0 + i + k);
+      uint32_t first = pe_first_column(&cols, i0 + i + k);
       cos_row[first] = cv[k];
       sin_row[first] = sv[k];
       if (layout != PE_CACHE_HALF) {
-        uint32_t second = second_column(layout, n, i0 + i + k);
+        uint32_t second = pe_second_column(&cols, i0 + i + k);
         cos_row[second] = cv[k];
         sin_row[second] = sv[k];
       }
@@ -190,10 +195,8 @@ static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
       put2_f64(cos_row, layout, n, i0 + i, wasm_v128_load(b->cos + i));
       put2_f64(sin_row, layout, n, i0 + i, wasm_v128_load(b->sin + i));
     }
-  for (; i < nb; i++) {
-    put(cos_row, dtype, layout, n, i0 + i, b->cos[i]);
-    put(sin_row, dtype, layout, n, i0 + i, b->sin[i]);
-  }
+  store_values(cos_row, dtype, layout, n, b->cos, i0, i, nb);
+  store_values(sin_row, dtype, layout, n, b->sin, i0, i, nb);
 }
 
 static int32_t validate(const void *cos_out, const void *sin_out, int32_t dtype,
@@ -238,28 +241,16 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
     return status;
   size_t elem = element_size[dtype];
   size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
-  /* Evenly spaced explicit positions take the recurrence too (the test is
-     exact). Rows from start take it only if every start + j is a double,
-     the position of a re-seeded row, which the recurrence's exact angles
-     would otherwise miss. Float64 output is seeded at every row: the
-     recurrence's drift would show at that precision. */
-  double step = 1;
-  int exact_steps = positions == NULL && pe_integer_steps_exact(start, count);
-  if (positions != NULL && count > 2 && pe_evenly_spaced(positions, count)) {
-    start = positions[0];
-    step = positions[1] - positions[0];
-    positions = NULL;
-    exact_steps = 1;
-  }
-  int recurrence = exact_steps && dtype != PE_CACHE_FLOAT64;
+  pe_row_plan plan =
+      pe_plan_rows(positions, count, start, 1, dtype != PE_CACHE_FLOAT64, 1);
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, step);
+    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, plan.step);
     for (uint32_t j = 0; j < count; j++) {
       char *cos_row = (char *)cos_out + j * row_bytes;
       char *sin_row = (char *)sin_out + j * row_bytes;
-      if (recurrence && j % PE_RESEED != 0) {
+      if (!pe_row_seeded(&plan, j)) {
         if (dtype == PE_CACHE_FLOAT32) {
           advance_emit_f32(&b, n_pad, (float *)cos_row, (float *)sin_row,
                            layout, n, i0, nb);
@@ -267,7 +258,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
         }
         advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0);
       } else {
-        double x = positions != NULL ? positions[j] : start + (double)j * step;
+        double x = pe_row_position(&plan, j);
         /* float16 keeps the full-precision seed: its rounding must see
            the double value, not a float32-grade one. */
         if (dtype == PE_CACHE_FLOAT32)
@@ -285,14 +276,8 @@ static int is_count(double s) {
   return s >= 0 && s <= UINT32_MAX && s == floor(s);
 }
 
-/* M-RoPE is built for size where the compiler can (clang's minsize): its
-   rows are seeded, never streamed by the recurrence, so the seed dominates
-   its time. */
-#ifdef __clang__
-#define PE_FOR_SIZE __attribute__((minsize))
-#else
-#define PE_FOR_SIZE
-#endif
+/* M-RoPE is built for size (PE_FOR_SIZE): its rows are seeded, never
+   streamed by the recurrence, so the seed dominates its time. */
 
 PE_FOR_SIZE int32_t pe_mrope_streams(double s0, double s1, double s2,
                                      int32_t interleaved, uint8_t *streams,

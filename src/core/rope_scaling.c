@@ -7,11 +7,10 @@
 
 #include "bounds.h"
 #include "frequencies.h"
+#include "pi.h"
 #include "status.h"
 
 #define PE_BIT(p) (1u << (p))
-
-static const double pi = 3.141592653589793;
 
 /* The parameters each type takes; any other present one is refused. */
 static const uint32_t accepted[] = {
@@ -69,7 +68,8 @@ static double yarn_mscale(double scale, double m) {
    original context. */
 static double yarn_correction_dim(double rotations, uint32_t dim, double base,
                                   double original) {
-  return (double)dim * log(original / (rotations * 2 * pi)) / (2 * log(base));
+  return (double)dim * log(original / (rotations * 2 * PE_PI)) /
+         (2 * log(base));
 }
 
 static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
@@ -201,7 +201,7 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   /* In the source's order: long wavelengths are divided by factor, then
      those in [high, low] wavelength are smoothed. */
   for (uint32_t i = 0; i < n; i++) {
-    double w = out[i], wavelength = 2 * pi / w;
+    double w = out[i], wavelength = 2 * PE_PI / w;
     if (wavelength > low_wavelength) {
       out[i] = w / factor;
     } else if (!(wavelength < high_wavelength)) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "angles.h"
+#include "columns.h"
 #include "frequencies.h"
 #include "half.h"
 #include "status.h"
@@ -14,12 +15,6 @@
 /* Every kernel rotates pairs (x, y) by a = angle * w with
    x' = x cos a - y sin a, y' = y cos a + x sin a. R(k) of a sin-first layout
    is the rotation by -k*w, so it runs with w negated. */
-
-typedef enum {
-  ANGLES_CONSTANT, /* one angle for every row: sin/cos once per block */
-  ANGLES_EVEN,     /* evenly spaced per-row angles: recurrence */
-  ANGLES_PER_ROW,  /* anything else: sin/cos at every row */
-} angle_mode;
 
 /* Checks what every row kernel relies on. angles (count entries) or the
    single `angle` must be finite, and so must angle * w for every w. */
@@ -84,22 +79,76 @@ turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1) {
                           wasm_f32x4_demote_f64x2_zero(y1), 0, 1, 4, 5);
 }
 
+/* One value of a row of `dtype`, read exactly as a double. */
+static inline __attribute__((always_inline)) double
+load_value(const void *row, int32_t dtype, uint32_t column) {
+  return dtype == PE_CACHE_FLOAT64 ? ((const double *)row)[column]
+         : dtype == PE_CACHE_FLOAT16
+             ? pe_half_to_double(((const uint16_t *)row)[column])
+             : ((const float *)row)[column];
+}
+
+/* One value rounded once to `dtype`. */
+static inline __attribute__((always_inline)) void
+store_value(void *row, int32_t dtype, uint32_t column, double v) {
+  if (dtype == PE_CACHE_FLOAT64)
+    ((double *)row)[column] = v;
+  else if (dtype == PE_CACHE_FLOAT16)
+    ((uint16_t *)row)[column] = pe_half_from_double(v);
+  else
+    ((float *)row)[column] = (float)v;
+}
+
+/* Turns pairs [from, n) of a row of a constant dtype in double from the
+   block state, each value rounded once: the tails of the vector loops, and
+   whole float16 rows. */
+static inline __attribute__((always_inline)) void
+turn_pairs(void *dst, const void *src, int32_t dtype, const pe_columns *cols,
+           const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
+  for (uint32_t k = from; k < n; k++) {
+    uint32_t xi = pe_first_column(cols, i0 + k);
+    uint32_t yi = pe_second_column(cols, i0 + k);
+    double x = load_value(src, dtype, xi), y = load_value(src, dtype, yi);
+    store_value(dst, dtype, xi, x * b->cos[k] - y * b->sin[k]);
+    store_value(dst, dtype, yi, y * b->cos[k] + x * b->sin[k]);
+  }
+}
+
+/* The tails of float32 and float64 rows, kept out of line. */
+PE_FOR_SIZE __attribute__((noinline)) static void
+turn_tail_f32(float *dst, const float *src, const pe_columns *cols,
+              const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
+  turn_pairs(dst, src, PE_CACHE_FLOAT32, cols, b, i0, from, n);
+}
+
+PE_FOR_SIZE __attribute__((noinline)) static void
+turn_tail_f64(double *dst, const double *src, const pe_columns *cols,
+              const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t n) {
+  turn_pairs(dst, src, PE_CACHE_FLOAT64, cols, b, i0, from, n);
+}
+
 /* Rotates pairs [i0, i0 + n) of one float32 row. */
 static inline __attribute__((always_inline)) void
-row_f32(float *dst, const float *src, uint32_t h, int32_t pairing,
-        pe_angle_block *b, uint32_t i0, uint32_t n, int advance) {
+row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
+        uint32_t i0, uint32_t n, int advance) {
   uint32_t i = 0;
   v128_t s0, c0, s1, c1;
-  if (pairing == PE_PAIRING_INTERLEAVED) {
+  /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
+     at stride * i, a constant in each loop. */
+  const float *src_x = src + pe_first_column(cols, i0);
+  const float *src_y = src + pe_second_column(cols, i0);
+  float *dst_x = dst + pe_first_column(cols, i0);
+  float *dst_y = dst + pe_second_column(cols, i0);
+  if (cols->stride == 2) {
     for (; i + 4 <= n; i += 4) {
       state2(b, i, advance, &s0, &c0);
       state2(b, i + 2, advance, &s1, &c1);
-      const float *p = src + 2 * (i0 + i);
+      const float *p = src_x + 2 * i;
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
       v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
       v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
       turn4_f32(&x, &y, s0, c0, s1, c1);
-      float *q = dst + 2 * (i0 + i);
+      float *q = dst_x + 2 * i;
       wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
       wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
     }
@@ -107,76 +156,52 @@ row_f32(float *dst, const float *src, uint32_t h, int32_t pairing,
     for (; i + 4 <= n; i += 4) {
       state2(b, i, advance, &s0, &c0);
       state2(b, i + 2, advance, &s1, &c1);
-      v128_t x = wasm_v128_load(src + i0 + i);
-      v128_t y = wasm_v128_load(src + h + i0 + i);
+      v128_t x = wasm_v128_load(src_x + i), y = wasm_v128_load(src_y + i);
       turn4_f32(&x, &y, s0, c0, s1, c1);
-      wasm_v128_store(dst + i0 + i, x);
-      wasm_v128_store(dst + h + i0 + i, y);
+      wasm_v128_store(dst_x + i, x);
+      wasm_v128_store(dst_y + i, y);
     }
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
-  for (; i < n; i += 2) {
-    state2(b, i, advance, &s0, &c0);
-    double s[2], c[2];
-    wasm_v128_store(s, s0);
-    wasm_v128_store(c, c0);
-    for (uint32_t k = i; k < n && k < i + 2; k++) {
-      uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + k) : i0 + k;
-      uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
-      double x = src[xi], y = src[yi];
-      dst[xi] = (float)(x * c[k - i] - y * s[k - i]);
-      dst[yi] = (float)(y * c[k - i] + x * s[k - i]);
-    }
-  }
+  for (uint32_t k = i; k < n; k += 2)
+    state2(b, k, advance, &s0, &c0);
+  turn_tail_f32(dst, src, cols, b, i0, i, n);
 }
 
-static void row_f64(double *dst, const double *src, uint32_t h, int32_t pairing,
+static void row_f64(double *dst, const double *src, const pe_columns *cols,
                     pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s, c;
-  if (pairing == PE_PAIRING_INTERLEAVED) {
+  if (cols->stride == 2) {
     for (; i + 2 <= n; i += 2) {
       state2(b, i, 0, &s, &c);
-      const double *p = src + 2 * (i0 + i);
+      const double *p = src + pe_first_column(cols, i0 + i);
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 2);
       v128_t x = wasm_i64x2_shuffle(a, z, 0, 2);
       v128_t y = wasm_i64x2_shuffle(a, z, 1, 3);
       turn2(&x, &y, s, c);
-      double *q = dst + 2 * (i0 + i);
+      double *q = dst + pe_first_column(cols, i0 + i);
       wasm_v128_store(q, wasm_i64x2_shuffle(x, y, 0, 2));
       wasm_v128_store(q + 2, wasm_i64x2_shuffle(x, y, 1, 3));
     }
   } else {
     for (; i + 2 <= n; i += 2) {
       state2(b, i, 0, &s, &c);
-      v128_t x = wasm_v128_load(src + i0 + i);
-      v128_t y = wasm_v128_load(src + h + i0 + i);
+      v128_t x = wasm_v128_load(src + pe_first_column(cols, i0 + i));
+      v128_t y = wasm_v128_load(src + pe_second_column(cols, i0 + i));
       turn2(&x, &y, s, c);
-      wasm_v128_store(dst + i0 + i, x);
-      wasm_v128_store(dst + h + i0 + i, y);
+      wasm_v128_store(dst + pe_first_column(cols, i0 + i), x);
+      wasm_v128_store(dst + pe_second_column(cols, i0 + i), y);
     }
   }
-  for (; i < n; i++) {
-    uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + i) : i0 + i;
-    uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
-    double x = src[xi], y = src[yi];
-    dst[xi] = x * b->cos[i] - y * b->sin[i];
-    dst[yi] = y * b->cos[i] + x * b->sin[i];
-  }
+  turn_tail_f64(dst, src, cols, b, i0, i, n);
 }
 
 /* Rotates pairs [i0, i0 + n) of one row of IEEE half bits: each value is
    read exactly, turned in double and rounded once. */
-static void row_f16(uint16_t *dst, const uint16_t *src, uint32_t h,
-                    int32_t pairing, const pe_angle_block *b, uint32_t i0,
-                    uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t xi = pairing == PE_PAIRING_INTERLEAVED ? 2 * (i0 + i) : i0 + i;
-    uint32_t yi = pairing == PE_PAIRING_INTERLEAVED ? xi + 1 : xi + h;
-    double x = pe_half_to_double(src[xi]), y = pe_half_to_double(src[yi]);
-    dst[xi] = pe_half_from_double(x * b->cos[i] - y * b->sin[i]);
-    dst[yi] = pe_half_from_double(y * b->cos[i] + x * b->sin[i]);
-  }
+static void row_f16(uint16_t *dst, const uint16_t *src, const pe_columns *cols,
+                    const pe_angle_block *b, uint32_t i0, uint32_t n) {
+  turn_pairs(dst, src, PE_CACHE_FLOAT16, cols, b, i0, 0, n);
 }
 
 /* M-RoPE: seeds the block at each stream's position (xyz: t, h, w) and keeps
@@ -239,39 +264,40 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
                       const double *omega, double w_scale, double amplitude) {
   uint32_t h = rotary / 2, groups = count / repeat;
   size_t elem = element_size(dtype);
-  angle_mode mode = angles == NULL ? ANGLES_CONSTANT
-                    : streams == NULL && dtype == PE_CACHE_FLOAT32 &&
-                            pe_evenly_spaced(angles, groups)
-                        ? ANGLES_EVEN
-                        : ANGLES_PER_ROW;
-  double step = mode == ANGLES_EVEN && groups > 1 ? angles[1] - angles[0] : 0;
+  pe_columns cols = pe_pair_columns(pairing == PE_PAIRING_INTERLEAVED, h);
+  /* One angle for every row (angles null): sin/cos once per block. With
+     streams, angles holds a t, h, w triple per group: every group is seeded. */
+  pe_row_plan plan =
+      pe_plan_rows(angles, groups, angle, 0,
+                   streams == NULL && dtype == PE_CACHE_FLOAT32, 1);
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, step);
-    if (mode == ANGLES_CONSTANT)
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale,
+                                         plan.recurrence ? plan.step : 0);
+    if (angles == NULL)
       pe_angle_block_seed(&b, n_pad, angle, amplitude, 0);
     for (uint32_t g = 0; g < groups; g++) {
-      int advance = mode == ANGLES_EVEN && g % PE_RESEED != 0;
+      int advance = angles != NULL && !pe_row_seeded(&plan, g);
       if (streams != NULL)
         seed_streams(&b, n_pad, angles + 3 * (size_t)g, streams + i0, n,
                      amplitude);
-      else if (mode != ANGLES_CONSTANT && !advance)
-        pe_angle_block_seed(&b, n_pad, angles[g], amplitude, 0);
+      else if (angles != NULL && !advance)
+        pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, g), amplitude, 0);
       for (uint32_t r = 0; r < repeat; r++) {
         size_t at = ((size_t)g * repeat + r) * dim;
         if (dtype == PE_CACHE_FLOAT64)
-          row_f64((double *)out + at, (const double *)in + at, h, pairing, &b,
-                  i0, n);
+          row_f64((double *)out + at, (const double *)in + at, &cols, &b, i0,
+                  n);
         else if (dtype == PE_CACHE_FLOAT16)
-          row_f16((uint16_t *)out + at, (const uint16_t *)in + at, h, pairing,
-                  &b, i0, n);
+          row_f16((uint16_t *)out + at, (const uint16_t *)in + at, &cols, &b,
+                  i0, n);
         else if (advance && r == 0)
-          row_f32((float *)out + at, (const float *)in + at, h, pairing, &b, i0,
-                  n, 1);
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
+                  1);
         else
-          row_f32((float *)out + at, (const float *)in + at, h, pairing, &b, i0,
-                  n, 0);
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
+                  0);
       }
     }
   }
@@ -294,14 +320,10 @@ static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
     return status;
   if (dim % 2 == 1 && odd_dim != PE_ODD_ZERO_PAD)
     return PE_ERR_PAIRING;
-  *pairing = layout == PE_LAYOUT_INTERLEAVED ||
-                     layout == PE_LAYOUT_INTERLEAVED_COS_FIRST
-                 ? PE_PAIRING_INTERLEAVED
-                 : PE_PAIRING_HALVES;
-  *sign = layout == PE_LAYOUT_INTERLEAVED_COS_FIRST ||
-                  layout == PE_LAYOUT_HALVES_COS_FIRST
-              ? 1.0
-              : -1.0;
+  /* x is the lower column of a pair: the sin of sin-first layouts. */
+  pe_columns cols = pe_table_columns(layout, dim, n_omega);
+  *pairing = cols.stride == 2 ? PE_PAIRING_INTERLEAVED : PE_PAIRING_HALVES;
+  *sign = cols.first > cols.second ? 1.0 : -1.0;
   return PE_OK;
 }
 
@@ -444,6 +466,7 @@ int32_t pe_rotation_matrix_f64(double *out, double offset, uint32_t dim,
     return status;
   memset(out, 0, sizeof(double) * dim * dim);
   uint32_t h = dim / 2;
+  pe_columns cols = pe_pair_columns(pairing == PE_PAIRING_INTERLEAVED, h);
   for (uint32_t i = 0; i < h; i++) {
     /* The same double angle as the row kernels, so R(k) x equals rotate. */
     v128_t s, c;
@@ -451,8 +474,7 @@ int32_t pe_rotation_matrix_f64(double *out, double offset, uint32_t dim,
                             wasm_f64x2_splat(sign * scale * omega[i]), &s, &c);
     double sin_a = wasm_f64x2_extract_lane(s, 0);
     double cos_a = wasm_f64x2_extract_lane(c, 0);
-    uint32_t x = pairing == PE_PAIRING_INTERLEAVED ? 2 * i : i;
-    uint32_t y = pairing == PE_PAIRING_INTERLEAVED ? x + 1 : x + h;
+    uint32_t x = pe_first_column(&cols, i), y = pe_second_column(&cols, i);
     out[(size_t)x * dim + x] = cos_a;
     out[(size_t)x * dim + y] = -sin_a;
     out[(size_t)y * dim + x] = sin_a;

@@ -11,10 +11,10 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "pi.h"
 #include "status.h"
 
 #define PE_EULER_GAMMA 0.57721566490153286061
-#define PE_HALF_PI 1.57079632679489661923
 
 /* Output of fit_sici.py (taylor, aux). */
 /* Taylor coefficients of Cin(x)/x^2 and Si(x)/x in x^2. */
@@ -202,7 +202,7 @@ double pe_cin1(double x) {
   double ax = fabs(x);
   if (ax < PE_CISI_SPLIT) {
     double y = ax * ax;
-    return y * poly(cin_taylor, 12, y);
+    return y * PE_POLY(cin_taylor, y);
   }
   if (isnan(x))
     return x;
@@ -251,7 +251,7 @@ double pe_ci1(double x) {
     double y = x * x;
     /* The two terms cancel only near the zero at x = 0.6165, where the error
        stays absolute (~1e-17). */
-    return (PE_EULER_GAMMA + log(x)) - y * poly(cin_taylor, 12, y);
+    return (PE_EULER_GAMMA + log(x)) - y * PE_POLY(cin_taylor, y);
   }
   if (isinf(x))
     return 0.0;
@@ -263,15 +263,15 @@ double pe_ci1(double x) {
 double pe_si1(double x) {
   double ax = fabs(x), r;
   if (ax < PE_CISI_SPLIT) {
-    r = ax * poly(si_taylor, 12, ax * ax);
+    r = ax * PE_POLY(si_taylor, ax * ax);
   } else if (isinf(ax)) {
-    r = PE_HALF_PI;
+    r = 0.5 * PE_PI;
   } else if (isnan(ax)) {
     return x;
   } else {
     double f, g;
     pe_cisi_aux(ax, &f, &g);
-    r = PE_HALF_PI - (f * cos(ax) + g * sin(ax));
+    r = (0.5 * PE_PI) - (f * cos(ax) + g * sin(ax));
   }
   return copysign(r, x);
 }

@@ -7,40 +7,29 @@
 #include <stdint.h>
 
 #include "angles.h"
+#include "columns.h"
 #include "frequencies.h"
 #include "status.h"
 
-/* Where the sin and cos of pair i land within a row. */
-typedef struct {
-  int32_t interleaved, cos_first;
-  uint32_t sin_offset, cos_offset; /* halves: first column of each block */
-  uint32_t odd; /* the column that is not in a pair, for odd dims */
-} columns;
-
-static columns columns_of(int32_t layout, uint32_t dim, uint32_t n_omega) {
-  uint32_t h = dim / 2;
-  columns c = {0, 0, 0, 0, dim - 1};
-  c.interleaved = layout == PE_LAYOUT_INTERLEAVED ||
-                  layout == PE_LAYOUT_INTERLEAVED_COS_FIRST;
-  c.cos_first = layout == PE_LAYOUT_INTERLEAVED_COS_FIRST ||
-                layout == PE_LAYOUT_HALVES_COS_FIRST;
-  if (!c.interleaved) {
-    c.sin_offset = c.cos_first ? h : 0;
-    c.cos_offset = c.cos_first ? 0 : n_omega;
-    /* [sin | cos] with an extra sin: the sin block ends with it. */
-    if (!c.cos_first && n_omega > h)
-      c.odd = h;
+/* The sin and cos values of pairs [from, n) of the block, at their columns
+   for pairs i0 + from ... of a row: the tail of every vector loop, kept out
+   of line (one to three pairs a row). */
+__attribute__((noinline)) static void
+store_pairs_f32(float *row, const pe_columns *cols, const double *sin,
+                const double *cos, uint32_t i0, uint32_t from, uint32_t n) {
+  for (uint32_t k = from; k < n; k++) {
+    row[pe_first_column(cols, i0 + k)] = (float)sin[k];
+    row[pe_second_column(cols, i0 + k)] = (float)cos[k];
   }
-  return c;
 }
 
-/* Column of the sin of pair i. */
-static uint32_t sin_column(const columns *c, uint32_t i) {
-  return c->interleaved ? 2 * i + (uint32_t)c->cos_first : c->sin_offset + i;
-}
-
-static uint32_t cos_column(const columns *c, uint32_t i) {
-  return c->interleaved ? 2 * i + (uint32_t)!c->cos_first : c->cos_offset + i;
+__attribute__((noinline)) static void
+store_pairs_f64(double *row, const pe_columns *cols, const double *sin,
+                const double *cos, uint32_t i0, uint32_t from, uint32_t n) {
+  for (uint32_t k = from; k < n; k++) {
+    row[pe_first_column(cols, i0 + k)] = sin[k];
+    row[pe_second_column(cols, i0 + k)] = cos[k];
+  }
 }
 
 /* Checks everything the kernels rely on. */
@@ -87,12 +76,25 @@ advance2(pe_angle_block *b, uint32_t i, v128_t *s32, v128_t *c32) {
   wasm_v128_store(b->cos + i, c);
 }
 
+/* One step of pairs [from, to) of the block, by whole vectors of two: the
+   single rows before a re-seed and the tails (the state is padded). */
+__attribute__((noinline)) static void
+advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
+  for (uint32_t i = from; i < to; i += 2) {
+    v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
+    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    wasm_v128_store(b->sin + i, s);
+    wasm_v128_store(b->cos + i, c);
+  }
+}
+
 /* Advances pairs [i0, i0 + n) by one step per row and writes two
    consecutive rows: the hot loop of evenly spaced float32 tables, fused so
    the state is read and written once per two rows. */
 static inline __attribute__((always_inline)) void
 advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
-                 const columns *cols, pe_angle_block *b, uint32_t i0,
+                 const pe_columns *cols, pe_angle_block *b, uint32_t i0,
                  uint32_t n) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
@@ -113,8 +115,8 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
       }
     }
   } else {
-    float *dst_sin = row + cols->sin_offset + i0;
-    float *dst_cos = row + cols->cos_offset + i0;
+    float *dst_sin = row + pe_first_column(cols, i0);
+    float *dst_cos = row + pe_second_column(cols, i0);
     for (; i + 4 <= n; i += 4) {
       advance2(b, i, s0, c0);
       advance2(b, i + 2, s1, c1);
@@ -126,56 +128,38 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
       }
     }
   }
-  /* Tail: the last one to three pairs (the state is padded to even n). */
-  for (; i < n; i += 2) {
-    advance2(b, i, s0, c0);
-    for (uint32_t r = 0; r < 2; r++) {
-      float s[4], c[4];
-      wasm_v128_store(s, s0[r]);
-      wasm_v128_store(c, c0[r]);
-      for (uint32_t k = i; k < n && k < i + 2; k++) {
-        row[r * stride + sin_column(cols, i0 + k)] = s[k - i];
-        row[r * stride + cos_column(cols, i0 + k)] = c[k - i];
-      }
-    }
+  /* Tail: the last one to three pairs, a step and a store per row (the
+     state is padded to a multiple of 4 pairs). */
+  for (uint32_t r = 0; i < n && r < 2; r++) {
+    advance_pairs(b, i, n);
+    store_pairs_f32(row + r * stride, cols, b->sin, b->cos, i0, i, n);
   }
 }
 
 /* Calls advance_emit_f32 for two rows with constant flags, so that each
    layout compiles to a loop with no branch and every step in registers. */
 static void advance_emit_2_rows_f32(float *row, size_t stride,
-                                    const columns *cols, pe_angle_block *b,
+                                    const pe_columns *cols, pe_angle_block *b,
                                     uint32_t i0, uint32_t n) {
-  if (!cols->interleaved)
+  if (cols->stride == 1)
     advance_emit_f32(row, stride, 0, 0, cols, b, i0, n);
-  else if (cols->cos_first)
+  else if (cols->first == 1)
     advance_emit_f32(row, stride, 1, 1, cols, b, i0, n);
   else
     advance_emit_f32(row, stride, 1, 0, cols, b, i0, n);
 }
 
-/* One step of every pair of the block: the single rows before a re-seed. */
-static void advance_block(pe_angle_block *b, uint32_t n_pad) {
-  for (uint32_t i = 0; i < n_pad; i += 2) {
-    v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
-    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    wasm_v128_store(b->sin + i, s);
-    wasm_v128_store(b->cos + i, c);
-  }
-}
-
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
 static inline __attribute__((always_inline)) void
-store4_f32(float *row, const columns *cols, uint32_t i, v128_t s, v128_t c) {
-  if (cols->interleaved) {
-    v128_t first = cols->cos_first ? c : s, second = cols->cos_first ? s : c;
+store4_f32(float *row, const pe_columns *cols, uint32_t i, v128_t s, v128_t c) {
+  if (cols->stride == 2) {
+    v128_t first = cols->first ? c : s, second = cols->first ? s : c;
     wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
     wasm_v128_store(row + 2 * i + 4,
                     wasm_i32x4_shuffle(first, second, 2, 6, 3, 7));
   } else {
-    wasm_v128_store(row + cols->sin_offset + i, s);
-    wasm_v128_store(row + cols->cos_offset + i, c);
+    wasm_v128_store(row + pe_first_column(cols, i), s);
+    wasm_v128_store(row + pe_second_column(cols, i), c);
   }
 }
 
@@ -193,7 +177,7 @@ demote4(v128_t x0, v128_t x1, v128_t a) {
    is known to be in the fast range. The layout is a branch per four pairs,
    negligible beside their sin/cos. */
 static inline __attribute__((always_inline)) void
-position_emit_f32(float *row, int in_range, const columns *cols,
+position_emit_f32(float *row, int in_range, const pe_columns *cols,
                   pe_angle_block *b, uint32_t i0, uint32_t n, double position,
                   double amplitude) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
@@ -220,14 +204,11 @@ position_emit_f32(float *row, int in_range, const columns *cols,
       wasm_v128_store(b->sin + k, wasm_f64x2_mul(s, a));
       wasm_v128_store(b->cos + k, wasm_f64x2_mul(c, a));
     }
-    for (; i < n; i++) {
-      row[sin_column(cols, i0 + i)] = (float)b->sin[i];
-      row[cos_column(cols, i0 + i)] = (float)b->cos[i];
-    }
+    store_pairs_f32(row, cols, b->sin, b->cos, i0, i, n);
   }
 }
 
-static void position_emit_rows_f32(float *row, const columns *cols,
+static void position_emit_rows_f32(float *row, const pe_columns *cols,
                                    pe_angle_block *b, uint32_t i0, uint32_t n,
                                    double position, double amplitude) {
   /* Rounding is monotonic: every |position * w| <= fl(|position| max |w|). */
@@ -238,21 +219,21 @@ static void position_emit_rows_f32(float *row, const columns *cols,
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
-static void emit_f32(float *row, const columns *cols, const pe_angle_block *b,
-                     uint32_t i0, uint32_t n) {
+static void emit_f32(float *row, const pe_columns *cols,
+                     const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->interleaved) {
+  if (cols->stride == 2) {
     float *dst = row + 2 * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
       v128_t c = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
-      v128_t v = cols->cos_first ? wasm_i32x4_shuffle(c, s, 0, 4, 1, 5)
-                                 : wasm_i32x4_shuffle(s, c, 0, 4, 1, 5);
+      v128_t v = cols->first ? wasm_i32x4_shuffle(c, s, 0, 4, 1, 5)
+                             : wasm_i32x4_shuffle(s, c, 0, 4, 1, 5);
       wasm_v128_store(dst + 2 * i, v);
     }
   } else {
-    float *dst_sin = row + cols->sin_offset + i0;
-    float *dst_cos = row + cols->cos_offset + i0;
+    float *dst_sin = row + pe_first_column(cols, i0);
+    float *dst_cos = row + pe_second_column(cols, i0);
     for (; i + 4 <= n; i += 4) {
       v128_t s0 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
       v128_t s1 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i + 2));
@@ -262,39 +243,33 @@ static void emit_f32(float *row, const columns *cols, const pe_angle_block *b,
       wasm_v128_store(dst_cos + i, wasm_i32x4_shuffle(c0, c1, 0, 1, 4, 5));
     }
   }
-  for (; i < n; i++) {
-    row[sin_column(cols, i0 + i)] = (float)b->sin[i];
-    row[cos_column(cols, i0 + i)] = (float)b->cos[i];
-  }
+  store_pairs_f32(row, cols, b->sin, b->cos, i0, i, n);
 }
 
-static void emit_f64(double *row, const columns *cols, const pe_angle_block *b,
-                     uint32_t i0, uint32_t n) {
+static void emit_f64(double *row, const pe_columns *cols,
+                     const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->interleaved) {
+  if (cols->stride == 2) {
     double *dst = row + 2 * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_v128_load(b->sin + i);
       v128_t c = wasm_v128_load(b->cos + i);
-      v128_t lo = cols->cos_first ? wasm_i64x2_shuffle(c, s, 0, 2)
-                                  : wasm_i64x2_shuffle(s, c, 0, 2);
-      v128_t hi = cols->cos_first ? wasm_i64x2_shuffle(c, s, 1, 3)
-                                  : wasm_i64x2_shuffle(s, c, 1, 3);
+      v128_t lo = cols->first ? wasm_i64x2_shuffle(c, s, 0, 2)
+                              : wasm_i64x2_shuffle(s, c, 0, 2);
+      v128_t hi = cols->first ? wasm_i64x2_shuffle(c, s, 1, 3)
+                              : wasm_i64x2_shuffle(s, c, 1, 3);
       wasm_v128_store(dst + 2 * i, lo);
       wasm_v128_store(dst + 2 * i + 2, hi);
     }
   } else {
-    double *dst_sin = row + cols->sin_offset + i0;
-    double *dst_cos = row + cols->cos_offset + i0;
+    double *dst_sin = row + pe_first_column(cols, i0);
+    double *dst_cos = row + pe_second_column(cols, i0);
     for (; i + 2 <= n; i += 2) {
       wasm_v128_store(dst_sin + i, wasm_v128_load(b->sin + i));
       wasm_v128_store(dst_cos + i, wasm_v128_load(b->cos + i));
     }
   }
-  for (; i < n; i++) {
-    row[sin_column(cols, i0 + i)] = b->sin[i];
-    row[cos_column(cols, i0 + i)] = b->cos[i];
-  }
+  store_pairs_f64(row, cols, b->sin, b->cos, i0, i, n);
 }
 
 /* The columns that are not a (sin, cos) pair: the sin of w_h (extra-sin) or
@@ -309,11 +284,6 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
   return wasm_f64x2_extract_lane(s, 0) * amplitude;
 }
 
-static double position_of(const double *positions, double start, double step,
-                          uint32_t j) {
-  return positions != NULL ? positions[j] : start + (double)j * step;
-}
-
 int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
                      double start, uint32_t dim, int32_t layout,
                      int32_t odd_dim, const double *omega, uint32_t n_omega,
@@ -326,55 +296,39 @@ int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
   if (fabs(amplitude) > FLT_MAX)
     return PE_ERR_OUTPUT_SCALE;
   uint32_t h = dim / 2;
-  columns cols = columns_of(layout, dim, n_omega);
-  /* Evenly spaced explicit positions take the recurrence too; the test is
-     exact, so start + j * step reproduces every position. Rows from start
-     take it only if every start + j is a double: the position of a row is
-     that double (as in float64 tables and re-seeded rows), which the
-     recurrence's exact angles would otherwise miss. */
-  double step = 1;
-  int per_row = positions != NULL;
-  if (per_row && count > 2 && pe_evenly_spaced(positions, count)) {
-    start = positions[0];
-    step = positions[1] - positions[0];
-    positions = NULL;
-    per_row = 0;
-  } else if (!per_row && !pe_integer_steps_exact(start, count)) {
-    per_row = 1;
-  }
+  pe_columns cols = pe_table_columns(layout, dim, n_omega);
+  pe_row_plan plan = pe_plan_rows(positions, count, start, 1, 1, 1);
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, step);
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, plan.step);
     for (uint32_t j = 0; j < count;) {
       float *row = out + (size_t)j * dim;
-      if (per_row) {
-        position_emit_rows_f32(row, &cols, &b, i0, n,
-                               position_of(positions, start, step, j),
+      if (!plan.recurrence) {
+        /* No state: nothing follows from this row. */
+        position_emit_rows_f32(row, &cols, &b, i0, n, pe_row_position(&plan, j),
                                amplitude);
         j++;
-      } else if (j % PE_RESEED != 0) {
-        if ((j + 1) % PE_RESEED != 0 && j + 1 < count) {
-          advance_emit_2_rows_f32(row, dim, &cols, &b, i0, n);
-          j += 2;
-        } else {
-          advance_block(&b, n_pad);
-          emit_f32(row, &cols, &b, i0, n);
-          j++;
-        }
+      } else if (pe_row_seeded(&plan, j)) {
+        pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, j), amplitude, 1);
+        emit_f32(row, &cols, &b, i0, n);
+        j++;
+      } else if (j + 1 < count && !pe_row_seeded(&plan, j + 1)) {
+        advance_emit_2_rows_f32(row, dim, &cols, &b, i0, n);
+        j += 2;
       } else {
-        pe_angle_block_seed(&b, n_pad, position_of(positions, start, step, j),
-                            amplitude, 1);
+        advance_pairs(&b, 0, n_pad);
         emit_f32(row, &cols, &b, i0, n);
         j++;
       }
     }
   }
-  if (dim % 2 == 1)
+  if (dim % 2 == 1) {
+    uint32_t odd = pe_table_odd_column(layout, dim, n_omega);
     for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + cols.odd] =
-          (float)odd_column(dim, n_omega, omega, scale,
-                            position_of(positions, start, step, j), amplitude);
+      out[(size_t)j * dim + odd] = (float)odd_column(
+          dim, n_omega, omega, scale, pe_row_position(&plan, j), amplitude);
+  }
   return PE_OK;
 }
 
@@ -387,24 +341,43 @@ int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
   if (status != PE_OK)
     return status;
   uint32_t h = dim / 2;
-  columns cols = columns_of(layout, dim, n_omega);
-  const double step = 1;
+  pe_columns cols = pe_table_columns(layout, dim, n_omega);
+  pe_row_plan plan = pe_plan_rows(positions, count, start, 1, 0, 1);
   pe_angle_block b;
-  /* float64 output is seeded exactly at every row: the recurrence's 1e-14
-     drift would be visible at this precision. */
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, 1);
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, plan.step);
     for (uint32_t j = 0; j < count; j++) {
-      pe_angle_block_seed(&b, n_pad, position_of(positions, start, step, j),
-                          amplitude, 0);
+      pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, j), amplitude, 0);
       emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
     }
   }
-  if (dim % 2 == 1)
+  if (dim % 2 == 1) {
+    uint32_t odd = pe_table_odd_column(layout, dim, n_omega);
     for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + cols.odd] =
-          odd_column(dim, n_omega, omega, scale,
-                     position_of(positions, start, step, j), amplitude);
+      out[(size_t)j * dim + odd] = odd_column(
+          dim, n_omega, omega, scale, pe_row_position(&plan, j), amplitude);
+  }
+  return PE_OK;
+}
+
+PE_FOR_SIZE int32_t pe_table_columns_of(int32_t *out, uint32_t dim,
+                                        int32_t layout, int32_t odd_dim) {
+  if (!PE_IN_ENUM(layout, PE_LAYOUT_COUNT))
+    return PE_ERR_LAYOUT;
+  uint32_t n_omega;
+  int32_t status = pe_frequency_count(dim, odd_dim, &n_omega);
+  if (status != PE_OK)
+    return status;
+  if (out == NULL || !pe_is_aligned(out, alignof(int32_t)))
+    return PE_ERR_NULL;
+  pe_columns cols = pe_table_columns(layout, dim, n_omega);
+  for (uint32_t i = 0; i < dim / 2; i++) {
+    out[pe_first_column(&cols, i)] = (int32_t)(2 * i);
+    out[pe_second_column(&cols, i)] = (int32_t)(2 * i + 1);
+  }
+  if (dim % 2 == 1)
+    out[pe_table_odd_column(layout, dim, n_omega)] =
+        n_omega > dim / 2 ? (int32_t)(dim - 1) : -1;
   return PE_OK;
 }

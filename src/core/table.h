@@ -23,4 +23,11 @@ PE_EXPORT int32_t pe_table_f64(double *out, const double *positions,
                                const double *omega, uint32_t n_omega,
                                double scale, double amplitude);
 
+/* What each of the dim columns of a table row holds, in out[dim]: 2i for
+   the sin of pair i, 2i + 1 for its cos, -1 for the zero column of
+   PE_ODD_ZERO_PAD (the extra sin of PE_ODD_EXTRA_SIN is the sin of pair
+   dim / 2). The kernels place their values by the same rule. */
+PE_EXPORT int32_t pe_table_columns_of(int32_t *out, uint32_t dim,
+                                      int32_t layout, int32_t odd_dim);
+
 #endif

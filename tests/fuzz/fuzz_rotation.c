@@ -1,12 +1,15 @@
-/* R(k) rows, RoPE and the dense rotation matrix with arbitrary arguments,
-   out-of-place, in place and on overlapping buffers. A successful call
-   keeps the length of every pair whose length is finite (RoPE multiplies
-   it by |amplitude|, the attention factor), copies the zero
-   column of zero-pad unchanged, and leaves a separate input alone; the
+/* R(k) rows in float32, float64 and float16, RoPE in any dtype (valid or
+   not) with any rotary width and heads per position, and the dense
+   rotation matrix, with arbitrary arguments, out-of-place, in place and on
+   overlapping buffers. A successful call keeps the length of every pair
+   whose length is finite (RoPE multiplies it by |amplitude|, the attention
+   factor), copies the zero column of zero-pad and RoPE's columns past
+   rotary unchanged, and leaves a separate input alone; the
    matrix holds cos and sin entries whose rows have unit length. A refused
    call writes nothing; a null or misaligned pointer, or buffers that
    overlap without being equal, are always refused. */
 #include "fuzz_input.h"
+#include "half.h"
 #include "rotation.h"
 
 #define MATRIX_MAX_DIM 64
@@ -26,31 +29,48 @@ static void require_pair_lengths(double x, double y, double x2, double y2,
     fail("rotation changed a pair's length", 0, after - before);
 }
 
-static void check_rows(const void *out, const void *in, int f64, uint32_t count,
-                       uint32_t dim, int32_t pairing, int zero_column,
-                       double gain) {
-  uint32_t h = dim / 2;
+static size_t element_size(int32_t dtype) {
+  return dtype == PE_CACHE_FLOAT64   ? sizeof(double)
+         : dtype == PE_CACHE_FLOAT16 ? sizeof(uint16_t)
+                                     : sizeof(float);
+}
+
+static double value_at(const void *x, int32_t dtype, size_t k) {
+  return dtype == PE_CACHE_FLOAT64 ? ((const double *)x)[k]
+         : dtype == PE_CACHE_FLOAT16
+             ? pe_half_to_double(((const uint16_t *)x)[k])
+             : ((const float *)x)[k];
+}
+
+/* Pairs of the first `rotary` columns keep their lengths (times gain); the
+   columns from `kept` on are copied bit for bit. */
+static void check_rows(const void *out, const void *in, int32_t dtype,
+                       uint32_t count, uint32_t dim, uint32_t rotary,
+                       uint32_t kept, int32_t pairing, double gain) {
+  uint32_t h = rotary / 2;
+  size_t elem = element_size(dtype);
+  double ulp = dtype == PE_CACHE_FLOAT64   ? 0x1p-53
+               : dtype == PE_CACHE_FLOAT16 ? 0x1p-11
+                                           : 0x1p-24;
+  double tiny = dtype == PE_CACHE_FLOAT64   ? 0x1p-1070
+                : dtype == PE_CACHE_FLOAT16 ? 0x1p-22
+                                            : 0x1p-146;
+  double max = dtype == PE_CACHE_FLOAT64   ? DBL_MAX
+               : dtype == PE_CACHE_FLOAT16 ? 65504
+                                           : FLT_MAX;
   for (uint32_t j = 0; j < count; j++) {
     size_t row = (size_t)j * dim;
     for (uint32_t i = 0; i < h; i++) {
       size_t a = row + (pairing == PE_PAIRING_INTERLEAVED ? 2 * i : i);
       size_t b = a + (pairing == PE_PAIRING_INTERLEAVED ? 1 : h);
-      if (f64)
-        require_pair_lengths(((const double *)in)[a], ((const double *)in)[b],
-                             ((const double *)out)[a], ((const double *)out)[b],
-                             gain, 0x1p-53, 0x1p-1070, DBL_MAX);
-      else
-        require_pair_lengths(((const float *)in)[a], ((const float *)in)[b],
-                             ((const float *)out)[a], ((const float *)out)[b],
-                             gain, 0x1p-24, 0x1p-146, FLT_MAX);
+      require_pair_lengths(value_at(in, dtype, a), value_at(in, dtype, b),
+                           value_at(out, dtype, a), value_at(out, dtype, b),
+                           gain, ulp, tiny, max);
     }
-    if (zero_column) {
-      size_t k = row + dim - 1;
-      size_t elem = f64 ? sizeof(double) : sizeof(float);
+    for (size_t k = row + kept; k < row + dim; k++)
       if (memcmp((const char *)out + k * elem, (const char *)in + k * elem,
                  elem) != 0)
-        fail("zero-pad column changed", k, 0);
-    }
+        fail("a column outside the pairs changed", k, 0);
   }
 }
 
@@ -67,23 +87,41 @@ static void check_matrix(const double *m, uint32_t dim) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in = {data, size};
-  uint8_t which = (uint8_t)take(&in, 1) % 4;
+  /* 0 to 2: R(k) in float32, float64, float16; 3: RoPE; 4: the matrix. */
+  uint8_t which = (uint8_t)take(&in, 1) % 5;
   shape s = shape_of(&in);
   int32_t layout = (int32_t)(take(&in, 1) % 6) - 1; /* pairing for RoPE */
   uint32_t count = (uint32_t)take(&in, 2) % 300;
   if (s.dim > 0 && (size_t)count * s.dim > (1u << 14))
     count = (1u << 14) / s.dim;
   double start, scale = number(&in);
-  double amplitude = which == 2 ? number(&in) : 1; /* RoPE's only */
+  double amplitude = 1;
+  /* RoPE's own: any dtype and repeat, valid or not; rotary up to dim + 2. */
+  int32_t dtype = which == 1   ? PE_CACHE_FLOAT64
+                  : which == 2 ? PE_CACHE_FLOAT16
+                               : PE_CACHE_FLOAT32;
+  uint32_t rotary = s.dim - s.dim % 2, repeat = 1, n_rope = s.n_omega;
+  if (which == 3) {
+    amplitude = number(&in);
+    dtype = (int32_t)(take(&in, 1) % 5) - 1;
+    rotary = (uint32_t)take(&in, 2) % (s.dim + 3);
+    repeat = (uint32_t)take(&in, 1) % 5;
+    /* Mostly whole groups of heads, and rotary / 2 of the frequencies. */
+    if (repeat > 1 && take(&in, 1) % 4 != 0)
+      count -= count % repeat;
+    if (rotary / 2 <= s.n_omega && take(&in, 1) % 8 != 0)
+      n_rope = rotary / 2;
+  }
   double *angles = points_of(&in, count, &start);
   aliasing mode = (aliasing)(take(&in, 1) % 3);
   uint8_t spoil_out = (uint8_t)take(&in, 1), spoil_in = (uint8_t)take(&in, 1);
   uint8_t spoil_angles = (uint8_t)take(&in, 1);
 
-  int f64 = which == 1 || which == 3;
-  size_t elem = f64 ? sizeof(double) : sizeof(float);
-  size_t cells = which == 3 ? (size_t)s.dim * s.dim : (size_t)count * s.dim;
-  if (which == 3 && s.dim > MATRIX_MAX_DIM)
+  if (which == 4)
+    dtype = PE_CACHE_FLOAT64;
+  size_t elem = element_size(dtype);
+  size_t cells = which == 4 ? (size_t)s.dim * s.dim : (size_t)count * s.dim;
+  if (which == 4 && s.dim > MATRIX_MAX_DIM)
     cells = 0; /* the matrix is refused unread past PE_MAX_MATRIX_DIM */
   size_t shift =
       mode == OVERLAPPING && cells > 1 ? 1 + take(&in, 2) % (cells - 1) : 0;
@@ -91,8 +129,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *buf = malloc((2 * cells + shift) * elem + 1);
   for (size_t k = 0; k < 2 * cells + shift; k++) {
     double v = number(&in);
-    if (f64)
+    if (dtype == PE_CACHE_FLOAT64)
       ((double *)buf)[k] = v;
+    else if (dtype == PE_CACHE_FLOAT16)
+      ((uint16_t *)buf)[k] = pe_half_from_double(v);
     else
       ((float *)buf)[k] = (float)v;
   }
@@ -122,10 +162,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                            layout, s.odd_dim, s.omega, s.n_omega, scale);
     break;
   case 2:
+    status = pe_rotate_f16(dst_arg, src_arg, count, s.dim, angles_arg, start,
+                           layout, s.odd_dim, s.omega, s.n_omega, scale);
+    break;
+  case 3:
     pairing = layout; /* any value, valid or not */
-    status = pe_rope(dst_arg, src_arg, PE_CACHE_FLOAT32, count, s.dim, s.dim, 1,
-                     angles_arg, start, pairing, s.omega, s.n_omega, scale,
-                     amplitude);
+    status =
+        pe_rope(dst_arg, src_arg, dtype, count, s.dim, rotary, repeat,
+                angles_arg, start, pairing, s.omega, n_rope, scale, amplitude);
     break;
   default:
     status = cells > 0 ? pe_rotation_matrix_f64((double *)dst_arg, start, s.dim,
@@ -137,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   require_status(status);
   if (status != PE_OK) {
     require_untouched(buf, before, all);
-  } else if (which == 3) {
+  } else if (which == 4) {
     if (dst_arg != dst)
       fail("accepted a null or misaligned pointer", 0, 0);
     check_matrix((const double *)dst, s.dim);
@@ -154,8 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fail("input changed", 0, 0);
     if (!isfinite(amplitude))
       fail("accepted a non-finite amplitude", 0, amplitude);
-    check_rows(dst, was, f64, count, s.dim, pairing,
-               s.dim % 2 == 1 && s.odd_dim == PE_ODD_ZERO_PAD, fabs(amplitude));
+    /* R(k) leaves the zero column of an odd dim, RoPE the columns past
+       rotary. */
+    check_rows(dst, was, dtype, count, s.dim, rotary, rotary, pairing,
+               fabs(amplitude));
   }
   free(buf);
   free(before);

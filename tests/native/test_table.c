@@ -264,10 +264,42 @@ static void test_bad_input(void) {
         "valid after errors");
 }
 
+/* The exported column map against the reference's own reading of each
+   layout: the value it names is the value the reference puts there. */
+static void test_column_map(void) {
+  int32_t codes[41];
+  for (uint32_t dim = 1; dim <= 41; dim++)
+    for (int layout = 0; layout < 4; layout++)
+      for (int odd = 0; odd < 2; odd++) {
+        uint32_t n;
+        CHECK(pe_frequency_count(dim, odd, &n) == PE_OK, "count");
+        double omega[22];
+        paper_omega(omega, n, dim, 100);
+        CHECK(pe_table_columns_of(codes, dim, layout, odd) == PE_OK,
+              "column map dim %u", dim);
+        for (uint32_t col = 0; col < dim; col++) {
+          double p = 0.7, want = reference(dim, layout, odd, omega, 1, p, col);
+          int32_t c = codes[col];
+          double named = c < 0        ? 0.0
+                         : c % 2 == 0 ? sin_of_product(p, omega[c / 2])
+                                      : cos_of_product(p, omega[c / 2]);
+          CHECK(c >= -1 && c < (int32_t)(2 * n) && named == want,
+                "dim %u layout %s odd %d column %u: code %d", dim,
+                layout_names[layout], odd, col, c);
+        }
+      }
+  CHECK(pe_table_columns_of(codes, 4, 4, 0) == PE_ERR_LAYOUT, "layout");
+  CHECK(pe_table_columns_of(codes, 5, 0, PE_ODD_ERROR) == PE_ERR_ODD_DIM,
+        "odd dim");
+  CHECK(pe_table_columns_of(codes, 0, 0, 0) == PE_ERR_DIM, "dim 0");
+  CHECK(pe_table_columns_of(NULL, 4, 0, 0) == PE_ERR_NULL, "null");
+}
+
 int main(void) {
   test_schedules();
   test_every_tail();
   test_large_positions();
   test_bad_input();
+  test_column_map();
   return check_report("table");
 }

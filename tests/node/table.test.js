@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import fc from "fast-check";
-import { frequencies, init, LAYOUTS, table } from "../../dist/index.js";
+import {
+  frequencies,
+  init,
+  LAYOUTS,
+  ropeCache,
+  table,
+} from "../../dist/index.js";
 import {
   maxAbsDiff,
   paperFrequencies,
@@ -198,6 +204,28 @@ test("evenly spaced position arrays: the recurrence, exactly where it applies", 
   // x[0] + (x[1] − x[0]) rounds onto x[1] but misses it in real arithmetic.
   const near = [-2.000129183185494e-12, 220129.81507478622, 440259.6301495724];
   checkTable({ positions: near, dim: 2, base: 2 }, near);
+});
+
+test("evenly spaced positions give the rows of start + j, bit for bit, from two rows on", () => {
+  // One row plan for every kernel: two positions p, p + 1 are the rows of a
+  // count from p, whether given as an array or as { positions: 2, start }.
+  for (const [start, dim] of [
+    [5, 4096],
+    [3, 1030],
+    [3, 2048],
+  ]) {
+    const pair = Float64Array.from([start, start + 1]);
+    assert.deepEqual(
+      table({ positions: pair, dim }),
+      table({ positions: 2, start, dim }),
+      `table at ${start}, dim ${dim}`,
+    );
+    assert.deepEqual(
+      ropeCache({ positions: pair, dim }),
+      ropeCache({ positions: 2, start, dim }),
+      `ropeCache at ${start}, dim ${dim}`,
+    );
+  }
 });
 
 test("positions: 0 and positions: [] both give an empty table", () => {
