@@ -67,7 +67,7 @@ await build({
   outdir: out,
   bundle: true,
   format: "iife",
-  minify: true,
+  minify: !process.env.PE_NO_MINIFY,
   target: "es2020",
   logLevel: "warning",
   legalComments: "none",

@@ -1,6 +1,7 @@
 // The classic row and column plots: the encoding of a few positions across
 // the dimensions, and a few dimensions across the positions.
 import { element, setText } from "../dom.js";
+import { heading } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "curves";
@@ -95,11 +96,7 @@ function numberList(text, integer, limit) {
 
 export function mount(root, app) {
   const { lib } = app;
-  const title = document.createElement("h2");
-  title.textContent = app.t("title");
-  const lead = document.createElement("p");
-  lead.textContent = app.t("lead");
-  root.append(title, lead);
+  heading(root, app);
 
   let rows = app.param(
     "rows",
@@ -183,6 +180,9 @@ export function mount(root, app) {
     field.note.hidden = !read.problem;
   }
 
+  const drawNow = (next) => {
+    for (const _ of draw(next));
+  };
   rowField.input.addEventListener("change", () => {
     const read = numberList(rowField.input.value, false, 1e7);
     fieldNote(rowField, read, rows);
@@ -190,7 +190,7 @@ export function mount(root, app) {
     rows = read.values;
     app.setParam("rows", rows.join(","));
     charts();
-    if (state) draw(state);
+    if (state) drawNow(state);
   });
   colField.input.addEventListener("change", () => {
     const read = numberList(colField.input.value, true, 4095);
@@ -199,10 +199,11 @@ export function mount(root, app) {
     dims = read.values;
     app.setParam("dims", dims.join(","));
     charts();
-    if (state) draw(state);
+    if (state) drawNow(state);
   });
 
-  function draw(next) {
+  // In steps: the row chart, then one column chart per step.
+  function* draw(next) {
     state = next;
     const { dim, positions } = next;
     // The rows are the reader's own positions: the shared positions and
@@ -236,10 +237,11 @@ export function mount(root, app) {
       (_, r) => next.start + r,
     );
     const omega = next.frequencies();
-    const columns = columnsOf(next, map, ps);
-    colCharts.forEach(({ j, box, chart }, n) => {
+    const columnOf = columnReader(next, map, ps);
+    for (const { j, box, chart } of colCharts) {
       box.hidden = j >= dim;
-      if (j >= dim) return;
+      if (j >= dim) continue;
+      yield;
       const kind = map.kinds[j];
       const i = map.pairs[j];
       setText(
@@ -253,16 +255,16 @@ export function mount(root, app) {
               period: Number(((2 * Math.PI) / omega[i]).toPrecision(4)),
             }),
       );
-      chart.set(ps, [columns[n]]);
-    });
+      chart.set(ps, [columnOf(j)]);
+    }
   }
 
-  // The chosen columns over the shared positions. Each comes from a
+  // Reads a chosen column over the shared positions. Each comes from a
   // one-pair table of its own frequency (the whole table at the largest
   // size would hold 67 million values), times the output scale; its first
   // value is checked against the full table's row, and a column that
   // differs is read from the full table instead.
-  function columnsOf(next, map, ps) {
+  function columnReader(next, map, ps) {
     const { dim, positions } = next;
     const first = lib.table({
       ...optionsAt(next, [next.start]),
@@ -271,7 +273,7 @@ export function mount(root, app) {
     const omega = next.frequencies();
     const pairTables = new Map();
     let full = null;
-    return colCharts.map(({ j }) => {
+    return (j) => {
       const column = new Float64Array(positions).fill(NaN);
       if (j >= dim) return column;
       const kind = map.kinds[j];
@@ -297,7 +299,7 @@ export function mount(root, app) {
         for (let r = 0; r < positions; r++) column[r] = full[r * dim + j];
       }
       return column;
-    });
+    };
   }
 
   return { update: draw };
