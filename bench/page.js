@@ -8,7 +8,9 @@
 // until every section showed the new value, with the load average over the
 // size's runs. Three runs of each size in a fresh page; the run with the
 // middle longest task is printed. On a shared machine the others' work lands
-// in random tasks, which is why the load average stands beside each figure.
+// in random tasks, which is why the load average stands beside each figure;
+// a trace of the renderer's main thread gives each task's CPU time too,
+// which the others' work does not lengthen: the page's own cost.
 import { loadavg } from "node:os";
 import { launch } from "../tests/browser/launch.js";
 
@@ -52,10 +54,38 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
+/**
+ * Tasks of the renderer's main thread in a Chromium trace: the longest by
+ * wall-clock time and by CPU time, and how many took over 50 ms of CPU.
+ */
+function mainThreadTasks(trace) {
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(
+    events
+      .filter(
+        (e) => e.name === "thread_name" && e.args?.name === "CrRendererMain",
+      )
+      .map((e) => `${e.pid}/${e.tid}`),
+  );
+  let wall = 0;
+  let cpu = 0;
+  let over = 0;
+  for (const e of events)
+    if (e.name === "RunTask" && main.has(`${e.pid}/${e.tid}`)) {
+      wall = Math.max(wall, (e.dur ?? 0) / 1000);
+      cpu = Math.max(cpu, (e.tdur ?? 0) / 1000);
+      if ((e.tdur ?? 0) > 50000) over++;
+    }
+  return { wall, cpu, over };
+}
+
 async function run(chromium, size) {
   const { page, close } = await chromium.open("index.html", {
     hash: size.hash,
     viewport: { width: 1280, height: 900 },
+  });
+  await chromium.browser.startTracing(page, {
+    categories: ["disabled-by-default-devtools.timeline"],
   });
   const result = await page.evaluate(
     async ({ changes, settle, big }) => {
@@ -118,6 +148,8 @@ async function run(chromium, size) {
       big: size.hash !== "",
     },
   );
+  const trace = await chromium.browser.stopTracing();
+  result.cpu = mainThreadTasks(JSON.parse(trace.toString()));
   await close();
   return result;
 }
@@ -159,6 +191,11 @@ try {
           0.95,
         ).toFixed(0)} ms, worst ${Math.max(...gaps).toFixed(0)} ms; ` +
         `settled within ${Math.max(...middle.perChange.map((c) => c.settle)).toFixed(0)} ms`,
+    );
+    console.log(
+      `  main thread CPU time: longest task ${middle.cpu.cpu.toFixed(0)} ms (runs: ${runs
+        .map((r) => r.cpu.cpu.toFixed(0))
+        .join(", ")}), tasks over 50 ms of CPU: ${middle.cpu.over}`,
     );
     console.log(
       "  shared controls (longest task ms / long tasks / settled ms): " +

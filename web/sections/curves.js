@@ -135,10 +135,9 @@ export function mount(root, app) {
   // drawn as two curves against the pair index, its sines and its cosines
   // (one colour per position, cosines dashed), not as one curve zigzagging
   // between the two; each column gets a chart of its own.
-  function charts() {
+  function rowCharts() {
     rowsShown = "";
     rowHost.replaceChildren();
-    colHost.replaceChildren();
     rowChart = app.lineChart(rowHost, {
       testid: "curves-rows",
       xLabel: app.t("pair"),
@@ -149,6 +148,9 @@ export function mount(root, app) {
       ]),
     });
     app.exportable(rowHost, rowChart.canvas, "rows");
+  }
+  function columnCharts() {
+    colHost.replaceChildren();
     colCharts = dims.map((j, n) => {
       const box = element("figure", "chart small-multiple", [
         element("figcaption"),
@@ -165,7 +167,8 @@ export function mount(root, app) {
       return { j, box, chart };
     });
   }
-  charts();
+  rowCharts();
+  columnCharts();
 
   // A list that cannot be read is put back, with a note saying why.
   function fieldNote(field, read, kept) {
@@ -180,17 +183,14 @@ export function mount(root, app) {
     field.note.hidden = !read.problem;
   }
 
-  const drawNow = (next) => {
-    for (const _ of draw(next));
-  };
   rowField.input.addEventListener("change", () => {
     const read = numberList(rowField.input.value, false, 1e7);
     fieldNote(rowField, read, rows);
     if (!read.values) return;
     rows = read.values;
     app.setParam("rows", rows.join(","));
-    charts();
-    if (state) drawNow(state);
+    rowCharts();
+    if (state) drawRows(state);
   });
   colField.input.addEventListener("change", () => {
     const read = numberList(colField.input.value, true, 4095);
@@ -198,14 +198,19 @@ export function mount(root, app) {
     if (!read.values) return;
     dims = read.values;
     app.setParam("dims", dims.join(","));
-    charts();
-    if (state) drawNow(state);
+    columnCharts();
+    if (state) for (const _ of drawColumns(state));
   });
 
   // In steps: the row chart, then one column chart per step.
   function* draw(next) {
     state = next;
-    const { dim, positions } = next;
+    drawRows(next);
+    yield* drawColumns(next);
+  }
+
+  function drawRows(next) {
+    const { dim } = next;
     // The rows are the reader's own positions: the shared positions and
     // first position play no part in them.
     const rowOptions = optionsAt(next, rows);
@@ -226,7 +231,11 @@ export function mount(root, app) {
       );
       rowsShown = rowKey;
     }
+  }
 
+  function* drawColumns(next) {
+    const { dim, positions } = next;
+    const map = next.columns();
     const shown = dims.filter((j) => j < dim);
     app.note(
       colFigure,
