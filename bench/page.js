@@ -1,13 +1,16 @@
 // The page's responsiveness in Chromium, as a reader feels it: every shared
-// control changed in turn at three sizes, each change given time to settle,
-// while a PerformanceObserver records long tasks (main-thread tasks over
-// 50 ms) and requestAnimationFrame records the gaps between frames. Printed
-// per size: the longest task and the number of long tasks per change, the
-// median and worst frame gap, and the time until every section showed the
-// new value. Three
-// runs of each size in a fresh page; the run with the middle worst task is
-// printed. On a shared machine the others' work lands in random tasks, so
-// the load average is printed too.
+// control and the sections' own controls changed in turn at three sizes,
+// each change given time to settle, while a PerformanceObserver records
+// long tasks (main-thread tasks over 50 ms: script, style, layout, paint and
+// the canvases' commit, not script alone) and requestAnimationFrame records
+// the gaps between frames. Printed per size: the longest task, the number of
+// long tasks, the median, 95th percentile and worst frame gap, and the time
+// until every section showed the new value, with the load average over the
+// size's runs. Three runs of each size in a fresh page; the run with the
+// middle longest task is printed. On a shared machine the others' work lands
+// in random tasks, which is why the load average stands beside each figure;
+// a trace of the renderer's main thread gives each task's CPU time too,
+// which the others' work does not lengthen: the page's own cost.
 import { loadavg } from "node:os";
 import { launch } from "../tests/browser/launch.js";
 
@@ -16,14 +19,25 @@ const SIZES = [
   { name: "1024 × 4096", hash: "#dim=4096&positions=1024" },
   { name: "16384 × 4096 (largest)", hash: "#dim=4096&positions=16384" },
 ];
-// Each control, two values it alternates between.
-const CHANGES = [
-  ["base", ["10010", "10000"]],
-  ["dim", ["64", "128"]],
-  ["positions", ["500", "512"]],
-  ["start", ["7", "0"]],
-  ["layout", ["halves", "interleaved"]],
-  ["preset", ["paper", "custom"]],
+// Each shared control, two values it alternates between; at the large
+// sizes dim and positions step down by one instead, keeping their size.
+const SHARED = [
+  ["control-base", ["10010", "10000"]],
+  ["control-dim", ["64", "128"]],
+  ["control-positions", ["500", "512"]],
+  ["control-start", ["7", "0"]],
+  ["control-layout", ["halves", "interleaved"]],
+  ["control-preset", ["paper", "custom"]],
+];
+// The sections' own controls, by test id.
+const OWN = [
+  ["tokens-input", ["a cat sat", "the cat sat on the mat"]],
+  ["curves-positions", ["0, 5, 50", "0, 10, 100"]],
+  ["relation-k", ["7", "3"]],
+  ["rope-pairing", ["interleaved", "halves"]],
+  ["rope-m", ["9", "5"]],
+  ["decay-view", ["long", "short"]],
+  ["scaling-scheme", ["yarn", "linear"]],
 ];
 const RUNS = Number(process.env.RUNS ?? 3);
 const SETTLE_MS = 600;
@@ -35,15 +49,43 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-const load = () =>
-  loadavg()
-    .map((v) => v.toFixed(2))
-    .join(", ");
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/**
+ * Tasks of the renderer's main thread in a Chromium trace: the longest by
+ * wall-clock time and by CPU time, and how many took over 50 ms of CPU.
+ */
+function mainThreadTasks(trace) {
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(
+    events
+      .filter(
+        (e) => e.name === "thread_name" && e.args?.name === "CrRendererMain",
+      )
+      .map((e) => `${e.pid}/${e.tid}`),
+  );
+  let wall = 0;
+  let cpu = 0;
+  let over = 0;
+  for (const e of events)
+    if (e.name === "RunTask" && main.has(`${e.pid}/${e.tid}`)) {
+      wall = Math.max(wall, (e.dur ?? 0) / 1000);
+      cpu = Math.max(cpu, (e.tdur ?? 0) / 1000);
+      if ((e.tdur ?? 0) > 50000) over++;
+    }
+  return { wall, cpu, over };
+}
 
 async function run(chromium, size) {
   const { page, close } = await chromium.open("index.html", {
     hash: size.hash,
     viewport: { width: 1280, height: 900 },
+  });
+  await chromium.browser.startTracing(page, {
+    categories: ["disabled-by-default-devtools.timeline"],
   });
   const result = await page.evaluate(
     async ({ changes, settle, big }) => {
@@ -64,23 +106,15 @@ async function run(chromium, size) {
       };
       requestAnimationFrame(tick);
       const perChange = [];
-      for (const [key, values] of changes) {
-        // At the large sizes dim and positions keep their size.
+      for (const [testid, values] of changes) {
+        const input = document.querySelector(`[data-testid="${testid}"]`);
+        const sized =
+          testid === "control-dim" || testid === "control-positions";
         const list =
-          big && (key === "dim" || key === "positions")
-            ? values.map((v, i) =>
-                String(
-                  Number(
-                    document.querySelector(`[data-testid="control-${key}"]`)
-                      .value,
-                  ) - i,
-                ),
-              )
+          big && sized
+            ? values.map((_, i) => String(Number(input.value) - i))
             : values;
         for (const value of list) {
-          const input = document.querySelector(
-            `[data-testid="control-${key}"]`,
-          );
           const from = tasks.length;
           const start = performance.now();
           input.value = value;
@@ -98,7 +132,7 @@ async function run(chromium, size) {
           await wait(60);
           const mine = tasks.slice(from).map((t) => t.duration);
           perChange.push({
-            key,
+            testid,
             worst: mine.length ? Math.max(...mine) : 0,
             count: mine.length,
             settle: settledAt - start,
@@ -108,47 +142,67 @@ async function run(chromium, size) {
       running = false;
       return { perChange, gaps };
     },
-    { changes: CHANGES, settle: SETTLE_MS, big: size.hash !== "" },
+    {
+      changes: [...SHARED, ...OWN],
+      settle: SETTLE_MS,
+      big: size.hash !== "",
+    },
   );
+  const trace = await chromium.browser.stopTracing();
+  result.cpu = mainThreadTasks(JSON.parse(trace.toString()));
   await close();
   return result;
 }
 
-console.log(`load average before: ${load()}`);
+const worstOf = (run) => Math.max(...run.perChange.map((c) => c.worst));
+
+function perControl(run, list) {
+  return list
+    .map(([testid]) => {
+      const mine = run.perChange.filter((c) => c.testid === testid);
+      const worst = Math.max(...mine.map((c) => c.worst));
+      const count = mine.reduce((n, c) => n + c.count, 0);
+      const settle = Math.max(...mine.map((c) => c.settle));
+      return `${testid.replace("control-", "")} ${worst.toFixed(0)}/${count}/${settle.toFixed(0)}`;
+    })
+    .join(" | ");
+}
+
 const chromium = await launch();
 try {
   for (const size of SIZES) {
+    const loadBefore = loadavg()[0];
     const runs = [];
     for (let r = 0; r < RUNS; r++) runs.push(await run(chromium, size));
-    const worstOf = (run) => Math.max(...run.perChange.map((c) => c.worst));
+    const loadAfter = loadavg()[0];
     const worsts = runs.map(worstOf);
     const middle = runs[worsts.indexOf(median(worsts))];
+    const gaps = middle.gaps;
+    const longTasks = middle.perChange.reduce((n, c) => n + c.count, 0);
     console.log(
-      `page, ${size.name}: longest task ${worstOf(middle).toFixed(0)} ms (runs: ${worsts
-        .map((w) => w.toFixed(0))
-        .join(
-          ", ",
-        )}); frame gap median ${median(middle.gaps).toFixed(1)} ms, worst ${Math.max(
-        ...middle.gaps,
-      ).toFixed(0)} ms`,
+      `page, ${size.name} (load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}): ` +
+        `longest task ${worstOf(middle).toFixed(0)} ms (runs: ${worsts
+          .map((w) => w.toFixed(0))
+          .join(
+            ", ",
+          )}), ${longTasks} long tasks in ${middle.perChange.length} changes; ` +
+        `frame gap median ${median(gaps).toFixed(1)} ms, 95th percentile ${percentile(
+          gaps,
+          0.95,
+        ).toFixed(0)} ms, worst ${Math.max(...gaps).toFixed(0)} ms; ` +
+        `settled within ${Math.max(...middle.perChange.map((c) => c.settle)).toFixed(0)} ms`,
     );
-    const byKey = {};
-    for (const change of middle.perChange)
-      (byKey[change.key] ??= []).push(change);
     console.log(
-      "  per control (longest task ms / long tasks / settled ms): " +
-        Object.entries(byKey)
-          .map(
-            ([key, list]) =>
-              `${key} ${Math.max(...list.map((c) => c.worst)).toFixed(0)}/${list.reduce(
-                (n, c) => n + c.count,
-                0,
-              )}/${Math.max(...list.map((c) => c.settle)).toFixed(0)}`,
-          )
-          .join(" | "),
+      `  main thread CPU time: longest task ${middle.cpu.cpu.toFixed(0)} ms (runs: ${runs
+        .map((r) => r.cpu.cpu.toFixed(0))
+        .join(", ")}), tasks over 50 ms of CPU: ${middle.cpu.over}`,
     );
+    console.log(
+      "  shared controls (longest task ms / long tasks / settled ms): " +
+        perControl(middle, SHARED),
+    );
+    console.log("  section controls: " + perControl(middle, OWN));
   }
 } finally {
   await chromium.close();
 }
-console.log(`load average after: ${load()}`);

@@ -28,8 +28,27 @@ export function note(root, message, slot = "section") {
 }
 
 /**
+ * The cell a reader points at in one view (a position and a dimension),
+ * shown in every other view of the same page; null when none is.
+ */
+export function pointerChannel() {
+  const listeners = [];
+  return {
+    listen(from, listener) {
+      listeners.push({ from, listener });
+    },
+    point(from, cell) {
+      for (const entry of listeners)
+        if (entry.from !== from) entry.listener(cell);
+    },
+  };
+}
+
+/**
  * context: { lib, lang, section, root, params (Map of link entries),
- * known (Set of parameter keys in use), setParam(key, value), state() }.
+ * known (Set of parameter keys in use), setParam(key, value), state(),
+ * pointer (a pointerChannel shared by the page's sections, if any),
+ * embedded (a panel in another page) }.
  */
 export function createApp(context) {
   const { lib, lang, section, root } = context;
@@ -39,12 +58,21 @@ export function createApp(context) {
   return {
     lib,
     lang,
+    embedded: Boolean(context.embedded),
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
     displayMath,
     lineChart,
     heatmap,
     note: (where, message) => note(where, message),
+    /** Tells the other views which cell this one points at. */
+    point(cell) {
+      context.pointer?.point(section.id, cell);
+    },
+    /** listener(cell) hears the cells the other views point at. */
+    onPoint(listener) {
+      context.pointer?.listen(section.id, listener);
+    },
     /**
      * A PNG button for the chart: the file holds the chart with its title
      * (the figure's caption, else the section's title) and legend.
@@ -58,9 +86,9 @@ export function createApp(context) {
       button.setAttribute("aria-label", page("pngLabel"));
       button.dataset.testid = `png-${name}`;
       button.addEventListener("click", () => {
-        const caption =
-          container.closest("figure")?.querySelector("figcaption") ??
-          root.querySelector("h2");
+        const caption = container
+          .closest("figure")
+          ?.querySelector("figcaption");
         const legend = Array.from(
           container.querySelectorAll(".legend li"),
           (item) => {
@@ -73,7 +101,9 @@ export function createApp(context) {
           },
         );
         const composed = composeChart(canvas, {
-          title: caption?.textContent.trim() ?? "",
+          title:
+            caption?.textContent.trim() ??
+            translate(section.strings, lang, "title"),
           legend,
           colours: theme(canvas),
         });

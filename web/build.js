@@ -2,7 +2,8 @@
 // one classic script (pages opened from file:// refuse module scripts), with
 // every section's formulas (a TeX string or a list of parts) typeset to
 // MathML here, once, so the page needs no fonts and no typesetting at run
-// time. Usage: node web/build.js [outdir]
+// time. Usage: node web/build.js [outdir]; PE_NO_MINIFY=1 keeps the scripts
+// readable, for profiles of the page.
 import { build } from "esbuild";
 import katex from "katex";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
@@ -67,7 +68,7 @@ await build({
   outdir: out,
   bundle: true,
   format: "iife",
-  minify: true,
+  minify: !process.env.PE_NO_MINIFY,
   target: "es2020",
   logLevel: "warning",
   legalComments: "none",

@@ -1,6 +1,8 @@
 // The page's one way to build DOM: an element with its class or properties
 // and children, text replaced only when it changes, and a button. Styles come
-// from classes (the page's CSP forbids inline style attributes).
+// from the style sheet's classes; script sets a style property only where
+// the value is computed (a canvas's size, a marker's place), which the CSP
+// allows, as it forbids style attributes written in markup.
 
 /**
  * Creates an element. `properties` is a class name, or an object of

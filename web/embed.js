@@ -2,8 +2,9 @@
 // elements <pe-heatmap>, <pe-curves>, <pe-relation>, <pe-dot>, <pe-rope>,
 // <pe-decay>, <pe-precision>, configured by the shared controls' attributes
 // (dim, positions, base, layout, preset, start), lang, theme (light, dark or
-// auto) and compact (the charts without the prose). The style sheet is
-// loaded from beside this script.
+// auto) and compact (the charts without the prose). A panel adds no heading:
+// the host page's own introduces it. The style sheet is loaded from beside
+// this script.
 import * as lib from "sinusoidal-pe";
 import { createApp, note } from "./app.js";
 import { fitFormulas } from "./math.js";
@@ -128,7 +129,10 @@ class Panel extends HTMLElement {
     );
     this.mounted.state = state;
     try {
-      view.update(state);
+      // A panel is drawn whole: the steps a section's drawing may come in
+      // are run at once.
+      const steps = view.update(state);
+      if (typeof steps?.next === "function") while (!steps.next().done);
       note(root, "", "failed");
     } catch (error) {
       note(
@@ -155,6 +159,7 @@ class Panel extends HTMLElement {
       known: new Set(),
       setParam() {},
       state: () => mounted.state,
+      embedded: true,
     });
     mounted.view = this.constructor.section.mount(root, app);
     this.formulas?.disconnect();

@@ -1,7 +1,7 @@
 // The page: header, shared controls and every section, the state kept in the
 // URL hash, and one redraw per animation frame after any change.
 import * as lib from "sinusoidal-pe";
-import { createApp, note } from "./app.js";
+import { createApp, note, pointerChannel } from "./app.js";
 import { fitFormulas } from "./math.js";
 import { element } from "./dom.js";
 import { mountControls } from "./controls.js";
@@ -174,6 +174,7 @@ function render(messages) {
   root.append(header, bar, nav, main);
 
   page.state = withOptions(page.values, page.lang);
+  const pointer = pointerChannel();
   for (const section of sections) {
     const sectionRoot = element("section", "pe-section");
     sectionRoot.id = section.id;
@@ -190,6 +191,7 @@ function render(messages) {
         updateLink();
       },
       state: () => page.state,
+      pointer,
     });
     try {
       const view = section.mount(sectionRoot, app);
@@ -264,15 +266,22 @@ function onControl(key, text, committed) {
  * drawn one frame at a time, those on screen first, within a budget per
  * frame: a change made meanwhile replaces the state the remaining ones
  * get, so nothing stale is drawn, and no section is drawn twice a frame.
+ * A section whose drawing comes in steps (its update returns an iterator)
+ * gets its steps over as many frames as the budget asks; a new state drops
+ * the steps left of the old one.
  */
 function schedule() {
-  for (const mounted of page.mounted) page.dirty.add(mounted);
+  for (const mounted of page.mounted) {
+    mounted.steps = null;
+    page.dirty.add(mounted);
+  }
   document.body.dataset.ready = "false";
   if (page.frame === null) page.frame = requestAnimationFrame(redraw);
 }
 
-// Script time per frame; the rasteriser's share comes after it.
-const FRAME_BUDGET = 8;
+// Script time per frame; style, layout, paint and the canvases' commit come
+// after it, in the same task.
+const FRAME_BUDGET = 6;
 
 function onScreen(mounted) {
   const box = mounted.root.getBoundingClientRect();
@@ -286,15 +295,30 @@ function redraw() {
   const order = [...page.dirty].sort((a, b) => visible.get(b) - visible.get(a));
   for (const mounted of order) {
     if (performance.now() - start > FRAME_BUDGET) break;
-    page.dirty.delete(mounted);
     const begin = performance.now();
     try {
-      mounted.view?.update(page.state);
-      performance.measure(`pe-update:${mounted.section.id}`, { start: begin });
+      if (!mounted.steps) {
+        mounted.began = begin;
+        const result = mounted.view?.update(page.state);
+        mounted.steps = typeof result?.next === "function" ? result : null;
+      }
+      let finished = !mounted.steps;
+      while (!finished && performance.now() - start <= FRAME_BUDGET)
+        finished = mounted.steps.next().done;
+      // One measure per frame's share of a section's drawing, and one for
+      // the drawing from its first step to its last.
+      performance.measure(`pe-step:${mounted.section.id}`, { start: begin });
+      if (!finished) break;
+      performance.measure(`pe-update:${mounted.section.id}`, {
+        start: mounted.began,
+      });
+      mounted.steps = null;
       note(mounted.root, "", "failed");
     } catch (error) {
+      mounted.steps = null;
       note(mounted.root, t("failed", { message: error.message }), "failed");
     }
+    page.dirty.delete(mounted);
   }
   performance.measure("pe-update", { start });
   if (page.dirty.size) page.frame = requestAnimationFrame(redraw);

@@ -106,12 +106,21 @@ test("theme: light by default inside any host, dark or following the scheme on r
   await close();
 });
 
-test("compact: the charts without title and prose", async () => {
+test("a panel leaves the headings to its host; compact shows the charts without prose", async () => {
   const { page, errors, close } = await chromium.open("embed.html", {
     ready: "pe-heatmap[data-ready=true]",
   });
+  // The host page's outline is its own: no panel adds a heading to it, and
+  // each panel is named by its title instead.
+  assert.equal(await page.locator(".pe-embed h2").count(), 0);
+  assert.equal(
+    await page.getAttribute("pe-heatmap section", "aria-label"),
+    "The table",
+  );
+  assert.ok(await page.locator("pe-heatmap .lead").isVisible());
   await addPanel(page, "pe-relation", { compact: "" });
-  assert.ok(await page.locator("#added h2").isHidden());
+  assert.equal(await page.locator("#added h2").count(), 0);
+  assert.ok(await page.locator("#added .lead").isHidden());
   assert.ok(await page.locator("#added .formula").first().isHidden());
   assert.ok(await page.locator("#added canvas").first().isVisible());
   assert.ok(
@@ -121,7 +130,8 @@ test("compact: the charts without title and prose", async () => {
     document.getElementById("added").removeAttribute("compact"),
   );
   await frames(page);
-  assert.ok(await page.locator("#added h2").isVisible());
+  assert.ok(await page.locator("#added .lead").isVisible());
+  assert.equal(await page.locator("#added h2").count(), 0);
   assert.deepEqual(errors, []);
   await close();
 });

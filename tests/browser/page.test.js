@@ -16,6 +16,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as pe from "../../dist/index.js";
 import { launch, siteDir } from "./launch.js";
+import { setControl, settle } from "./settle.js";
 
 const SECTIONS = [
   "why",
@@ -55,32 +56,6 @@ function canvasDigest(page, testid) {
     return hash;
   });
 }
-
-/** Sets a shared control as a user would: type, then leave the field. */
-async function setControl(page, name, value) {
-  const selector = `[data-testid="control-${name}"]`;
-  if ((await page.$eval(selector, (e) => e.tagName)) === "SELECT")
-    await page.selectOption(selector, value);
-  else {
-    await page.fill(selector, String(value));
-    await page.press(selector, "Enter");
-  }
-  await nextFrames(page);
-}
-
-// The page draws its sections over a few frames after a change, and marks
-// the body ready once every one has the latest state.
-const nextFrames = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const check = () =>
-          document.body.dataset.ready === "true"
-            ? resolve()
-            : requestAnimationFrame(check);
-        requestAnimationFrame(() => requestAnimationFrame(check));
-      }),
-  );
 
 const hashEntries = (page) =>
   page.evaluate(() =>
@@ -221,7 +196,7 @@ test("the relation error shown is linearRelationError's and within tolerance", a
     await setControl(page, "preset", preset);
     await page.fill('[data-testid="relation-p"]', String(p));
     await page.fill('[data-testid="relation-k"]', String(k));
-    await nextFrames(page);
+    await settle(page);
     const shown = Number(
       await page.getAttribute(
         '[data-testid="relation-max-error"]',
@@ -412,7 +387,7 @@ test("the language toggle switches every title, label and chart text", async () 
     }));
   const english = await texts();
   await page.click('[data-testid="lang-toggle"]');
-  await nextFrames(page);
+  await settle(page);
   const chinese = await texts();
   assert.equal(chinese.lang, "zh-Hans");
   assert.match(chinese.h1, /[\u4e00-\u9fff]/);
@@ -534,7 +509,10 @@ test("an embedded panel renders on the example page", async () => {
       e.querySelector(".readout") ? 1 : 0,
     );
     assert.equal(rows, 1);
-    assert.match(await page.textContent("pe-relation h2"), /[\u4e00-\u9fff]/);
+    assert.match(
+      await page.getAttribute("pe-relation section", "aria-label"),
+      /[\u4e00-\u9fff]/,
+    );
     assert.deepEqual(errors, []);
     assert.deepEqual(outside, []);
     if (via === "http") assert.deepEqual(await violations(), []);
@@ -558,7 +536,10 @@ test("one script tag and one element are all an embedding page needs", async () 
   await page.goto(`file://${host}`);
   await page.waitForSelector("pe-heatmap[data-ready=true]");
   assert.notEqual(await canvasDigest(page, "heatmap"), 0);
-  assert.match(await page.textContent("pe-heatmap h2"), /编码表/);
+  assert.equal(
+    await page.getAttribute("pe-heatmap section", "aria-label"),
+    "编码表",
+  );
   // The style sheet came from beside the script.
   assert.equal(
     await page.$eval("link[rel=stylesheet]", (link) => link.href),

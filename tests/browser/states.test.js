@@ -4,38 +4,13 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { launch } from "./launch.js";
+import { setControl, settle } from "./settle.js";
 
 let chromium;
 before(async () => {
   chromium = await launch();
 });
 after(() => chromium?.close());
-
-// The page draws its sections over a few frames after a change, and marks
-// the body ready once every one has the latest state.
-const settle = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const check = () =>
-          document.body.dataset.ready === "true" &&
-          !document.querySelector("canvas[data-complete=false]")
-            ? resolve()
-            : requestAnimationFrame(check);
-        requestAnimationFrame(() => requestAnimationFrame(check));
-      }),
-  );
-
-async function setControl(page, name, value) {
-  const selector = `[data-testid="control-${name}"]`;
-  if ((await page.$eval(selector, (e) => e.tagName)) === "SELECT")
-    await page.selectOption(selector, value);
-  else {
-    await page.fill(selector, String(value));
-    await page.press(selector, "Enter");
-  }
-  await settle(page);
-}
 
 const text = (page, selector) => page.textContent(selector);
 
@@ -479,6 +454,52 @@ test("a typed sentence: tokens with positions, barcodes, and the formula at the 
       "tokens.text=the cat sat, the end",
     ),
   );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the sentence and the table's heatmap point at the same cell", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#dim=16&base=100&start=3",
+  });
+  await page.fill("[data-testid=tokens-input]", "the cat sat, the end");
+  await settle(page);
+  const rows = page.locator("[data-testid=tokens] .token-row:not(.token-head)");
+  // The sentence starts at the first position: "sat" is token 2, at p = 5.
+  assert.equal(await rows.nth(2).locator(".number").textContent(), "5");
+  const heatmapReadout = page.locator("[data-testid=heatmap] + .readout");
+  await rows.nth(2).locator("canvas").first().focus();
+  await page.keyboard.press("ArrowRight");
+  assert.match(
+    await heatmapReadout.textContent(),
+    /^position 5 · dimension 1 \(cos of pair 0\) · value (\S+)/,
+  );
+  const value = Number(
+    (await heatmapReadout.textContent()).match(/value (\S+)/)[1],
+  );
+  assert.ok(Math.abs(value - Math.cos(5)) < 1e-6, String(value));
+  // And back: the heatmap's cursor starts at the shared cell (row 2,
+  // column 1) and moves to row 4 (p = 7, "the"), column 3.
+  await page.focus("[data-testid=heatmap]");
+  for (const key of ["ArrowDown", "ArrowDown", "ArrowRight", "ArrowRight"])
+    await page.keyboard.press(key);
+  const formula = page.locator("[data-testid=tokens-formula]");
+  assert.match(
+    await formula.textContent(),
+    /^“the” at p = 7, dimension j = 3: PE\(p, j\) = cos\(p·ω₁\)/,
+  );
+  assert.ok(
+    Math.abs(
+      Number(await formula.getAttribute("data-value")) -
+        Math.cos(7 * 100 ** (-2 / 16)),
+    ) < 1e-6,
+  );
+  assert.equal(await page.locator(".token-row.picked").count(), 1);
+  // A row no token sits at (p = 9, after "end") clears the pick.
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await formula.textContent(), "");
+  assert.equal(await page.locator(".token-row.picked").count(), 0);
   assert.deepEqual(errors, []);
   await close();
 });

@@ -50,20 +50,30 @@ export function theme(element) {
   return colours;
 }
 
-/** About `count` round tick values covering [low, high]. */
+/**
+ * About `count` round tick values covering [low, high], each computed from
+ * its own index with one rounding: a running sum would gather rounding
+ * (0.2 + 0.2 + 0.2 reads 0.6000000000000001), and so would i · 0.2. Below 1
+ * a tick is i / n for the whole number n = 1 / step, as d3's ticks are.
+ */
 export function linearTicks(low, high, count = 5) {
   if (!(high > low)) return [low];
   const rough = (high - low) / count;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step =
-    [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough) ??
-    10 * power;
-  // Each tick from its own index: a running sum would gather rounding
-  // (0.1 + 0.2 + … reads 0.6000000000000001).
-  const first = Math.ceil(low / step - 1e-9);
-  const last = Math.floor(high / step + 1e-9);
+  const exponent = Math.floor(Math.log10(rough));
+  const multiple =
+    [1, 2, 2.5, 5, 10].find((m) => m * 10 ** exponent >= rough) ?? 10;
   const ticks = [];
-  for (let i = first; i <= last; i++) ticks.push(i === 0 ? 0 : i * step);
+  if (exponent < 0) {
+    const inverse = Math.round(10 ** -exponent / multiple);
+    const first = Math.ceil(low * inverse - 1e-9);
+    const last = Math.floor(high * inverse + 1e-9);
+    for (let i = first; i <= last; i++) ticks.push(i === 0 ? 0 : i / inverse);
+  } else {
+    const step = multiple * 10 ** exponent;
+    const first = Math.ceil(low / step - 1e-9);
+    const last = Math.floor(high / step + 1e-9);
+    for (let i = first; i <= last; i++) ticks.push(i === 0 ? 0 : i * step);
+  }
   return ticks;
 }
 

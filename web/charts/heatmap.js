@@ -8,9 +8,12 @@ import { fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;
-// Values binned per slice of work, and the script time a frame gives it.
-const CHUNK = 2 ** 20;
-const SLICE_MS = 12;
+// Values binned per block (a millisecond or two of work), and the script
+// time a frame gives the binning: the rest of the frame's budget goes to the
+// other sections, and style, layout, paint and the commit follow in the
+// same task.
+const CHUNK = 2 ** 18;
+const SLICE_MS = 6;
 
 // Blue through light grey to red, after Moreland's "cool to warm" map.
 const STOPS = [
@@ -332,7 +335,14 @@ export function heatmap(container, spec = {}) {
       : `${options.rowLabel ?? ""} ${(options.rowStart ?? 0) + r} · ${options.colLabel ?? ""} ${(options.colStart ?? 0) + c} · ${Number(valueAt(r, c).toPrecision(7))}`;
   }
 
+  // A cell the reader moved to: shown, and told to spec.onCursor.
   function moveCursor(next) {
+    showCursor(next);
+    spec.onCursor?.(cursor);
+  }
+
+  function showCursor(next) {
+    if (next?.r === cursor?.r && next?.c === cursor?.c) return;
     cursor = next;
     describe();
     if (frame === null)
@@ -394,5 +404,12 @@ export function heatmap(container, spec = {}) {
     else draw();
   }).observe(container);
 
-  return { set, setRows, canvas };
+  /** Shows the cell { r, c } (or none: null) that another view points at. */
+  function mark(cell) {
+    const inside =
+      cell && cell.r >= 0 && cell.r < rows && cell.c >= 0 && cell.c < cols;
+    showCursor(inside ? cell : null);
+  }
+
+  return { set, setRows, mark, canvas };
 }

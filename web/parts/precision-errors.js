@@ -3,8 +3,19 @@
 // it is what is shown) and of the library's float32 table, per band of
 // positions from 1 to 10^6, against sin and cos of the double angle.
 
-/** The library's stated float32 bound (README, "Accuracy"). */
-export const MODULE_BOUND = 6e-8;
+/**
+ * The library's float32 table is one rounding of the value: each entry is
+ * one of the two float32 numbers around it, so it is off by less than one
+ * ulp of the value, at most 2⁻²⁴ for the values below 1 in magnitude that a
+ * table holds (values scaled above 1, as by a RoPE attention factor, have a
+ * larger ulp).
+ */
+export const MODULE_BOUND = 2 ** -24;
+/**
+ * The reference's own error: the angle p·ωᵢ rounded to double is off by at
+ * most half an ulp of 10⁶ (5.8e-11), and sin and cos add one rounding.
+ */
+export const REFERENCE_ERROR = 1e-10;
 export const DECADES = 6;
 export const BANDS_PER_DECADE = 10;
 

@@ -5,23 +5,26 @@ import { button, element, setText } from "../dom.js";
 
 export { button, element, setText };
 
-/** The section's title and lead paragraph. */
+/**
+ * The section's title and lead paragraph. A panel embedded in another page
+ * leaves the headings to that page, whose author has written one: there the
+ * title only names the panel (for assistive technology, and in its PNGs).
+ */
 export function heading(root, app) {
-  root.append(
-    element("h2", { text: app.t("title") }),
-    element("p", { className: "lead", text: app.t("lead") }),
-  );
+  if (app.embedded) root.setAttribute("aria-label", app.t("title"));
+  else root.append(element("h2", { text: app.t("title") }));
+  root.append(element("p", { className: "lead", text: app.t("lead") }));
 }
 
 export function paragraph(text, className = "sec-text") {
   return element("p", { className, text });
 }
 
+/** A formula in its own box, with room for a display-style sum's limits. */
 export function displayFormula(app, tex) {
-  const box = element("div", { className: "formula" }, [app.displayMath(tex)]);
-  // Room for the limits of a display-style sum, which the box scrolls.
-  box.style.padding = "0.25rem 0";
-  return box;
+  return element("div", { className: "formula formula-display" }, [
+    app.displayMath(tex),
+  ]);
 }
 
 export function controlRow(children) {
@@ -45,11 +48,7 @@ export function select(text, choices, value, onChange, testid) {
   );
   input.value = value;
   input.addEventListener("change", () => onChange(input.value));
-  // Long choices must not widen a phone-sized page.
-  input.style.maxWidth = "100%";
-  const label = element("label", { className: "sec-field" }, [text, input]);
-  label.style.maxWidth = "100%";
-  return label;
+  return element("label", { className: "field" }, [text, input]);
 }
 
 export function numberField(text, { value, min, max, step }, onChange, testid) {
@@ -63,10 +62,10 @@ export function numberField(text, { value, min, max, step }, onChange, testid) {
   });
   input.value = String(value);
   input.addEventListener("change", () => onChange(input));
-  return element("label", { className: "sec-field" }, [text, input]);
+  return element("label", { className: "field" }, [text, input]);
 }
 
-/** A container the charts draw into, with its export button beside it. */
+/** A container a chart draws into (app.exportable adds its PNG button). */
 export function chartBox(className = "chart") {
   return element("div", { className });
 }

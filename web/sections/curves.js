@@ -1,6 +1,7 @@
 // The classic row and column plots: the encoding of a few positions across
 // the dimensions, and a few dimensions across the positions.
 import { element, setText } from "../dom.js";
+import { heading } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "curves";
@@ -95,11 +96,7 @@ function numberList(text, integer, limit) {
 
 export function mount(root, app) {
   const { lib } = app;
-  const title = document.createElement("h2");
-  title.textContent = app.t("title");
-  const lead = document.createElement("p");
-  lead.textContent = app.t("lead");
-  root.append(title, lead);
+  heading(root, app);
 
   let rows = app.param(
     "rows",
@@ -138,10 +135,9 @@ export function mount(root, app) {
   // drawn as two curves against the pair index, its sines and its cosines
   // (one colour per position, cosines dashed), not as one curve zigzagging
   // between the two; each column gets a chart of its own.
-  function charts() {
+  function rowCharts() {
     rowsShown = "";
     rowHost.replaceChildren();
-    colHost.replaceChildren();
     rowChart = app.lineChart(rowHost, {
       testid: "curves-rows",
       xLabel: app.t("pair"),
@@ -152,6 +148,9 @@ export function mount(root, app) {
       ]),
     });
     app.exportable(rowHost, rowChart.canvas, "rows");
+  }
+  function columnCharts() {
+    colHost.replaceChildren();
     colCharts = dims.map((j, n) => {
       const box = element("figure", "chart small-multiple", [
         element("figcaption"),
@@ -168,7 +167,8 @@ export function mount(root, app) {
       return { j, box, chart };
     });
   }
-  charts();
+  rowCharts();
+  columnCharts();
 
   // A list that cannot be read is put back, with a note saying why.
   function fieldNote(field, read, kept) {
@@ -189,8 +189,8 @@ export function mount(root, app) {
     if (!read.values) return;
     rows = read.values;
     app.setParam("rows", rows.join(","));
-    charts();
-    if (state) draw(state);
+    rowCharts();
+    if (state) drawRows(state);
   });
   colField.input.addEventListener("change", () => {
     const read = numberList(colField.input.value, true, 4095);
@@ -198,13 +198,19 @@ export function mount(root, app) {
     if (!read.values) return;
     dims = read.values;
     app.setParam("dims", dims.join(","));
-    charts();
-    if (state) draw(state);
+    columnCharts();
+    if (state) for (const _ of drawColumns(state));
   });
 
-  function draw(next) {
+  // In steps: the row chart, then one column chart per step.
+  function* draw(next) {
     state = next;
-    const { dim, positions } = next;
+    drawRows(next);
+    yield* drawColumns(next);
+  }
+
+  function drawRows(next) {
+    const { dim } = next;
     // The rows are the reader's own positions: the shared positions and
     // first position play no part in them.
     const rowOptions = optionsAt(next, rows);
@@ -225,7 +231,11 @@ export function mount(root, app) {
       );
       rowsShown = rowKey;
     }
+  }
 
+  function* drawColumns(next) {
+    const { dim, positions } = next;
+    const map = next.columns();
     const shown = dims.filter((j) => j < dim);
     app.note(
       colFigure,
@@ -236,10 +246,11 @@ export function mount(root, app) {
       (_, r) => next.start + r,
     );
     const omega = next.frequencies();
-    const columns = columnsOf(next, map, ps);
-    colCharts.forEach(({ j, box, chart }, n) => {
+    const columnOf = columnReader(next, map, ps);
+    for (const { j, box, chart } of colCharts) {
       box.hidden = j >= dim;
-      if (j >= dim) return;
+      if (j >= dim) continue;
+      yield;
       const kind = map.kinds[j];
       const i = map.pairs[j];
       setText(
@@ -253,16 +264,16 @@ export function mount(root, app) {
               period: Number(((2 * Math.PI) / omega[i]).toPrecision(4)),
             }),
       );
-      chart.set(ps, [columns[n]]);
-    });
+      chart.set(ps, [columnOf(j)]);
+    }
   }
 
-  // The chosen columns over the shared positions. Each comes from a
+  // Reads a chosen column over the shared positions. Each comes from a
   // one-pair table of its own frequency (the whole table at the largest
   // size would hold 67 million values), times the output scale; its first
   // value is checked against the full table's row, and a column that
   // differs is read from the full table instead.
-  function columnsOf(next, map, ps) {
+  function columnReader(next, map, ps) {
     const { dim, positions } = next;
     const first = lib.table({
       ...optionsAt(next, [next.start]),
@@ -271,7 +282,7 @@ export function mount(root, app) {
     const omega = next.frequencies();
     const pairTables = new Map();
     let full = null;
-    return colCharts.map(({ j }) => {
+    return (j) => {
       const column = new Float64Array(positions).fill(NaN);
       if (j >= dim) return column;
       const kind = map.kinds[j];
@@ -297,7 +308,7 @@ export function mount(root, app) {
         for (let r = 0; r < positions; r++) column[r] = full[r * dim + j];
       }
       return column;
-    });
+    };
   }
 
   return { update: draw };

@@ -232,7 +232,7 @@ export function mountRopePanel(root, app) {
     const key = JSON.stringify([dim, settings]);
     if (key === shown) return;
     shown = key;
-    seqLenField.style.display = settings.scheme === "dynamic" ? "" : "none";
+    seqLenField.hidden = settings.scheme !== "dynamic";
     // RoPE turns pairs: an odd dim has no schedule to show.
     const problem = dim % 2 === 1 ? app.t("oddDim", { dim }) : draw(settings);
     warning.textContent = problem;

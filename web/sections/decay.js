@@ -182,15 +182,15 @@ export function mount(root, app) {
     (v) => change("range", Number(v)),
     "decay-range",
   );
-  const familySet = element("fieldset", { className: "sec-controls" }, [
-    element("legend", { text: app.t("families") }),
-    ...familyBoxes,
-    alphaField,
-  ]);
-  Object.assign(familySet.style, {
-    border: "1px solid var(--line)",
-    borderRadius: "0.3rem",
-  });
+  const familySet = element(
+    "fieldset",
+    { className: "sec-controls sec-fieldset" },
+    [
+      element("legend", { text: app.t("families") }),
+      ...familyBoxes,
+      alphaField,
+    ],
+  );
   root.append(
     familySet,
     controlRow([
@@ -276,7 +276,7 @@ export function mount(root, app) {
     const key = JSON.stringify([dim, families, settings]);
     if (key === shown) return;
     shown = key;
-    rangeField.style.display = settings.view === "long" ? "" : "none";
+    rangeField.hidden = settings.view !== "long";
     chartText.textContent = app.t("chartText", { dim });
     try {
       const reach = settings.view === "short" ? SHORT_RANGE : settings.range;

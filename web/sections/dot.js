@@ -123,29 +123,45 @@ export function mount(root, app) {
 
   let shown = "";
   return {
-    update(state) {
+    // In steps: g(k) over a few hundred offsets at a time, then the Gram
+    // block and its check. The drawing counts as shown once every step ran.
+    *update(state) {
       const n = gramSize(state.dim);
       const start = state.start ?? 0;
       const key = JSON.stringify([state.options, state.schedule, n]);
       if (key === shown) return;
-      shown = key;
       try {
-        draw(state, n, start);
+        yield* draw(state, n, start);
         message.hidden = true;
       } catch (error) {
         message.textContent = app.t("error", { message: error.message });
         message.hidden = false;
       }
+      shown = key;
     },
   };
 
-  function draw(state, n, start) {
+  function* draw(state, n, start) {
     const grid = offsetGrid(state.positions);
-    const { step, ...range } = grid;
-    const g = lib.dotProducts({ ...state.schedule, offsets: range });
+    const { step } = grid;
     const ks = new Float64Array(grid.count);
     for (let j = 0; j < grid.count; j++) ks[j] = grid.from + j * step;
+    // g at every offset costs offsets × pairs cosines: a block of offsets
+    // per step keeps each step to about 2^17 of them.
     const h = Math.floor(state.dim / 2);
+    const perStep = Math.max(16, Math.floor(2 ** 17 / Math.max(1, h)));
+    const g = new Float64Array(grid.count);
+    for (let first = 0; first < grid.count; first += perStep) {
+      const count = Math.min(perStep, grid.count - first);
+      g.set(
+        lib.dotProducts({
+          ...state.schedule,
+          offsets: ks.subarray(first, first + count),
+        }),
+        first,
+      );
+      if (first + count < grid.count) yield;
+    }
     const g0 = g[(grid.count - 1) / 2];
     chart.set(ks, [g]);
     setText(
@@ -161,6 +177,7 @@ export function mount(root, app) {
     // Rows sin, cos of p·ω_i at the block's positions, for the schedule's ω_i:
     // the heatmap and the module's check see the same rows (a preset's
     // position offsets and padding rows play no part).
+    yield;
     const rows = plainRows(state.frequencies(), state.dim);
     // Evenly spaced rows (a count and a start) let the check compare with g
     // at the 2n − 1 differences only.

@@ -4,7 +4,7 @@
 // pairs drawn on the unit circle turning by k·ωᵢ.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { element, setText } from "../dom.js";
-import { resultRow } from "../parts/section-parts.js";
+import { heading, resultRow } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "relation";
@@ -105,9 +105,8 @@ export function mount(root, app) {
   let state = null;
   let frame = null;
 
+  heading(root, app);
   root.append(
-    element("h2", "", [app.t("title")]),
-    element("p", "", [app.t("lead")]),
     element("div", "formula", [
       app.displayMath(formulas.relation),
       app.displayMath(formulas.blocks),
@@ -120,7 +119,7 @@ export function mount(root, app) {
   const pSlider = slider(p, P_RANGE.slider, 1, app.t("pSlider"));
   const kSlider = slider(k, K_RANGE.slider, 0.25, app.t("kSlider"));
   root.append(
-    element("div", "inputs", [
+    element("div", "sec-controls", [
       field(app.t("p"), pInput, pSlider),
       field(app.t("k"), kInput, kSlider),
     ]),
@@ -154,7 +153,7 @@ export function mount(root, app) {
   root.append(problemNote);
   const mistakenText = element("p", "caption");
   root.append(mistakenText);
-  const circles = element("div", "circles");
+  const circles = element("div", "sec-wrap");
   root.append(
     element("figure", "chart", [
       element("figcaption", "", [app.t("circles")]),

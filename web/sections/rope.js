@@ -142,24 +142,11 @@ export const formulas = {
   interleaved: String.raw`\text{interleaved: } (a, b) = (2i,\ 2i + 1)`,
 };
 
-// Pair colours readable with dark text in both themes.
-const PAIR_COLOURS = ["#a6cee3", "#fdbf6f", "#b2df8a", "#cab2d6"];
-
-/** Eight cells coloured by the pair each component belongs to. */
+/** Eight cells coloured (by the style sheet) by the pair each belongs to. */
 function pairDiagram(caption, pairOf) {
-  const cells = Array.from({ length: 8 }, (_, c) => {
-    const cell = element("span", { className: "sec-cell", text: c });
-    Object.assign(cell.style, {
-      display: "inline-block",
-      width: "2rem",
-      lineHeight: "2rem",
-      textAlign: "center",
-      borderRadius: "0.25rem",
-      color: "#111",
-      background: PAIR_COLOURS[pairOf(c)],
-    });
-    return cell;
-  });
+  const cells = Array.from({ length: 8 }, (_, c) =>
+    element("span", { className: `sec-cell pair-${pairOf(c)}`, text: c }),
+  );
   return element("figure", { className: "sec-pairs" }, [
     element("div", { className: "sec-cells" }, cells),
     element("figcaption", { className: "caption", text: caption }),
@@ -183,7 +170,7 @@ export function mount(root, app) {
     displayFormula(app, formulas.score),
     element("h3", { text: app.t("pairingTitle") }),
     paragraph(app.t("pairingText")),
-    element("div", { className: "sec-pair-diagrams" }, [
+    element("div", { className: "sec-wrap" }, [
       pairDiagram(app.t("diagramHalves"), (c) => c % 4),
       pairDiagram(app.t("diagramInterleaved"), (c) => c >> 1),
     ]),
@@ -249,6 +236,14 @@ export function mount(root, app) {
   let vectors = {};
 
   function redraw() {
+    for (const _ of steps());
+  }
+
+  // In steps: the matrix of the pairing shown, then the other pairing's.
+  // The drawing counts as shown once both ran; a newer drawing (a pairing
+  // chosen meanwhile) ends an older one's steps.
+  let drawing = 0;
+  function* steps() {
     if (last === null) return;
     const state = last;
     const dim = 2 * Math.floor(state.dim / 2);
@@ -256,7 +251,7 @@ export function mount(root, app) {
     const start = state.start ?? 0;
     const key = JSON.stringify([state.schedule, start, pairing, seed]);
     if (key === shown) return;
-    shown = key;
+    const mine = ++drawing;
     try {
       // The frequencies of the current schedule, one per pair that rope turns.
       const omega = state.frequencies().slice(0, dim / 2);
@@ -265,8 +260,11 @@ export function mount(root, app) {
       const { q, k } = vectors;
       const scores = (p) =>
         scoreMatrix(lib, q, k, n, start, { pairing: p, frequencies: omega });
-      const shownScores = scores(pairing);
-      const other = scores(PAIRINGS.find((p) => p !== pairing));
+      const chosen = pairing;
+      const shownScores = scores(chosen);
+      yield;
+      if (mine !== drawing) return;
+      const other = scores(PAIRINGS.find((p) => p !== chosen));
       const reach = largestMagnitude(shownScores) || 1;
       heatmap.set(shownScores, n, n, {
         min: -reach,
@@ -311,12 +309,14 @@ export function mount(root, app) {
       message.textContent = app.t("error", { message: error.message });
       message.hidden = false;
     }
+    shown = key;
   }
 
   return {
-    update(state) {
+    *update(state) {
       last = state;
-      redraw();
+      yield* steps();
+      yield;
       head.update(state);
     },
   };

@@ -4,6 +4,7 @@
 import { fileName, saveCsv, saveNpy } from "../export.js";
 import { optionsAt } from "../state.js";
 import { button, setText } from "../dom.js";
+import { heading } from "../parts/section-parts.js";
 
 export const id = "table";
 
@@ -109,10 +110,7 @@ const MAX_CSV = 2 ** 22;
 
 export function mount(root, app) {
   const { lib } = app;
-  const title = document.createElement("h2");
-  title.textContent = app.t("title");
-  const lead = document.createElement("p");
-  lead.textContent = app.t("lead");
+  heading(root, app);
   const formula = document.createElement("div");
   formula.className = "formula";
   const figures = document.createElement("div");
@@ -125,8 +123,8 @@ export function mount(root, app) {
   const caption = document.createElement("p");
   caption.className = "caption";
   const downloads = document.createElement("div");
-  downloads.className = "downloads";
-  root.append(title, lead, formula, figures, caption, downloads);
+  downloads.className = "sec-controls";
+  root.append(formula, figures, caption, downloads);
 
   let state = null;
   let omega = new Float64Array(0);
@@ -134,6 +132,11 @@ export function mount(root, app) {
     testid: "heatmap",
     label: app.t("heatmapLabel"),
     square: false,
+    // The cell under the pointer is shown in the other views too (the
+    // sentence's barcodes), and theirs here.
+    onCursor(cell) {
+      app.point(cell && { position: state.start + cell.r, dimension: cell.c });
+    },
     readout(r, c) {
       const p = state.start + r;
       const row = lib.table(optionsAt(state, [p]));
@@ -162,6 +165,11 @@ export function mount(root, app) {
     },
   });
   app.exportable(tableBox, chart.canvas, "heatmap");
+  app.onPoint((point) =>
+    chart.mark(
+      point && state && { r: point.position - state.start, c: point.dimension },
+    ),
+  );
 
   const periodTitle = document.createElement("figcaption");
   periodTitle.textContent = app.t("periodsTitle");

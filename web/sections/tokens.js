@@ -30,7 +30,7 @@ export const strings = {
       "{token} at p = {p}, dimension j = {j}: PE(p, j) = cos(p·ω{sub}) = cos({p} × {omega}) = {value}; x_j = {x}; x_j + PE(p, j) = {sum}",
     formulaPadding:
       "{token} at p = {p}, dimension j = {j}: a padding column, PE(p, j) = {value}; x_j = {x}; x_j + PE(p, j) = {sum}",
-    hint: "Point at a barcode, or focus it and use the arrow keys, to read one dimension.",
+    hint: "Point at a barcode, or focus it and use the arrow keys, to read one dimension; the table's heatmap above marks the same cell, and pointing at its rows picks the token there.",
     tooMany: "Only the first {max} tokens are shown.",
     empty: "Type a sentence to see its tokens.",
   },
@@ -52,7 +52,7 @@ export const strings = {
       "{token}，p = {p}，维度 j = {j}：PE(p, j) = cos(p·ω{sub}) = cos({p} × {omega}) = {value}；x_j = {x}；x_j + PE(p, j) = {sum}",
     formulaPadding:
       "{token}，p = {p}，维度 j = {j}：补零的列，PE(p, j) = {value}；x_j = {x}；x_j + PE(p, j) = {sum}",
-    hint: "指向条形码，或聚焦后用方向键，读出某一维。",
+    hint: "指向条形码，或聚焦后用方向键，读出某一维；上面编码表的热力图会标出同一个单元格，指向热力图的某一行也会选中那里的词元。",
     tooMany: "只显示前 {max} 个词元。",
     empty: "输入一句话，就能看到它的词元。",
   },
@@ -122,11 +122,22 @@ export function mount(root, app) {
   let state = null;
   let rows = [];
   let hover = { t: -1, j: -1 };
+  // The grid's rows, built again only when the tokens change: a change of
+  // the shared controls repaints the barcodes in place.
+  let built = null;
 
   input.addEventListener("input", () => {
     text = input.value;
     app.setParam("text", text);
     if (state) draw(state);
+  });
+
+  // A cell picked elsewhere (the table's heatmap) is picked here too when
+  // one of these tokens sits at its position.
+  app.onPoint?.((point) => {
+    const t = rows.findIndex((row) => row.p === point?.position);
+    if (t < 0 || point.dimension >= (state?.dim ?? 0)) show(-1, -1);
+    else show(t, point.dimension);
   });
 
   function draw(next) {
@@ -143,17 +154,32 @@ export function mount(root, app) {
     );
     note.hidden = note.textContent === "";
     const dim = next.dim;
-    const positions = tokens.map((_, p) => p);
+    // The sentence starts at the table's first position: token t sits at
+    // row start + t.
+    const positions = tokens.map((_, t) => next.start + t);
     const table = tokens.length
       ? lib.table({ ...optionsAt(next, positions), dtype: "float64" })
       : new Float64Array(0);
-    rows = tokens.map((token, p) => {
-      const encoding = table.subarray(p * dim, (p + 1) * dim);
+    rows = tokens.map((token, t) => {
+      const encoding = table.subarray(t * dim, (t + 1) * dim);
       const vector = standIn(token, dim);
       const sum = Float64Array.from(vector, (x, j) => x + encoding[j]);
-      return { token, p, encoding, vector, sum };
+      return { token, p: positions[t], encoding, vector, sum };
     });
-    if (hover.t >= rows.length) hover = { t: -1, j: -1 };
+    if (hover.t >= rows.length || hover.j >= dim) hover = { t: -1, j: -1 };
+    const key = tokens.join("\u0000");
+    if (built !== key) {
+      built = key;
+      build(tokens);
+    }
+    rows.forEach((row, t) => setText(numberOf(t), String(row.p)));
+    paint();
+    describe();
+  }
+
+  const numberOf = (t) => grid.children[t + 1].querySelector(".number");
+
+  function build(tokens) {
     const header = element("div", "token-row token-head", [
       element("span", { text: app.t("token") }),
       element("span", { text: "p" }),
@@ -163,20 +189,19 @@ export function mount(root, app) {
     ]);
     grid.replaceChildren(
       header,
-      ...rows.map((row, t) => {
-        const chip = element("span", {
-          className: "token-chip",
-          text: row.token,
-        });
+      ...tokens.map((token, t) => {
+        const chip = element("span", { className: "token-chip", text: token });
         const strips = ["encoding", "vector", "sum"].map((which) => {
           const canvas = element("canvas", {
             tabindex: "0",
             role: "img",
-            "aria-label": app.t("barcodeLabel", { token: row.token, p: row.p }),
+            width: "1",
+            height: "1",
           });
           canvas.dataset.which = which;
           canvas.addEventListener("pointermove", (event) => {
             const box = canvas.getBoundingClientRect();
+            const dim = rows[t].encoding.length;
             const j = Math.floor(
               ((event.clientX - box.left) / box.width) * dim,
             );
@@ -192,7 +217,7 @@ export function mount(root, app) {
             else if (event.key === "ArrowLeft") j -= step;
             else return;
             event.preventDefault();
-            pick(t, Math.min(dim - 1, Math.max(0, j)));
+            pick(t, Math.min(rows[t].encoding.length - 1, Math.max(0, j)));
           });
           const marker = element("span", "token-marker");
           marker.hidden = true;
@@ -201,16 +226,10 @@ export function mount(root, app) {
         return element(
           "div",
           { className: "token-row", testid: `token-${t}` },
-          [
-            chip,
-            element("span", { className: "number", text: String(row.p) }),
-            ...strips,
-          ],
+          [chip, element("span", { className: "number" }), ...strips],
         );
       }),
     );
-    paint();
-    describe();
   }
 
   // Every barcode: one pixel per dimension, stretched by the style sheet
@@ -219,27 +238,46 @@ export function mount(root, app) {
   function paint() {
     rows.forEach((row, t) => {
       const line = grid.children[t + 1];
-      line.classList.toggle("picked", t === hover.t);
       for (const canvas of line.querySelectorAll("canvas")) {
         const values = row[canvas.dataset.which];
+        const label = app.t("barcodeLabel", { token: row.token, p: row.p });
+        if (canvas.getAttribute("aria-label") !== label)
+          canvas.setAttribute("aria-label", label);
         if (canvas.width !== values.length) {
           canvas.width = values.length;
           canvas.height = 1;
         }
         const reach = canvas.dataset.which === "encoding" ? 1 : 2.5;
         canvas.getContext("2d").putImageData(colourStrip(values, reach), 0, 0);
-        const marker = canvas.nextElementSibling;
+      }
+    });
+    mark();
+  }
+
+  // The picked dimension's marker: a style change, no repaint of the strips.
+  function mark() {
+    rows.forEach((row, t) => {
+      const line = grid.children[t + 1];
+      line.classList.toggle("picked", t === hover.t);
+      for (const marker of line.querySelectorAll(".token-marker")) {
         marker.hidden = !(t === hover.t && hover.j >= 0);
         if (!marker.hidden)
-          marker.style.left = `${((hover.j + 0.5) / values.length) * 100}%`;
+          marker.style.left = `${((hover.j + 0.5) / row.encoding.length) * 100}%`;
       }
     });
   }
 
+  /** Picks a token's dimension here and in the other views. */
   function pick(t, j) {
     if (hover.t === t && hover.j === j) return;
+    show(t, j);
+    app.point?.({ position: rows[t].p, dimension: j });
+  }
+
+  function show(t, j) {
+    if (hover.t === t && hover.j === j) return;
     hover = { t, j };
-    paint();
+    mark();
     describe();
   }
 
