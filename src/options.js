@@ -56,6 +56,14 @@ export function rejectUnknown(options, allowed, where, hints = {}) {
   }
 }
 
+// A number, any number: the C core owns the rule on its value, and says it
+// with the value when the value breaks it.
+export function number(value, name) {
+  if (typeof value !== "number")
+    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+  return value;
+}
+
 export function finiteNumber(value, name, { min, max, above } = {}) {
   if (typeof value !== "number")
     throw typeError(`option "${name}" must be a number, got ${show(value)}`);

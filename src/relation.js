@@ -265,7 +265,7 @@ export function toeplitzError(options) {
       amplitude,
     });
     const result = scratch(24, "the result");
-    gramKernel({ result, table, count, dim, g, toeplitz });
+    gramKernel({ api: p.api, result, table, count, dim, g, toeplitz });
     const [maxAbsError, a, b] = new Float64Array(memoryBuffer(), result, 3);
     const at = (row) => (values === null ? start + row : values[row]);
     return { maxAbsError, m: at(a), n: at(b) };

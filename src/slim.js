@@ -120,6 +120,9 @@ export function table(options) {
   const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
     const { omega, amplitude } = writeFrequencies(p, scratch);
+    // A call of no rows checks option "scale" and the output scale before
+    // a view is allocated or a block written.
+    kernel({ ...p, out: 0, count: 0, omega, amplitude });
     let pointer = 0;
     if (values !== null) {
       pointer = scratch(count * 8, "positions");
