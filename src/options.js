@@ -119,11 +119,11 @@ export function boolean(value, name) {
   return value;
 }
 
-// An input array that cannot be read is refused by name rather than read as
-// empty: a detached view (a view result that a later call invalidated, or a
-// transferred buffer), or a view past the end of a resizable buffer that
-// shrank.
-function requireReadable(value, name) {
+// A typed array that cannot be read or written, an input or an `out`, is
+// refused by name rather than taken as empty: a detached view (a view result
+// that a later call invalidated, or a transferred buffer), or a view past
+// the end of a resizable buffer that shrank.
+export function requireReadable(value, name) {
   const state = readability(value);
   if (state === "detached")
     throw typeError(

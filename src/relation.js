@@ -3,7 +3,6 @@
 // file validates, copies and checks.
 import * as kernels from "./kernels.js";
 import {
-  boolean,
   grid,
   numberList,
   positionList,
@@ -50,9 +49,7 @@ export function rotate(vectors, offsets, options) {
     withPreset: ["inPlace", "out"],
   });
   requirePartners(p);
-  const { inPlace = false } = p.options;
-  boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace);
+  const { rows, count, Typed, inPlace } = rowsOf(vectors, p.dim, p.options);
   const angles = perRow(offsets, count, "offsets");
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
   return turnRows({

@@ -3,7 +3,6 @@
 // or its first `rotaryDim` columns. The rotation runs in the C core.
 import * as kernels from "./kernels.js";
 import {
-  boolean,
   integer,
   numbers,
   oneOf,
@@ -134,9 +133,7 @@ export function rope(vectors, positions, options) {
     },
   );
   const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
-  const { inPlace = false } = p.options;
-  boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace);
+  const { rows, count, Typed, inPlace } = rowsOf(vectors, dim, p.options);
   const layout =
     own.order === undefined
       ? { angles: perRow(positions, count, "positions") }
