@@ -250,7 +250,7 @@ static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
   if (status != PE_OK)
     return status;
   if (dim % 2 == 1 && odd_dim != PE_ODD_ZERO_PAD)
-    return PE_ERR_PAIRING;
+    return PE_ERR_NO_PARTNER;
   *pairing = layout == PE_LAYOUT_INTERLEAVED ||
                      layout == PE_LAYOUT_INTERLEAVED_COS_FIRST
                  ? PE_PAIRING_INTERLEAVED

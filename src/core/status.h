@@ -109,7 +109,12 @@
   X(PE_ERR_QUADRATURE_X, 42, RANGE, "x",                                       \
     "must stay within |x| <= 1000000 for the quadrature (its cost grows with " \
     "|x|)")                                                                    \
-  X(PE_ERR_CI_X, 43, RANGE, "x", "must be > 0 (Ci is real only for positive x)")
+  X(PE_ERR_CI_X, 43, RANGE, "x",                                               \
+    "must be > 0 (Ci is real only for positive x)")                            \
+  X(PE_ERR_NO_PARTNER, 44, RANGE, "dim oddDim",                                \
+    "must be an even dim, or an odd dim with oddDim \"zero-pad\" (R(k) turns " \
+    "every column with a partner, and leaves the zero column at zero; an "     \
+    "\"extra-sin\" column has no partner)")
 
 enum pe_status {
 #define PE_STATUS_ENUMERATOR(name, code, error, option, rule) name = code,

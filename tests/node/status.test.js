@@ -337,6 +337,24 @@ const CASES = {
     /"x" must be > 0/,
     (d) => C.pe_ci(d([0]), 1, d([0])),
   ],
+  PE_ERR_NO_PARTNER: [
+    RangeError,
+    /"extra-sin" column has no partner/,
+    (d) =>
+      C.pe_rotate_f64(
+        d(zeros(5)),
+        d(zeros(5)),
+        1,
+        5,
+        0,
+        1,
+        0,
+        ODD_DIMS.indexOf("extra-sin"),
+        d([1, 0.1, 0.01]),
+        3,
+        1,
+      ),
+  ],
   PE_ERR_ROPE_ORIGINAL: [
     RangeError,
     /"scaling.originalMaxPositionEmbeddings"/,
