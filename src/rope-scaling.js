@@ -391,19 +391,21 @@ export function ropeCache(options) {
       scratch,
       "ropeCache",
     );
-    // A call of no rows checks the cache's arguments (the attention factor
-    // must fit the dtype) before the first block is written.
-    kernels.ropeCache({
-      ...where,
-      cos: 0,
-      sin: 0,
-      dtype,
-      layout,
-      count: 0,
-      inverseFrequencies: pointer,
-      pairs: spec.dim / 2,
-      attention: attentionFactor,
-    });
+    // The first block checks the cache's arguments (the attention factor
+    // must fit the dtype) before it writes; no rows have no block, so a call
+    // of no rows checks them.
+    if (count === 0)
+      kernels.ropeCache({
+        ...where,
+        cos: 0,
+        sin: 0,
+        dtype,
+        layout,
+        count: 0,
+        inverseFrequencies: pointer,
+        pairs: spec.dim / 2,
+        attention: attentionFactor,
+      });
     const length = count * width;
     const cos = out.cos ?? new Typed(length);
     const sin = out.sin ?? new Typed(length);
