@@ -236,7 +236,6 @@ function writeStreams(mrope, pairs, scratch, api) {
   const streams = scratch(pairs, "M-RoPE streams");
   kernels.mropeStreams({
     api,
-    given: { mropeSection: null },
     s0: mrope.section[0],
     s1: mrope.section[1],
     s2: mrope.section[2],

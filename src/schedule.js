@@ -79,7 +79,7 @@ export function prepare(
     (engine.outputScale === undefined
       ? 1
       : number(engine.outputScale, "outputScale"));
-  const { rope, explicit, ...rules } = schedule;
+  const { rope, ...rules } = schedule;
   return {
     ...schedule,
     layout: oneOf(engine.layout, "layout", LAYOUTS, "interleaved"),

@@ -618,6 +618,59 @@ test("rope types: the C core accepts exactly the listed ones", () => {
   }
 });
 
+// The table of what each rope type takes and requires is generated from
+// rope_scaling.h; the C core refuses any other parameter, and a call
+// without a required one.
+test("rope parameter table: the C core takes what it lists, and refuses the rest", () => {
+  const valid = {
+    default: {},
+    linear: { factor: 2 },
+    dynamic: { factor: 2, maxPositionEmbeddings: 10 },
+    yarn: YARN,
+    longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
+    llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
+    proportional: {},
+  };
+  const { ROPE_TYPE_PARAMETERS } = constants;
+  assert.deepEqual(Object.keys(ROPE_TYPE_PARAMETERS), [...ROPE_TYPES]);
+  const ONE = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, 1]));
+  for (const type of ROPE_TYPES) {
+    const { takes, requires } = ROPE_TYPE_PARAMETERS[type];
+    const lists = type === "longrope" ? ["shortFactor", "longFactor"] : [];
+    // Every parameter is a slot of the array or one of longrope's lists.
+    for (const key of takes)
+      assert.ok(ROPE_PARAMETER_SLOTS.includes(key) || lists.includes(key), key);
+    for (const key of requires) assert.ok(takes.includes(key), key);
+    const factors = type === "longrope" ? new Array(8).fill(1) : [];
+    assert.equal(withMemory(ropeCall(type, valid[type], factors)), 0, type);
+    for (const key of ROPE_PARAMETER_SLOTS) {
+      if (takes.includes(key)) continue;
+      assert.equal(
+        withMemory(
+          ropeCall(type, { ...valid[type], [key]: ONE[key] }, factors),
+        ),
+        codeOf("PE_ERR_ROPE_PARAMETER"),
+        `${type} refuses ${key}`,
+      );
+    }
+    for (const key of requires) {
+      const without = { ...valid[type] };
+      delete without[key];
+      const status = lists.includes(key)
+        ? withMemory(ropeCall(type, without, []))
+        : withMemory(ropeCall(type, without, factors));
+      assert.notEqual(status, 0, `${type} requires ${key}`);
+    }
+    // Only longrope takes factor lists.
+    if (lists.length === 0)
+      assert.equal(
+        withMemory(ropeCall(type, valid[type], new Array(8).fill(1))),
+        codeOf("PE_ERR_ROPE_PARAMETER"),
+        `${type} takes no factor lists`,
+      );
+  }
+});
+
 test("layouts: the C core places the columns as each name says", () => {
   const w = [1, 0.5];
   for (const i of eachIndex(LAYOUTS)) {
