@@ -203,8 +203,13 @@ export function writeFrequencies(prepared, scratch) {
     );
     const amplitude = prepared.amplitude * attentionFactor;
     // The attention factor multiplies every value: name it, not outputScale,
-    // when the product leaves float32.
-    if (prepared.float32 && !(Math.abs(amplitude) <= FLOAT32_MAX))
+    // when it takes a valid output scale out of float32 (the C core names
+    // an output scale that is out of range by itself).
+    if (
+      prepared.float32 &&
+      Math.abs(prepared.amplitude) <= FLOAT32_MAX &&
+      !(Math.abs(amplitude) <= FLOAT32_MAX)
+    )
       throw rangeError(
         `the attention factor of option "scaling" (${attentionFactor}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
       );
