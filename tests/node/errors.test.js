@@ -343,6 +343,18 @@ test("a value the C core refuses is named with its function, option, range and v
       () => pe.ci(-1),
       'ci: option "x" must be > 0 (Ci is real only for positive x), got -1',
     ],
+    // With a scaling too, an output scale out of range by itself is named
+    // as such (not as the attention factor's product).
+    [
+      () =>
+        pe.table({
+          positions: [0],
+          dim: 4,
+          outputScale: NaN,
+          scaling: { type: "linear", factor: 1 },
+        }),
+      'table: option "outputScale" must be a finite number whose values fit the result: within ±3.4028234663852886e38 for float32, and with a finite square for dot products, got NaN',
+    ],
     // Each kernel a function calls names that function: toeplitzError's
     // dot products are refused as toeplitzError's.
     [
