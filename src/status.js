@@ -41,6 +41,17 @@ function got(options, values) {
 }
 
 /**
+ * What a status says without the caller's values: `option "base" must be a
+ * finite number > 1`, or the rule alone for a status about no option.
+ */
+export function statusMessage(status) {
+  const { options, rule } = STATUS[status];
+  if (options.length === 0) return rule;
+  const quoted = options.map((path) => `"${path}"`).join(" and ");
+  return `${options.length === 1 ? "option" : "options"} ${quoted} ${rule}`;
+}
+
+/**
  * Throws the error of a non-zero status for the public function `where`;
  * `values` are the caller's options (JS-owned, defaults filled in), from
  * which the message takes the value got.
@@ -51,5 +62,6 @@ export function check(status, where, values) {
   if (known === undefined)
     throw rangeError(`${where}: unexpected status ${status}`);
   const make = known.error === "TypeError" ? typeError : rangeError;
-  throw make(`${where}: ${known.message}${got(known.options, values)}`);
+  const message = statusMessage(status) + got(known.options, values);
+  throw make(`${where}: ${message}`);
 }

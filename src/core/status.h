@@ -22,8 +22,7 @@
 #define PE_STATUS_LIST(X)                                                      \
   X(PE_OK, 0, NONE, "", "")                                                    \
   X(PE_ERR_NULL, 1, TYPE, "", "a buffer pointer is null or misaligned")        \
-  X(PE_ERR_DIM, 2, RANGE, "dim",                                               \
-    "must be an integer in [1, 1048576] (at most 1024 for a rotation matrix)") \
+  X(PE_ERR_DIM, 2, RANGE, "dim", "must be an integer in [1, 1048576]")         \
   X(PE_ERR_BASE, 3, RANGE, "base", "must be a finite number > 1")              \
   X(PE_ERR_LAYOUT, 4, RANGE, "layout", "must be one of the listed layouts")    \
   X(PE_ERR_SCHEDULE, 5, RANGE, "schedule",                                     \
@@ -54,9 +53,8 @@
   X(PE_ERR_THETA, 17, RANGE, "theta", "must be one of the listed families")    \
   X(PE_ERR_ALPHA, 18, RANGE, "alpha", "must be a finite number >= 1/1024")     \
   X(PE_ERR_OUTPUT_SCALE, 19, RANGE, "outputScale",                             \
-    "must be a finite number whose values fit the result: within "             \
-    "±3.4028234663852886e38 for float32, and with a finite square for dot "   \
-    "products")                                                                \
+    "must be a finite number whose values fit the result (float32: within "    \
+    "±3.4028234663852886e38; dot products: a finite square)")                  \
   X(PE_ERR_ROPE_TYPE, 20, RANGE, "scaling.type",                               \
     "must be one of the listed rope types")                                    \
   X(PE_ERR_ROPE_PARAMETER, 21, TYPE, "scaling",                                \
@@ -68,8 +66,8 @@
   X(PE_ERR_ROPE_SEQ_LEN, 24, RANGE, "scaling.seqLen",                          \
     "must be an integer in [0, 9007199254740991]")                             \
   X(PE_ERR_ROPE_ORIGINAL, 25, RANGE, "scaling.originalMaxPositionEmbeddings",  \
-    "must be an integer in [1, 9007199254740991], and > 1 where longrope's "   \
-    "attention factor divides by its logarithm")                               \
+    "must be an integer in [1, 9007199254740991], and > 1 where longrope "     \
+    "divides by its logarithm")                                                \
   X(PE_ERR_ROPE_BETA, 26, RANGE, "scaling.betaFast scaling.betaSlow",          \
     "must be finite numbers > 0")                                              \
   X(PE_ERR_ROPE_ATTENTION, 27, RANGE, "scaling.attentionFactor",               \
@@ -97,24 +95,22 @@
     "must be even, >= 2 and <= dim")                                           \
   X(PE_ERR_HEADS, 38, RANGE, "heads", "must be >= 1 and divide the rows")      \
   X(PE_ERR_ROPE_DYNAMIC_BASE, 39, RANGE, "scaling.factor scaling.seqLen",      \
-    "must give a finite dynamic base: base * (factor * length / "              \
+    "must give a finite dynamic base, base * (factor * length / "              \
     "maxPositionEmbeddings - (factor - 1))^(dim / (dim - 2))")                 \
   X(PE_ERR_ROPE_LONGROPE_LENGTH, 40, RANGE, "scaling.maxPositionEmbeddings",   \
-    "must be > 1 for rope type \"longrope\" with a factor > 1 and neither "    \
-    "originalMaxPositionEmbeddings nor attentionFactor (its attention factor " \
-    "divides by ln maxPositionEmbeddings)")                                    \
+    "must be > 1 for rope type \"longrope\" with a factor > 1 but no "         \
+    "originalMaxPositionEmbeddings or attentionFactor (it divides by its "     \
+    "logarithm)")                                                              \
   X(PE_ERR_ROPE_DYNAMIC_DIM, 41, RANGE, "rotaryDim",                           \
-    "must be at least 4 for rope type \"dynamic\" (its exponent is rotaryDim " \
-    "/ (rotaryDim - 2); rotaryDim is dim when not given)")                     \
+    "must be >= 4 for rope type \"dynamic\" (its exponent is rotaryDim / "     \
+    "(rotaryDim - 2); rotaryDim defaults to dim)")                             \
   X(PE_ERR_QUADRATURE_X, 42, RANGE, "x",                                       \
-    "must stay within |x| <= 1000000 for the quadrature (its cost grows with " \
-    "|x|)")                                                                    \
+    "must stay within |x| <= 1000000 for the quadrature")                      \
   X(PE_ERR_CI_X, 43, RANGE, "x",                                               \
     "must be > 0 (Ci is real only for positive x)")                            \
   X(PE_ERR_NO_PARTNER, 44, RANGE, "dim oddDim",                                \
-    "must be an even dim, or an odd dim with oddDim \"zero-pad\" (R(k) turns " \
-    "every column with a partner, and leaves the zero column at zero; an "     \
-    "\"extra-sin\" column has no partner)")
+    "must be an even dim, or an odd dim with oddDim \"zero-pad\" (an "         \
+    "\"extra-sin\" column has no partner for R(k) to turn it with)")
 
 enum pe_status {
 #define PE_STATUS_ENUMERATOR(name, code, error, option, rule) name = code,

@@ -218,7 +218,7 @@ test("an outputScale beyond the float32 range", () => {
   rejects(
     { positions: 3, dim: 4, outputScale: 1e39 },
     RangeError,
-    /table: option "outputScale" must be a finite number whose values fit the result: within ±3\.4028234663852886e38 for float32.*, got 1e\+39$/,
+    /table: option "outputScale" must be a finite number whose values fit the result \(float32: within ±3\.4028234663852886e38;.*, got 1e\+39$/,
   );
   assert.equal(
     table({ positions: 3, dim: 4, outputScale: 1e39, dtype: "float64" })[1],
@@ -329,7 +329,7 @@ test("a value the C core refuses is named with its function, option, range and v
           dim: 2,
           scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 8 },
         }),
-      'ropeFrequencies: option "rotaryDim" must be at least 4 for rope type "dynamic" (its exponent is rotaryDim / (rotaryDim - 2); rotaryDim is dim when not given), got 2',
+      'ropeFrequencies: option "rotaryDim" must be >= 4 for rope type "dynamic" (its exponent is rotaryDim / (rotaryDim - 2); rotaryDim defaults to dim), got 2',
     ],
     [
       () => pe.decayIntegral({ x: [1], base: 0.5 }),
@@ -353,13 +353,13 @@ test("a value the C core refuses is named with its function, option, range and v
           outputScale: NaN,
           scaling: { type: "linear", factor: 1 },
         }),
-      'table: option "outputScale" must be a finite number whose values fit the result: within ±3.4028234663852886e38 for float32, and with a finite square for dot products, got NaN',
+      'table: option "outputScale" must be a finite number whose values fit the result (float32: within ±3.4028234663852886e38; dot products: a finite square), got NaN',
     ],
     // Each kernel a function calls names that function: toeplitzError's
     // dot products are refused as toeplitzError's.
     [
       () => pe.toeplitzError({ dim: 8, positions: 4, outputScale: 1e200 }),
-      'toeplitzError: option "outputScale" must be a finite number whose values fit the result: within ±3.4028234663852886e38 for float32, and with a finite square for dot products, got 1e+200',
+      'toeplitzError: option "outputScale" must be a finite number whose values fit the result (float32: within ±3.4028234663852886e38; dot products: a finite square), got 1e+200',
     ],
   ];
   for (const [call, message] of cases) {

@@ -504,7 +504,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate(new Float32Array(10), 1, { dim: 5 }),
     RangeError,
-    /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner\), got dim = 5, oddDim = "extra-sin"$/,
+    /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner for R\(k\) to turn it with\), got dim = 5, oddDim = "extra-sin"$/,
   );
   rejects(
     () => linearRelationError({ dim: 5, positions: 2, offsets: [1] }),
@@ -715,7 +715,7 @@ test("an outputScale beyond float32 is refused by name in the float32 checks", (
       call,
       (error) =>
         error instanceof RangeError &&
-        /^sinusoidal-pe: (linearRelationError|toeplitzError): option "outputScale" must be a finite number whose values fit the result: within ±3\.4028234663852886e38 for float32.*, got 1e\+39$/.test(
+        /^sinusoidal-pe: (linearRelationError|toeplitzError): option "outputScale" must be a finite number whose values fit the result \(float32: within ±3\.4028234663852886e38;.*, got 1e\+39$/.test(
           error.message,
         ),
     );
