@@ -3,9 +3,9 @@
 // and the cosine and sine integrals Ci and Si. All arithmetic runs in C.
 import * as kernels from "./kernels.js";
 import {
-  finiteNumber,
   grid,
   integer,
+  number,
   numberList,
   oneOf,
   rangeError,
@@ -16,8 +16,6 @@ import {
 import { deliver, outArray } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
-  DECAY_MIN_ALPHA as MIN_ALPHA,
-  DECAY_QUADRATURE_MAX_X as MAX_QUADRATURE_X,
   MAX_COUNT as MAX_POINTS,
   MAX_DIM,
   METHODS,
@@ -28,8 +26,10 @@ import {
 export { THETAS };
 const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 
-// theta, base (exp only, default 10000) and alpha (power only, required).
-function familyOf(options) {
+// theta, base (exp only, default 10000) and alpha (power only, required),
+// type-checked: the C core owns their ranges. `api` and `given` name the
+// function and the values for its messages.
+function familyOf(options, api) {
   const theta = oneOf(options.theta, "theta", THETAS, "exp");
   const name = THETAS[theta];
   if (options.base !== undefined && name !== "exp")
@@ -37,16 +37,14 @@ function familyOf(options) {
   if (options.alpha !== undefined && name !== "power")
     throw typeError(`option "alpha" applies only to theta "power"`);
   const base =
-    options.base === undefined
-      ? 10000
-      : finiteNumber(options.base, "base", { above: 1 });
+    options.base === undefined ? 10000 : number(options.base, "base");
   let alpha = 1;
   if (name === "power") {
     if (options.alpha === undefined)
       throw typeError(`option "alpha" is required for theta "power"`);
-    alpha = finiteNumber(options.alpha, "alpha", { min: MIN_ALPHA });
+    alpha = number(options.alpha, "alpha");
   }
-  return { theta, base, alpha };
+  return { theta, base, alpha, api, given: { ...options, base, alpha } };
 }
 
 // Writes the grid's points into module memory; returns the pointer.
@@ -58,22 +56,6 @@ function writePoints(points, scratch) {
     for (let j = 0; j < points.count; j++)
       target[j] = points.from + j * points.step;
   return pointer;
-}
-
-function pointsOf(value, limit) {
-  const points = grid(value, "x", MAX_POINTS);
-  const largest =
-    points.values === null
-      ? Math.max(
-          Math.abs(points.from),
-          Math.abs(points.from + (points.count - 1) * points.step),
-        )
-      : points.values.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  if (largest > limit)
-    throw rangeError(
-      `option "x" must stay within |x| <= ${limit} for the quadrature, got ${largest}`,
-    );
-  return points;
 }
 
 /**
@@ -88,14 +70,12 @@ export function decayIntegral(options) {
     ["theta", "base", "alpha", "x", "method", "out"],
     "decayIntegral()",
   );
-  const { theta, base, alpha } = familyOf(options);
+  const family = familyOf(options, "decayIntegral");
   const method = oneOf(options.method, "method", METHODS, "closed-form");
-  const points = pointsOf(
-    options.x,
-    method === 1 ? MAX_QUADRATURE_X : Infinity,
-  );
+  const quadrature = METHODS[method] === "quadrature";
+  const points = grid(options.x, "x", MAX_POINTS);
   const n = points.count;
-  if (method === 1 && options.out !== undefined)
+  if (quadrature && options.out !== undefined)
     throw typeError(
       `option "out" applies to method "closed-form" only (the quadrature returns { values, errors })`,
     );
@@ -103,13 +83,18 @@ export function decayIntegral(options) {
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const values = scratch(n * 8, "the values");
-    const family = { theta, base, alpha, x, count: n };
-    if (method === 0) {
-      kernels.decayIntegral({ ...family, out: values });
+    if (!quadrature) {
+      kernels.decayIntegral({ ...family, x, count: n, out: values });
       return deliver(out, new Float64Array(memoryBuffer(), values, n));
     }
     const errors = scratch(n * 8, "the error estimates");
-    kernels.decayIntegralQuadrature({ ...family, values, errors });
+    kernels.decayIntegralQuadrature({
+      ...family,
+      x,
+      count: n,
+      values,
+      errors,
+    });
     return {
       values: new Float64Array(memoryBuffer(), values, n).slice(),
       errors: new Float64Array(memoryBuffer(), errors, n).slice(),
@@ -138,7 +123,8 @@ function special(kernel, values, scalar, given, where) {
   const result = withScratch((scratch) => {
     const x = scratch(values.length * 8, "x");
     new Float64Array(memoryBuffer(), x, values.length).set(values);
-    kernel({ x, count: values.length, out: x });
+    const api = { api: where, given: { x: scalar ? values[0] : values } };
+    kernel({ ...api, x, count: values.length, out: x });
     return deliver(out, new Float64Array(memoryBuffer(), x, values.length));
   });
   return scalar ? result[0] : result;
@@ -148,14 +134,7 @@ function special(kernel, values, scalar, given, where) {
 export function ci(x, options) {
   const scalar = typeof x === "number";
   const out = specialOut(options, scalar, "ci");
-  const values = numberList(x, "x");
-  values.forEach((v, i) => {
-    if (!(v > 0))
-      throw rangeError(
-        `ci: x must be > 0 (Ci is real only for positive x), got ${v}${scalar ? "" : ` at index ${i}`}`,
-      );
-  });
-  return special(kernels.ci, values, scalar, out, "ci");
+  return special(kernels.ci, numberList(x, "x"), scalar, out, "ci");
 }
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
@@ -178,18 +157,19 @@ export function decayComparison(options) {
     ["dim", "theta", "base", "alpha", "x"],
     "decayComparison()",
   );
+  // dim sizes the frequencies' buffer.
   const dim = integer(options.dim, "dim", 2, MAX_DIM);
-  const { theta, base, alpha } = familyOf(options);
-  const points = pointsOf(options.x, Infinity);
+  const family = familyOf(options, "decayComparison");
+  const points = grid(options.x, "x", MAX_POINTS);
   const n = points.count;
   const h = Math.floor(dim / 2);
   return withScratch((scratch) => {
     const x = writePoints(points, scratch);
     const frequencies = scratch(h * 8, "the frequencies");
-    const family = { theta, base, alpha };
     kernels.decayFrequencies({ ...family, dim, out: frequencies, count: h });
     const sum = scratch(n * 8, "the sums");
     kernels.dotProducts({
+      api: "decayComparison",
       out: sum,
       offsets: x,
       count: n,

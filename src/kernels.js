@@ -1,28 +1,34 @@
 // One named wrapper per function the C core exports: each takes an object of
 // named arguments and passes them in the order of the C signature, so every
 // long positional call is written once, here. Pointers are byte offsets into
-// module memory; every status is turned into an exception by `check`, which
-// names the public function.
+// module memory. Besides the C arguments, every call names `api`, the public
+// function it serves, and may give `given`, the caller's options (JS-owned):
+// `check` turns a status into an exception that names that function, the
+// option and its rule, and the value the caller gave.
 import { call } from "./runtime.js";
 import { check } from "./status.js";
 
 // `optional` lists the arguments that may be left out, with their value
 // then (0 as a pointer means "not given").
-function kernel(name, api, parameters, optional = {}) {
-  return (args) =>
+function kernel(name, parameters, optional = {}) {
+  return (args) => {
+    if (typeof args.api !== "string")
+      throw new TypeError(`sinusoidal-pe: ${name} called without its api`);
     check(
       call(
         name,
-        api,
+        args.api,
         parameters.map((key) =>
           args[key] === undefined ? optional[key] : args[key],
         ),
       ),
-      api,
+      args.api,
+      args.given,
     );
+  };
 }
 
-export const frequencies = kernel("pe_frequencies", "frequencies", [
+export const frequencies = kernel("pe_frequencies", [
   "schedule",
   "dim",
   "oddDim",
@@ -40,12 +46,12 @@ const TABLE = [
   ["omega", "pairs", "scale", "amplitude"],
 ].flat();
 const ROWS_FROM_START = { positions: 0, start: 0 };
-export const tableF32 = kernel("pe_table_f32", "table", TABLE, ROWS_FROM_START);
-export const tableF64 = kernel("pe_table_f64", "table", TABLE, ROWS_FROM_START);
+export const tableF32 = kernel("pe_table_f32", TABLE, ROWS_FROM_START);
+export const tableF64 = kernel("pe_table_f64", TABLE, ROWS_FROM_START);
 
 // out: dim int32 codes, 2i for the sin of pair i, 2i + 1 for its cos, -1
 // for a zero column.
-export const tableColumns = kernel("pe_table_columns_of", "tableColumns", [
+export const tableColumns = kernel("pe_table_columns_of", [
   "out",
   "dim",
   "layout",
@@ -58,15 +64,14 @@ const ROTATE = [
   ["omega", "pairs", "scale"],
 ].flat();
 const ONE_OFFSET = { offsets: 0, offset: 0 };
-export const rotateF32 = kernel("pe_rotate_f32", "rotate", ROTATE, ONE_OFFSET);
-export const rotateF64 = kernel("pe_rotate_f64", "rotate", ROTATE, ONE_OFFSET);
-export const rotateF16 = kernel("pe_rotate_f16", "rotate", ROTATE, ONE_OFFSET);
+export const rotateF32 = kernel("pe_rotate_f32", ROTATE, ONE_OFFSET);
+export const rotateF64 = kernel("pe_rotate_f64", ROTATE, ONE_OFFSET);
+export const rotateF16 = kernel("pe_rotate_f16", ROTATE, ONE_OFFSET);
 
 // positions: a pointer to one per group of `repeat` rows, or 0 for
 // `position` on every row; dtype indexes the cache dtypes.
 export const rope = kernel(
   "pe_rope",
-  "rope",
   [
     ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
     ["positions", "position", "pairing", "omega", "pairs", "scale"],
@@ -79,7 +84,6 @@ export const rope = kernel(
 // rows; streams the stream of each pair (from mropeStreams).
 export const ropeStreams = kernel(
   "pe_rope_streams",
-  "rope",
   [
     ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
     ["positions", "streams", "pairing", "omega", "pairs", "scale"],
@@ -87,16 +91,20 @@ export const ropeStreams = kernel(
   ].flat(),
 );
 
-export const rotationMatrixF64 = kernel(
-  "pe_rotation_matrix_f64",
-  "rotationMatrix",
-  ["out", "offset", "dim", "layout", "oddDim", "omega", "pairs", "scale"],
-);
+export const rotationMatrixF64 = kernel("pe_rotation_matrix_f64", [
+  "out",
+  "offset",
+  "dim",
+  "layout",
+  "oddDim",
+  "omega",
+  "pairs",
+  "scale",
+]);
 
 // offsets: a pointer, or 0 for from, from + step, ...
 export const dotProducts = kernel(
   "pe_dot_products",
-  "dotProducts",
   [
     ["out", "offsets", "count", "from", "step", "dim", "oddDim"],
     ["omega", "pairs", "scale", "amplitude"],
@@ -106,40 +114,31 @@ export const dotProducts = kernel(
 
 // toeplitz: 1 for the Toeplitz deviation, 0 for the deviation from g.
 const GRAM = ["result", "table", "count", "dim", "g", "toeplitz"];
-export const gramDeviationF32 = kernel(
-  "pe_gram_deviation_f32",
-  "toeplitzError",
-  GRAM,
-);
-export const gramDeviationF64 = kernel(
-  "pe_gram_deviation_f64",
-  "toeplitzError",
-  GRAM,
-);
+export const gramDeviationF32 = kernel("pe_gram_deviation_f32", GRAM);
+export const gramDeviationF64 = kernel("pe_gram_deviation_f64", GRAM);
 
 const DECAY = ["theta", "base", "alpha", "x", "count"];
-export const decayIntegral = kernel("pe_decay_integral", "decayIntegral", [
+export const decayIntegral = kernel("pe_decay_integral", [...DECAY, "out"]);
+export const decayIntegralQuadrature = kernel("pe_decay_integral_quadrature", [
   ...DECAY,
-  "out",
+  "values",
+  "errors",
 ]);
-export const decayIntegralQuadrature = kernel(
-  "pe_decay_integral_quadrature",
-  "decayIntegral",
-  [...DECAY, "values", "errors"],
-);
-export const decayFrequencies = kernel(
-  "pe_decay_frequencies",
-  "decayComparison",
-  ["theta", "base", "alpha", "dim", "out", "count"],
-);
+export const decayFrequencies = kernel("pe_decay_frequencies", [
+  "theta",
+  "base",
+  "alpha",
+  "dim",
+  "out",
+  "count",
+]);
 
-export const ci = kernel("pe_ci", "ci", ["x", "count", "out"]);
-export const si = kernel("pe_si", "si", ["x", "count", "out"]);
+export const ci = kernel("pe_ci", ["x", "count", "out"]);
+export const si = kernel("pe_si", ["x", "count", "out"]);
 
 // factors: a pointer to the longrope factor list, or 0 for none.
 export const ropeFrequencies = kernel(
   "pe_rope_frequencies",
-  "ropeFrequencies",
   [
     ["type", "dim", "base", "params", "paramCount", "factors", "factorCount"],
     ["out", "count", "attention"],
@@ -150,7 +149,6 @@ export const ropeFrequencies = kernel(
 // positions: a pointer, or 0 for rows at start, start + 1, ...
 export const ropeCache = kernel(
   "pe_rope_cache",
-  "ropeCache",
   [
     ["cos", "sin", "dtype", "layout", "positions", "count", "start"],
     ["inverseFrequencies", "pairs", "attention"],
@@ -160,14 +158,11 @@ export const ropeCache = kernel(
 
 // M-RoPE: the stream (t, h, w) of each pair, and a cache whose pairs take
 // their own stream's positions (t, then h, then w, count each).
-// Its errors name `api`, the public function that gave the section.
-export const mropeStreams = (api, args) =>
-  kernel("pe_mrope_streams", api, [
-    ...["s0", "s1", "s2", "interleaved", "streams", "pairs"],
-  ])(args);
+export const mropeStreams = kernel("pe_mrope_streams", [
+  ...["s0", "s1", "s2", "interleaved", "streams", "pairs"],
+]);
 export const ropeCacheStreams = kernel(
   "pe_rope_cache_streams",
-  "ropeCache",
   [
     ["cos", "sin", "dtype", "layout", "positions", "count", "streams"],
     ["inverseFrequencies", "pairs", "attention"],

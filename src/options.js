@@ -56,6 +56,14 @@ export function rejectUnknown(options, allowed, where, hints = {}) {
   }
 }
 
+// A number, any number: the C core owns the rule on its value, and says it
+// with the value when the value breaks it.
+export function number(value, name) {
+  if (typeof value !== "number")
+    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+  return value;
+}
+
 export function finiteNumber(value, name, { min, max, above } = {}) {
   if (typeof value !== "number")
     throw typeError(`option "${name}" must be a number, got ${show(value)}`);
@@ -111,11 +119,11 @@ export function boolean(value, name) {
   return value;
 }
 
-// An input array that cannot be read is refused by name rather than read as
-// empty: a detached view (a view result that a later call invalidated, or a
-// transferred buffer), or a view past the end of a resizable buffer that
-// shrank.
-function requireReadable(value, name) {
+// A typed array that cannot be read or written, an input or an `out`, is
+// refused by name rather than taken as empty: a detached view (a view result
+// that a later call invalidated, or a transferred buffer), or a view past
+// the end of a resizable buffer that shrank.
+export function requireReadable(value, name) {
   const state = readability(value);
   if (state === "detached")
     throw typeError(

@@ -5,7 +5,7 @@
 // intrinsics are used, not the array's own properties, so a shadowed
 // `length` or `set` cannot mislead the checks or the writes.
 import { RESEED } from "sinusoidal-pe-constants";
-import { rangeError, typeError } from "./options.js";
+import { rangeError, requireReadable, typeError } from "./options.js";
 import { memoryBuffer } from "./runtime.js";
 import {
   bufferOf,
@@ -13,7 +13,6 @@ import {
   byteOffsetOf,
   kindOf,
   lengthOf,
-  readability,
   write,
 } from "./typed-arrays.js";
 
@@ -39,13 +38,7 @@ export function outArray(
     throw typeError(
       `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf(out) ?? out?.constructor?.name ?? typeof out)}`,
     );
-  const state = readability(out);
-  if (state !== "ok")
-    throw typeError(
-      state === "detached"
-        ? `option "${name}" is detached (its buffer was transferred, or it is an invalidated view)`
-        : `option "${name}" is out of bounds: its resizable buffer shrank below the view`,
-    );
+  requireReadable(out, `option "${name}"`);
   if (bufferOf(out) === memoryBuffer())
     throw typeError(
       `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,

@@ -3,7 +3,6 @@
 // file validates, copies and checks.
 import * as kernels from "./kernels.js";
 import {
-  boolean,
   grid,
   numberList,
   positionList,
@@ -29,15 +28,6 @@ const ROTATE_KERNELS = {
   float16: kernels.rotateF16,
 };
 
-// The schedule of R(k): every column needs a partner, so an odd dim is
-// allowed only with a zero column (which R leaves at zero).
-function requirePartners(p) {
-  if (p.dim % 2 === 1 && p.oddDim !== 0)
-    throw rangeError(
-      `option "dim" is odd (${p.dim}) and oddDim is "extra-sin": its last sin column has no cos partner, so no linear map takes PE(p) to PE(p + k); use an even dim or oddDim "zero-pad"`,
-    );
-}
-
 /**
  * Applies R(k), the map with R(k) PE(p) = PE(p + k) in the chosen layout and
  * schedule, to every row of a row-major [rows, dim] array: a Float64Array
@@ -49,10 +39,7 @@ export function rotate(vectors, offsets, options) {
     allowed: [...ROTATE_OPTIONS, "inPlace", "out"],
     withPreset: ["inPlace", "out"],
   });
-  requirePartners(p);
-  const { inPlace = false } = p.options;
-  boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, p.dim, inPlace);
+  const { rows, count, Typed, inPlace } = rowsOf(vectors, p.dim, p.options);
   const angles = perRow(offsets, count, "offsets");
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
   return turnRows({
@@ -78,11 +65,13 @@ export function rotationMatrix(k, options) {
     where: "rotationMatrix()",
     allowed: [...ROTATE_OPTIONS, "out"],
   });
+  // The matrix takes dim² doubles of module memory: its bound comes first.
   if (p.dim > MAX_MATRIX_DIM)
     throw rangeError(
       `option "dim" must be at most ${MAX_MATRIX_DIM} for a dense rotation matrix (use rotate for larger dims), got ${p.dim}`,
     );
-  requirePartners(p);
+  // k is read as each offset is: a finite number (the core's rule on offsets
+  // would name "offsets", which rotationMatrix does not take).
   if (typeof k !== "number")
     throw typeError(`k must be a number, got ${typeof k}`);
   if (!Number.isFinite(k)) throw rangeError(`k must be finite, got ${k}`);
@@ -106,7 +95,6 @@ export function linearRelationError(options) {
     allowed: [...ROTATE_OPTIONS, "outputScale", ...own],
     withPreset: own,
   });
-  requirePartners(p);
   const { count, start, values } = positionList(
     p.options.positions,
     p.options.start,
@@ -265,7 +253,7 @@ export function toeplitzError(options) {
       amplitude,
     });
     const result = scratch(24, "the result");
-    gramKernel({ result, table, count, dim, g, toeplitz });
+    gramKernel({ api: p.api, result, table, count, dim, g, toeplitz });
     const [maxAbsError, a, b] = new Float64Array(memoryBuffer(), result, 3);
     const at = (row) => (values === null ? start + row : values[row]);
     return { maxAbsError, m: at(a), n: at(b) };

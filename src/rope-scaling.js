@@ -5,17 +5,20 @@
 import {
   CACHE_DTYPES,
   CACHE_LAYOUTS,
+  MAX_DIM,
   ROPE_PARAMETER_SLOTS,
+  ROPE_TYPE_PARAMETERS,
   ROPE_TYPES,
   ROPE_WARNINGS,
 } from "sinusoidal-pe-constants";
 import * as kernels from "./kernels.js";
 import {
   boolean,
-  finiteNumber,
   integer,
+  number,
   numbers,
   oneOf,
+  positionList,
   rangeError,
   rejectUnknown,
   snapshot,
@@ -30,7 +33,12 @@ import {
   overlapping,
   write,
 } from "./out.js";
-import { memoryBuffer, wasm, withScratch } from "./runtime.js";
+import {
+  MAX_REQUEST_BYTES,
+  memoryBuffer,
+  wasm,
+  withScratch,
+} from "./runtime.js";
 
 export {
   ROPE_TYPES,
@@ -38,56 +46,13 @@ export {
   CACHE_DTYPES as ROPE_DTYPES,
 };
 
-// The scaling parameters each rope type takes.
-export const PARAMETERS = {
-  default: [],
-  linear: ["factor"],
-  dynamic: ["factor", "maxPositionEmbeddings", "seqLen"],
-  yarn: [
-    "factor",
-    "originalMaxPositionEmbeddings",
-    "maxPositionEmbeddings",
-    "betaFast",
-    "betaSlow",
-    "attentionFactor",
-    "mscale",
-    "mscaleAllDim",
-    "truncate",
-  ],
-  longrope: [
-    "shortFactor",
-    "longFactor",
-    "factor",
-    "maxPositionEmbeddings",
-    "originalMaxPositionEmbeddings",
-    "attentionFactor",
-    "seqLen",
-  ],
-  llama3: [
-    "factor",
-    "lowFreqFactor",
-    "highFreqFactor",
-    "originalMaxPositionEmbeddings",
-  ],
-  proportional: ["factor", "partialRotaryFactor"],
-};
-
-const REQUIRED = {
-  default: [],
-  linear: ["factor"],
-  dynamic: ["factor", "maxPositionEmbeddings"],
-  yarn: ["factor"],
-  longrope: ["shortFactor", "longFactor", "maxPositionEmbeddings"],
-  llama3: [
-    "factor",
-    "lowFreqFactor",
-    "highFreqFactor",
-    "originalMaxPositionEmbeddings",
-  ],
-  proportional: [],
-};
-
-const MAX_LENGTH = Number.MAX_SAFE_INTEGER;
+// The parameters each rope type takes, from the C core's table.
+export const PARAMETERS = Object.fromEntries(
+  Object.entries(ROPE_TYPE_PARAMETERS).map(([type, { takes }]) => [
+    type,
+    takes,
+  ]),
+);
 
 // Reads each own enumerable key once into a plain object; undefined values
 // count as absent.
@@ -99,24 +64,16 @@ function readOptions(object, allowed, where, name) {
   return copy;
 }
 
-// An array-like of numbers > 0 with finite reciprocals, each read once.
-function positiveNumbers(value, name) {
-  const list = numbers(value, name);
-  list.forEach((v, i) => {
-    // w_i / factor with w_0 = 1 overflows where 1 / factor does.
-    if (!(v > 0 && Number.isFinite(1 / v)))
-      throw rangeError(
-        `${name}[${i}] must be > 0 with a finite reciprocal, got ${v}`,
-      );
-  });
-  return list;
-}
-
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
 // of the C core (NaN = absent) and longrope's factors. spec.dim is the
-// rotary dim, over which the frequencies are computed.
+// rotary dim, over which the frequencies are computed; spec.given the
+// caller's options, for messages. Only types and presence are checked here:
+// the C core owns every rule on values (pe_rope_frequencies), and its status
+// names the option, the rule and the value.
 export function ropeSpec(raw) {
-  const headDim = integer(raw.dim, "dim", 2, 2 ** 20);
+  // The dims size the memory of the frequencies (rotaryDim / 2 of them), so
+  // they are checked before any is allocated.
+  const headDim = integer(raw.dim, "dim", 2, MAX_DIM);
   if (headDim % 2 !== 0)
     throw rangeError(`option "dim" must be even, got ${headDim}`);
   const dim =
@@ -125,10 +82,7 @@ export function ropeSpec(raw) {
       : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
   if (dim % 2 !== 0)
     throw rangeError(`option "rotaryDim" must be even, got ${dim}`);
-  const base =
-    raw.base === undefined
-      ? 10000
-      : finiteNumber(raw.base, "base", { above: 1 });
+  const base = raw.base === undefined ? 10000 : number(raw.base, "base");
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
@@ -141,63 +95,42 @@ export function ropeSpec(raw) {
   // A rope_scaling without a type is the default, as transformers reads it.
   const typeName = scaling.type === undefined ? "default" : scaling.type;
   const type = oneOf(typeName, "scaling.type", ROPE_TYPES);
-  const allowed = PARAMETERS[typeName];
+  const { takes, requires } = ROPE_TYPE_PARAMETERS[typeName];
   for (const key of Object.keys(scaling))
-    if (key !== "type" && !allowed.includes(key))
+    if (key !== "type" && !takes.includes(key))
       throw typeError(
-        `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${allowed.join(", ") || "no parameters"})`,
+        `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${takes.join(", ") || "no parameters"})`,
       );
-  for (const key of REQUIRED[typeName])
+  for (const key of requires)
     if (scaling[key] === undefined)
       throw typeError(
         `option "scaling.${key}" is required by rope type "${typeName}"`,
       );
 
   const p = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, NaN]));
-  const name = (key) => `scaling.${key}`;
-  const s = scaling;
-  if (s.factor !== undefined)
-    p.factor = finiteNumber(s.factor, name("factor"), { above: 0 });
-  if (s.partialRotaryFactor !== undefined)
-    p.partialRotaryFactor = finiteNumber(
-      s.partialRotaryFactor,
-      name("partialRotaryFactor"),
-      { min: 0, max: 1 },
-    );
-  for (const key of ["maxPositionEmbeddings", "originalMaxPositionEmbeddings"])
-    if (s[key] !== undefined)
-      p[key] = integer(s[key], name(key), 1, MAX_LENGTH);
-  if (s.seqLen !== undefined)
-    p.seqLen = integer(s.seqLen, name("seqLen"), 0, MAX_LENGTH);
-  for (const key of ["betaFast", "betaSlow", "attentionFactor"])
-    if (s[key] !== undefined)
-      p[key] = finiteNumber(s[key], name(key), { above: 0 });
-  for (const key of ["mscale", "mscaleAllDim"])
-    if (s[key] !== undefined)
-      p[key] = finiteNumber(s[key], name(key), { min: 0 });
-  if (s.truncate !== undefined)
-    p.truncate = boolean(s.truncate, name("truncate")) ? 1 : 0;
-  for (const key of ["lowFreqFactor", "highFreqFactor"])
-    if (s[key] !== undefined)
-      p[key] = finiteNumber(s[key], name(key), { above: 0 });
+  for (const key of ROPE_PARAMETER_SLOTS)
+    if (scaling[key] !== undefined)
+      p[key] =
+        key === "truncate"
+          ? boolean(scaling.truncate, "scaling.truncate")
+            ? 1
+            : 0
+          : number(scaling[key], `scaling.${key}`);
 
   let factors = new Float64Array(0);
-  if (typeName === "dynamic" && dim < 4)
-    throw rangeError(
-      `option "${dim === headDim ? "dim" : "rotaryDim"}" must be at least 4 for rope type "dynamic" (its exponent is dim / (dim - 2)), got ${dim}`,
+  if (
+    ROPE_TYPES[type] === "yarn" &&
+    Number.isNaN(p.originalMaxPositionEmbeddings) &&
+    Number.isNaN(p.maxPositionEmbeddings)
+  )
+    throw typeError(
+      'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
     );
-  if (typeName === "yarn") {
-    if (
-      Number.isNaN(p.originalMaxPositionEmbeddings) &&
-      Number.isNaN(p.maxPositionEmbeddings)
-    )
-      throw typeError(
-        'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
-      );
-  }
-  if (typeName === "longrope") {
-    const short = positiveNumbers(s.shortFactor, name("shortFactor"));
-    const long = positiveNumbers(s.longFactor, name("longFactor"));
+  if (ROPE_TYPES[type] === "longrope") {
+    const short = numbers(scaling.shortFactor, "scaling.shortFactor");
+    const long = numbers(scaling.longFactor, "scaling.longFactor");
+    // The two lists reach the core as one array of rotaryDim numbers, so
+    // the length of each is checked here, where they are still apart.
     for (const [key, list] of [
       ["shortFactor", short],
       ["longFactor", long],
@@ -229,12 +162,13 @@ export function ropeSpec(raw) {
     type,
     params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
     factors,
+    given: { dim: headDim, rotaryDim: dim, base, scaling },
   };
 }
 
-// Writes the inverse frequencies into module memory; returns their pointer
-// and the attention factor.
-export function writeRopeFrequencies(spec, scratch) {
+// Writes the inverse frequencies into module memory for the public function
+// `api`; returns their pointer and the attention factor.
+export function writeRopeFrequencies(spec, scratch, api) {
   const n = spec.dim / 2;
   const params = scratch(ROPE_PARAMETER_SLOTS.length * 8, "RoPE parameters");
   new Float64Array(memoryBuffer(), params, ROPE_PARAMETER_SLOTS.length).set(
@@ -255,6 +189,8 @@ export function writeRopeFrequencies(spec, scratch) {
     ROPE_PARAMETER_SLOTS.length,
   );
   kernels.ropeFrequencies({
+    api,
+    given: spec.given,
     type: spec.type,
     dim: spec.dim,
     base: spec.base,
@@ -300,7 +236,8 @@ export function mropeSpec(raw) {
 export function writeStreams(mrope, pairs, scratch, api) {
   const streams = scratch(pairs, "M-RoPE streams");
   try {
-    kernels.mropeStreams(api, {
+    kernels.mropeStreams({
+      api,
       s0: mrope.section[0],
       s1: mrope.section[1],
       s2: mrope.section[2],
@@ -342,6 +279,7 @@ export function ropeFrequencies(options) {
     const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
       spec,
       scratch,
+      "ropeFrequencies",
     );
     return {
       inverseFrequencies: deliver(
@@ -430,30 +368,24 @@ export function ropeCache(options) {
       );
     streams = readStreams(raw.positions);
     count = streams[0].length;
-  } else if (typeof raw.positions === "number") {
-    count = integer(raw.positions, "positions", 1, 2 ** 32 - 1);
-    if (raw.start !== undefined) start = finiteNumber(raw.start, "start");
   } else {
-    if (raw.positions === undefined)
-      throw typeError(
-        'option "positions" must be a count (a positive integer) or an array of numbers, got nothing',
-      );
-    if (raw.start !== undefined)
-      throw typeError(
-        `option "start" applies only when "positions" is a count`,
-      );
-    positions = numbers(raw.positions, "positions");
-    count = positions.length;
+    const rows = positionList(raw.positions, raw.start, {
+      min: 0,
+      maxCount: 2 ** 32 - 1,
+      maxArray: 2 ** 32 - 1,
+    });
+    ({ count, start, values: positions } = rows);
   }
-  const width = layout === 0 ? spec.dim / 2 : spec.dim;
+  const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
   const Typed = ARRAYS[dtype];
   const bytes = count * width * Typed.BYTES_PER_ELEMENT;
-  if (2 * bytes > 2 ** 32 - 2 ** 20)
+  if (2 * bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
   const out = cacheOut(raw.out, Typed, count * width);
 
+  const where = { api: "ropeCache", given: spec.given };
   return withScratch((scratch) => {
     const streamOf =
       mrope === null
@@ -462,11 +394,23 @@ export function ropeCache(options) {
     const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
       spec,
       scratch,
+      "ropeCache",
     );
-    if (dtype === 2 && !(attentionFactor <= 65504))
-      throw rangeError(
-        `the attention factor ${attentionFactor} exceeds float16's largest value`,
-      );
+    // The first block checks the cache's arguments (the attention factor
+    // must fit the dtype) before it writes; no rows have no block, so a call
+    // of no rows checks them.
+    if (count === 0)
+      kernels.ropeCache({
+        ...where,
+        cos: 0,
+        sin: 0,
+        dtype,
+        layout,
+        count: 0,
+        inverseFrequencies: pointer,
+        pairs: spec.dim / 2,
+        attention: attentionFactor,
+      });
     const length = count * width;
     const cos = out.cos ?? new Typed(length);
     const sin = out.sin ?? new Typed(length);
@@ -495,6 +439,7 @@ export function ropeCache(options) {
     for (let first = 0; first < count; first += rowsPerBlock) {
       const n = Math.min(rowsPerBlock, count - first);
       kernels.ropeCache({
+        ...where,
         cos: cosBlock,
         sin: sinBlock,
         dtype,
@@ -535,6 +480,8 @@ function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
       view.set(list.subarray(first, first + n), k * n),
     );
     kernels.ropeCacheStreams({
+      api: "ropeCache",
+      given: spec.given,
       cos: cosBlock,
       sin: sinBlock,
       dtype,

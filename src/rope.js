@@ -3,7 +3,6 @@
 // or its first `rotaryDim` columns. The rotation runs in the C core.
 import * as kernels from "./kernels.js";
 import {
-  boolean,
   integer,
   numbers,
   oneOf,
@@ -184,9 +183,7 @@ export function rope(vectors, positions, options) {
     },
   );
   const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
-  const { inPlace = false } = p.options;
-  boolean(inPlace, "inPlace");
-  const { rows, count, Typed } = rowsOf(vectors, dim, inPlace);
+  const { rows, count, Typed, inPlace } = rowsOf(vectors, dim, p.options);
   let layout;
   if (own.order !== undefined) {
     const shape = tensorShape(own, count);

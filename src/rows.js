@@ -4,6 +4,7 @@
 // copies.
 import {
   arrayLength,
+  boolean,
   numbers,
   rangeError,
   rowValues,
@@ -50,10 +51,18 @@ const ROW_KINDS = Object.keys(DTYPE_OF_KIND).filter(
  * caller's of one of ROW_KINDS is used as it is (its elements run no code),
  * unless it views the module's memory, which this call may move; a plain
  * array-like is copied into a new Float32Array. The array is read only
- * through the typed-array intrinsics. Returns the rows, their count and
- * their constructor.
+ * through the typed-array intrinsics. `options` (the snapshot) gives
+ * `inPlace`, the documented shorthand for `out: vectors`, resolved here and
+ * nowhere else: it needs what `out: vectors` needs, a typed array of the
+ * caller's. Returns the rows, their count, their constructor and inPlace.
  */
-export function rowsOf(vectors, dim, inPlace) {
+export function rowsOf(vectors, dim, options) {
+  const inPlace =
+    options.inPlace === undefined ? false : boolean(options.inPlace, "inPlace");
+  if (inPlace && options.out !== undefined)
+    throw typeError(
+      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
+    );
   const names = ROW_KINDS.join(" or ");
   const kind = kindOf(vectors);
   const native = ROW_KINDS.includes(kind);
@@ -87,7 +96,7 @@ export function rowsOf(vectors, dim, inPlace) {
     : inModule
       ? copyOf(vectors)
       : vectors;
-  return { rows, count: length / dim, Typed };
+  return { rows, count: length / dim, Typed, inPlace };
 }
 
 /** One finite number for every row, or an array of one per row (read once). */
@@ -110,15 +119,12 @@ export function perRow(values, count, name) {
 }
 
 /**
- * Where turned rows go: `rows` itself when inPlace, the caller's `out`
- * (which may be the input itself, the same as inPlace), or null for a new
- * array. Read from the snapshot once; checked after every input was read.
+ * Where turned rows go: `rows` itself when inPlace (as rowsOf resolved it),
+ * the caller's `out` (which may be the input itself, the same as inPlace),
+ * or null for a new array. Read from the snapshot once; checked after every
+ * input was read.
  */
 export function outputOf(p, rows, Typed, count, dim, inPlace) {
-  if (inPlace && p.options.out !== undefined)
-    throw typeError(
-      `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
-    );
   if (inPlace) return rows;
   const out = outArray(p.options.out, Typed, count * dim);
   if (out !== null) aliasing(out, rows);

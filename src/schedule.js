@@ -1,9 +1,11 @@
-// The frequency schedule options shared by every function: validated here,
-// then written into module memory by the C core (the one definition of w_i).
+// The frequency schedule options shared by every function: read and
+// type-checked here, then written into module memory by the C core, the one
+// definition of w_i and of the rules on every value (its status names the
+// option, the rule and the value got).
 import * as kernels from "./kernels.js";
 import {
-  finiteNumber,
   integer,
+  number,
   numbers,
   oneOf,
   rangeError,
@@ -47,7 +49,9 @@ export const SCHEDULE_OPTIONS = [
 // the schedule (fields named as the kernels' parameters: dim, oddDim, pairs,
 // schedule, base, ..., explicit frequencies or null), layout, scale,
 // amplitude and dtype (indices as the C enums), the preset's first position
-// and padding row for tables, and `options`: the snapshot, preset expanded.
+// and padding row for tables, `options`: the snapshot, preset expanded, and
+// for every kernel call `api`, the function's name, and `given`: the values
+// the C core's messages quote, defaults filled in.
 export function prepare(
   options,
   {
@@ -69,16 +73,33 @@ export function prepare(
       : expandPreset(given, withPreset);
   const schedule = scheduleOf(engine, oddDim);
   const dtypeIndex = oneOf(engine.dtype, "dtype", DTYPES, dtype);
+  const scale = engine.scale === undefined ? 1 : number(engine.scale, "scale");
+  const amplitude =
+    outputScale *
+    (engine.outputScale === undefined
+      ? 1
+      : number(engine.outputScale, "outputScale"));
+  const { rope, ...rules } = schedule;
   return {
     ...schedule,
     layout: oneOf(engine.layout, "layout", LAYOUTS, "interleaved"),
-    scale: engine.scale === undefined ? 1 : finiteNumber(engine.scale, "scale"),
-    amplitude: amplitudeOf(engine.outputScale, outputScale, dtypeIndex),
+    scale,
+    amplitude,
     dtype: dtypeIndex,
     float32: DTYPES[dtypeIndex] === "float32",
     presetStart: start,
     padding,
     options: engine,
+    api: where.replace("()", ""),
+    given: {
+      ...engine,
+      ...rules,
+      ...rope?.given,
+      oddDim: ODD_DIMS[schedule.oddDim],
+      schedule: SCHEDULES[schedule.schedule],
+      scale,
+      outputScale: amplitude,
+    },
   };
 }
 
@@ -99,12 +120,10 @@ function expandPreset(given, withPreset) {
 // a schedule and its parameters, or the paper schedule rescaled by a RoPE
 // `scaling` (read once into `rope`, the C core's parameters).
 function scheduleOf(options, defaultOddDim) {
+  // dim sizes every buffer (pairs frequencies, rows of dim values), so it is
+  // checked before any is allocated.
   const dim = integer(options.dim, "dim", 1, MAX_DIM);
   const oddDim = oneOf(options.oddDim, "oddDim", ODD_DIMS, defaultOddDim);
-  if (dim % 2 === 1 && ODD_DIMS[oddDim] === "error")
-    throw rangeError(
-      `option "dim" must be even when oddDim is "error", got ${dim}`,
-    );
   const pairs =
     Math.floor(dim / 2) +
     (dim % 2 === 1 && ODD_DIMS[oddDim] === "extra-sin" ? 1 : 0);
@@ -112,7 +131,7 @@ function scheduleOf(options, defaultOddDim) {
     dim,
     oddDim,
     pairs,
-    schedule: 0,
+    schedule: SCHEDULES.indexOf("paper"),
     base: 10000,
     minTimescale: 1,
     maxTimescale: 10000,
@@ -134,6 +153,7 @@ function scheduleOf(options, defaultOddDim) {
           `option "${key}" cannot be combined with explicit "frequencies"`,
         );
     const explicit = numbers(options.frequencies, "frequencies");
+    // They are copied into a buffer of `pairs` numbers.
     if (explicit.length !== pairs)
       throw rangeError(
         `option "frequencies" must have ${pairs} entries for dim ${dim}, got ${explicit.length}`,
@@ -153,23 +173,14 @@ function scheduleOf(options, defaultOddDim) {
       throw typeError(
         `option "${key}" does not apply to schedule "${name}" (it takes ${allowed.join(", ")})`,
       );
-  if (options.base !== undefined)
-    spec.base = finiteNumber(options.base, "base", { above: 1 });
-  if (options.minTimescale !== undefined)
-    spec.minTimescale = finiteNumber(options.minTimescale, "minTimescale", {
-      above: 0,
-    });
-  if (options.maxTimescale !== undefined)
-    spec.maxTimescale = finiteNumber(options.maxTimescale, "maxTimescale", {
-      above: 0,
-    });
-  if (options.shift !== undefined)
-    spec.shift = finiteNumber(options.shift, "shift");
+  for (const key of ["base", "minTimescale", "maxTimescale", "shift"])
+    if (options[key] !== undefined) spec[key] = number(options[key], key);
   if (options.scaling !== undefined) {
     if (name !== "paper")
       throw typeError(
         `option "scaling" rescales the paper schedule (RoPE's), not schedule "${name}"`,
       );
+    // The pairs of a RoPE scaling size its buffers: an odd dim has none.
     if (dim % 2 === 1)
       throw rangeError(
         `option "dim" must be even with "scaling" (the rotary dim), got ${dim}`,
@@ -188,11 +199,17 @@ export function writeFrequencies(prepared, scratch) {
     const { pointer, attentionFactor } = writeRopeFrequencies(
       prepared.rope,
       scratch,
+      prepared.api,
     );
     const amplitude = prepared.amplitude * attentionFactor;
     // The attention factor multiplies every value: name it, not outputScale,
-    // when the product leaves float32.
-    if (prepared.float32 && !(Math.abs(amplitude) <= FLOAT32_MAX))
+    // when it takes a valid output scale out of float32 (the C core names
+    // an output scale that is out of range by itself).
+    if (
+      prepared.float32 &&
+      Math.abs(prepared.amplitude) <= FLOAT32_MAX &&
+      !(Math.abs(amplitude) <= FLOAT32_MAX)
+    )
       throw rangeError(
         `the attention factor of option "scaling" (${attentionFactor}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
       );
@@ -205,17 +222,4 @@ export function writeFrequencies(prepared, scratch) {
     );
   else kernels.frequencies({ ...prepared, out: omega, count: prepared.pairs });
   return { omega, attention: 1, amplitude: prepared.amplitude };
-}
-
-// The output scale: the caller's option times a preset's; values up to its
-// size must fit the output dtype (index into DTYPES).
-function amplitudeOf(option, outputScale, dtype) {
-  const amplitude =
-    outputScale *
-    (option === undefined ? 1 : finiteNumber(option, "outputScale"));
-  if (DTYPES[dtype] === "float32" && !(Math.abs(amplitude) <= FLOAT32_MAX))
-    throw rangeError(
-      `option "outputScale" must stay within ±${FLOAT32_MAX} for float32 output, got ${amplitude}`,
-    );
-  return amplitude;
 }

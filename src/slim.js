@@ -147,6 +147,11 @@ export function table(options) {
   const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
   return withScratch((scratch) => {
     const { omega, amplitude } = writeFrequencies(p, scratch);
+    // The first block checks option "scale" and the output scale before it
+    // writes; a view is allocated before it, and no rows have no block, so
+    // a call of no rows checks them there.
+    if (view || count === 0)
+      kernel({ ...p, out: 0, count: 0, omega, amplitude });
     let pointer = 0;
     if (values !== null) {
       pointer = scratch(count * 8, "positions");

@@ -370,7 +370,7 @@ static int32_t check_args(int32_t theta, double base, double alpha,
     if (!isfinite(x[i]))
       return PE_ERR_POSITIONS;
     if (fabs(x[i]) > max_x)
-      return PE_ERR_ARGUMENT;
+      return PE_ERR_QUADRATURE_X;
   }
   return PE_OK;
 }

@@ -12,30 +12,17 @@
 
 #define PE_BIT(p) (1u << (p))
 
-/* The parameters each type takes; any other present one is refused. */
-static const uint32_t accepted[] = {
-    [PE_ROPE_DEFAULT] = 0,
-    [PE_ROPE_LINEAR] = PE_BIT(PE_ROPE_FACTOR),
-    [PE_ROPE_DYNAMIC] = PE_BIT(PE_ROPE_FACTOR) |
-                        PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-                        PE_BIT(PE_ROPE_SEQ_LEN),
-    [PE_ROPE_YARN] = PE_BIT(PE_ROPE_FACTOR) |
-                     PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-                     PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-                     PE_BIT(PE_ROPE_BETA_FAST) | PE_BIT(PE_ROPE_BETA_SLOW) |
-                     PE_BIT(PE_ROPE_ATTENTION_FACTOR) | PE_BIT(PE_ROPE_MSCALE) |
-                     PE_BIT(PE_ROPE_MSCALE_ALL_DIM) | PE_BIT(PE_ROPE_TRUNCATE),
-    [PE_ROPE_LONGROPE] =
-        PE_BIT(PE_ROPE_FACTOR) | PE_BIT(PE_ROPE_MAX_POSITION_EMBEDDINGS) |
-        PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-        PE_BIT(PE_ROPE_ATTENTION_FACTOR) | PE_BIT(PE_ROPE_SEQ_LEN),
-    [PE_ROPE_LLAMA3] = PE_BIT(PE_ROPE_FACTOR) |
-                       PE_BIT(PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS) |
-                       PE_BIT(PE_ROPE_LOW_FREQ_FACTOR) |
-                       PE_BIT(PE_ROPE_HIGH_FREQ_FACTOR),
-    [PE_ROPE_PROPORTIONAL] =
-        PE_BIT(PE_ROPE_FACTOR) | PE_BIT(PE_ROPE_PARTIAL_ROTARY_FACTOR),
-};
+/* The parameters the type takes, as bits; any other present one is
+   refused. */
+static uint32_t accepted(int32_t type) {
+  uint32_t bits = 0;
+#define PE_ACCEPT(t, parameter, required)                                      \
+  if (type == (t))                                                             \
+    bits |= PE_BIT(parameter);
+  PE_ROPE_PARAMETER_TABLE(PE_ACCEPT)
+#undef PE_ACCEPT
+  return bits;
+}
 
 static int present(double v) { return !isnan(v); }
 
@@ -45,6 +32,14 @@ static int valid_at_least(double v, double min, int required) {
   if (!present(v))
     return !required;
   return isfinite(v) && v >= min;
+}
+
+/* A length (maxPositionEmbeddings, seqLen): an integer in [min, 2^53 - 1],
+   as the integer fields of a model config. */
+static int valid_length(double v, double min, int required) {
+  if (!present(v))
+    return !required;
+  return v >= min && v <= 9007199254740991.0 && v == floor(v);
 }
 
 static int valid_above(double v, double min, int required) {
@@ -80,7 +75,7 @@ static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
   if (!present(original))
     original = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
-  if (!valid_at_least(original, 1, 1))
+  if (!valid_length(original, 1, 1))
     return present(p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS])
                ? PE_ERR_ROPE_ORIGINAL
                : PE_ERR_ROPE_MAX_LENGTH;
@@ -146,7 +141,7 @@ static int32_t longrope(const double *p, const double *factors,
     if (!isfinite(factors[i]) || !(factors[i] > 0) || !isfinite(1 / factors[i]))
       return i < n ? PE_ERR_ROPE_SHORT_FACTOR : PE_ERR_ROPE_LONG_FACTOR;
   double max_length = p[PE_ROPE_MAX_POSITION_EMBEDDINGS];
-  if (!valid_at_least(max_length, 1, 1))
+  if (!valid_length(max_length, 1, 1))
     return PE_ERR_ROPE_MAX_LENGTH;
   double factor = p[PE_ROPE_FACTOR];
   double original = p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS];
@@ -154,13 +149,13 @@ static int32_t longrope(const double *p, const double *factors,
   double seq_len = p[PE_ROPE_SEQ_LEN];
   if (!valid_above(given, 0, 0))
     return PE_ERR_ROPE_ATTENTION;
-  if (!valid_at_least(seq_len, 0, 0))
+  if (!valid_length(seq_len, 0, 0))
     return PE_ERR_ROPE_SEQ_LEN;
   if (present(original)) {
     /* Phi-3's form: the factor is the ratio of the two lengths. */
     if (present(factor))
       return PE_ERR_ROPE_PARAMETER;
-    if (!valid_at_least(original, 1, 1))
+    if (!valid_length(original, 1, 1))
       return PE_ERR_ROPE_ORIGINAL;
     factor = max_length / original;
   } else {
@@ -172,8 +167,11 @@ static int32_t longrope(const double *p, const double *factors,
     *attention = given;
   else
     *attention = factor <= 1 ? 1.0 : sqrt(1 + log(factor) / log(original));
+  /* ln(original) = 0: name the length the caller gave. */
   if (!isfinite(*attention))
-    return PE_ERR_ROPE_ORIGINAL; /* ln(original) = 0 */
+    return present(p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS])
+               ? PE_ERR_ROPE_ORIGINAL
+               : PE_ERR_ROPE_LONGROPE_LENGTH;
   if (out == NULL)
     return PE_OK;
   const double *ext =
@@ -189,7 +187,7 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   double low = p[PE_ROPE_LOW_FREQ_FACTOR], high = p[PE_ROPE_HIGH_FREQ_FACTOR];
   if (!valid_factor(factor, 1))
     return PE_ERR_ROPE_FACTOR;
-  if (!valid_at_least(original, 1, 1))
+  if (!valid_length(original, 1, 1))
     return PE_ERR_ROPE_ORIGINAL;
   /* high < low is computed as the source does (no band is smoothed), with a
      warning; equal ones would divide by zero in the smooth band. */
@@ -278,9 +276,9 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
       !pe_is_aligned(attention, alignof(double)))
     return PE_ERR_NULL;
   for (uint32_t k = 0; k < PE_ROPE_PARAMETERS; k++)
-    if (present(params[k]) && !(accepted[type] & PE_BIT(k)))
+    if (present(params[k]) && !(accepted(type) & PE_BIT(k)))
       return PE_ERR_ROPE_PARAMETER;
-  if (type != PE_ROPE_LONGROPE && n_factors != 0)
+  if (!(accepted(type) & PE_BIT(PE_ROPE_SHORT_FACTOR)) && n_factors != 0)
     return PE_ERR_ROPE_PARAMETER;
   if (!isfinite(base) || !(base > 1))
     return PE_ERR_BASE;
@@ -292,12 +290,12 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     double seq_len = params[PE_ROPE_SEQ_LEN];
     if (!valid_factor(factor, 1))
       return PE_ERR_ROPE_FACTOR;
-    if (!valid_at_least(max_length, 1, 1))
+    if (!valid_length(max_length, 1, 1))
       return PE_ERR_ROPE_MAX_LENGTH;
-    if (!valid_at_least(seq_len, 0, 0))
+    if (!valid_length(seq_len, 0, 0))
       return PE_ERR_ROPE_SEQ_LEN;
     if (dim < 4)
-      return PE_ERR_DIM; /* the exponent dim / (dim - 2) */
+      return PE_ERR_ROPE_DYNAMIC_DIM; /* the exponent dim / (dim - 2) */
     double length = present(seq_len) ? fmax(seq_len, max_length) : max_length;
     base *= pow(factor * length / max_length - (factor - 1),
                 (double)dim / (double)(dim - 2));

@@ -27,6 +27,48 @@ enum pe_rope_parameter {
   PE_ROPE_PARAMETERS = 13, /* length of the array */
 };
 
+/* longrope's per-pair factor lists, passed apart from the parameter array
+   (numbered after its slots, so that one table names every parameter). */
+enum pe_rope_factor_list {
+  PE_ROPE_SHORT_FACTOR = PE_ROPE_PARAMETERS,
+  PE_ROPE_LONG_FACTOR = PE_ROPE_PARAMETERS + 1,
+};
+
+/* The parameters each rope type takes, in the order messages list them,
+   and whether the type requires it: X(type, parameter, required). A type
+   refuses every parameter not listed for it. JS reads the same table
+   (generated from this file) to name what a type takes and requires. Two
+   rules of presence are the types' own: yarn needs originalMaxPosition-
+   Embeddings or maxPositionEmbeddings, and longrope a factor, an
+   originalMaxPositionEmbeddings or an attentionFactor. */
+#define PE_ROPE_PARAMETER_TABLE(X)                                             \
+  X(PE_ROPE_LINEAR, PE_ROPE_FACTOR, 1)                                         \
+  X(PE_ROPE_DYNAMIC, PE_ROPE_FACTOR, 1)                                        \
+  X(PE_ROPE_DYNAMIC, PE_ROPE_MAX_POSITION_EMBEDDINGS, 1)                       \
+  X(PE_ROPE_DYNAMIC, PE_ROPE_SEQ_LEN, 0)                                       \
+  X(PE_ROPE_YARN, PE_ROPE_FACTOR, 1)                                           \
+  X(PE_ROPE_YARN, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 0)                 \
+  X(PE_ROPE_YARN, PE_ROPE_MAX_POSITION_EMBEDDINGS, 0)                          \
+  X(PE_ROPE_YARN, PE_ROPE_BETA_FAST, 0)                                        \
+  X(PE_ROPE_YARN, PE_ROPE_BETA_SLOW, 0)                                        \
+  X(PE_ROPE_YARN, PE_ROPE_ATTENTION_FACTOR, 0)                                 \
+  X(PE_ROPE_YARN, PE_ROPE_MSCALE, 0)                                           \
+  X(PE_ROPE_YARN, PE_ROPE_MSCALE_ALL_DIM, 0)                                   \
+  X(PE_ROPE_YARN, PE_ROPE_TRUNCATE, 0)                                         \
+  X(PE_ROPE_LONGROPE, PE_ROPE_SHORT_FACTOR, 1)                                 \
+  X(PE_ROPE_LONGROPE, PE_ROPE_LONG_FACTOR, 1)                                  \
+  X(PE_ROPE_LONGROPE, PE_ROPE_FACTOR, 0)                                       \
+  X(PE_ROPE_LONGROPE, PE_ROPE_MAX_POSITION_EMBEDDINGS, 1)                      \
+  X(PE_ROPE_LONGROPE, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 0)             \
+  X(PE_ROPE_LONGROPE, PE_ROPE_ATTENTION_FACTOR, 0)                             \
+  X(PE_ROPE_LONGROPE, PE_ROPE_SEQ_LEN, 0)                                      \
+  X(PE_ROPE_LLAMA3, PE_ROPE_FACTOR, 1)                                         \
+  X(PE_ROPE_LLAMA3, PE_ROPE_LOW_FREQ_FACTOR, 1)                                \
+  X(PE_ROPE_LLAMA3, PE_ROPE_HIGH_FREQ_FACTOR, 1)                               \
+  X(PE_ROPE_LLAMA3, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 1)               \
+  X(PE_ROPE_PROPORTIONAL, PE_ROPE_FACTOR, 0)                                   \
+  X(PE_ROPE_PROPORTIONAL, PE_ROPE_PARTIAL_ROTARY_FACTOR, 0)
+
 /* Writes the dim/2 inverse frequencies of the rope type into out and its
    attention factor (the multiplier of cos and sin) into *attention. dim is
    the rotary dim, even and >= 2; params holds PE_ROPE_PARAMETERS values;

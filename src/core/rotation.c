@@ -319,7 +319,7 @@ static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
   if (status != PE_OK)
     return status;
   if (dim % 2 == 1 && odd_dim != PE_ODD_ZERO_PAD)
-    return PE_ERR_PAIRING;
+    return PE_ERR_NO_PARTNER;
   /* x is the lower column of a pair: the sin of sin-first layouts. */
   pe_columns cols = pe_table_columns(layout, dim, n_omega);
   *pairing = cols.stride == 2 ? PE_PAIRING_INTERLEAVED : PE_PAIRING_HALVES;

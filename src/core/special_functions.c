@@ -289,7 +289,7 @@ static int32_t check_array(const double *x, uint32_t n, const double *out,
     if (!isfinite(x[i]))
       return PE_ERR_POSITIONS;
     if (positive && !(x[i] > 0.0))
-      return PE_ERR_ARGUMENT;
+      return PE_ERR_CI_X;
   }
   return PE_OK;
 }

@@ -215,7 +215,7 @@ static void test_bad_input(void) {
         "misaligned errors");
   double far[2] = {1, -2e6};
   CHECK(pe_decay_integral_quadrature(PE_THETA_EXP, 10, NAN, far, 2, out, err) ==
-            PE_ERR_ARGUMENT,
+            PE_ERR_QUADRATURE_X,
         "quadrature beyond its range");
   CHECK(pe_decay_integral(PE_THETA_EXP, 10, NAN, far, 2, out) == PE_OK,
         "closed form has no range limit");

@@ -403,9 +403,9 @@ static void test_cisi(void) {
   check_cisi(DBL_MAX);
 
   double x[3] = {0.0, -0.0, -1}, out[3] = {NAN, NAN, NAN};
-  CHECK(pe_ci(x, 1, out) == PE_ERR_ARGUMENT &&
-            pe_ci(x + 1, 1, out) == PE_ERR_ARGUMENT &&
-            pe_ci(x + 2, 1, out) == PE_ERR_ARGUMENT && isnan(out[0]),
+  CHECK(pe_ci(x, 1, out) == PE_ERR_CI_X &&
+            pe_ci(x + 1, 1, out) == PE_ERR_CI_X &&
+            pe_ci(x + 2, 1, out) == PE_ERR_CI_X && isnan(out[0]),
         "Ci refuses x <= 0");
   CHECK(pe_si(x, 2, out) == PE_OK && out[0] == 0 && !signbit(out[0]) &&
             out[1] == 0 && signbit(out[1]),

@@ -492,7 +492,7 @@ static void test_bad_input(void) {
   CHECK(pe_rotate_f32(b, a, 3, 8, NULL, 1, 0, 9, w, 4, 1) == PE_ERR_ODD_DIM,
         "odd rule");
   CHECK(pe_rotate_f32(b, a, 3, 5, NULL, 1, 0, PE_ODD_EXTRA_SIN, w3, 3, 1) ==
-            PE_ERR_PAIRING,
+            PE_ERR_NO_PARTNER,
         "extra sin has no partner");
   CHECK(pe_rotate_f32(b, a, 3, 5, NULL, 1, 0, PE_ODD_ERROR, w, 2, 1) ==
             PE_ERR_ODD_DIM,

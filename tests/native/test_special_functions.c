@@ -124,9 +124,9 @@ static void test_bad_input(void) {
       CHECK(out[i] == -7, "output untouched on error");
   }
   double nonpos[3] = {1, 0, 2};
-  CHECK(pe_ci(nonpos, 3, out) == PE_ERR_ARGUMENT, "Ci(0)");
+  CHECK(pe_ci(nonpos, 3, out) == PE_ERR_CI_X, "Ci(0)");
   nonpos[1] = -1;
-  CHECK(pe_ci(nonpos, 3, out) == PE_ERR_ARGUMENT, "Ci(-1)");
+  CHECK(pe_ci(nonpos, 3, out) == PE_ERR_CI_X, "Ci(-1)");
   CHECK(pe_si(nonpos, 3, out) == PE_OK && out[1] == -pe_si1(1),
         "Si accepts negatives");
   /* Still works afterwards, and in place. */

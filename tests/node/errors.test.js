@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import * as pe from "../../dist/index.js";
 import { frequencies, init, table } from "../../dist/index.js";
 
 await init();
@@ -42,7 +43,7 @@ test("counts and shapes", () => {
   rejects(
     { positions: 3, dim: 5, oddDim: "error" },
     RangeError,
-    /"dim" must be even/,
+    /table: options "dim" and "oddDim" must be an even dim, .* got dim = 5, oddDim = "error"/,
   );
 });
 
@@ -217,10 +218,156 @@ test("an outputScale beyond the float32 range", () => {
   rejects(
     { positions: 3, dim: 4, outputScale: 1e39 },
     RangeError,
-    /"outputScale" must stay within/,
+    /table: option "outputScale" must be a finite number whose values fit the result \(float32: within ±3\.4028234663852886e38;.*, got 1e\+39$/,
   );
   assert.equal(
     table({ positions: 3, dim: 4, outputScale: 1e39, dtype: "float64" })[1],
     1e39,
   );
+});
+
+// The C core is the one owner of the rules on values: each refusal below
+// comes from its status, and the message names the public function, the
+// option, the allowed range and the value the caller gave.
+test("a value the C core refuses is named with its function, option, range and value", () => {
+  const yarn = { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 64 };
+  const llama3 = {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 64,
+  };
+  const cases = [
+    [
+      () => pe.table({ positions: 3, dim: 4, base: 1 }),
+      'table: option "base" must be a finite number > 1, got 1',
+    ],
+    [
+      () => pe.frequencies({ dim: 8, base: -Infinity }),
+      'frequencies: option "base" must be a finite number > 1, got -Infinity',
+    ],
+    [
+      () => pe.dotProducts({ dim: 8, offsets: [1], base: NaN }),
+      'dotProducts: option "base" must be a finite number > 1, got NaN',
+    ],
+    [
+      () =>
+        pe.table({
+          positions: 3,
+          dim: 8,
+          schedule: "timescale",
+          minTimescale: 0,
+        }),
+      'table: options "minTimescale" and "maxTimescale" must be finite numbers > 0 that give finite frequencies, got minTimescale = 0, maxTimescale = 10000',
+    ],
+    [
+      () => pe.table({ positions: 3, dim: 8, schedule: "shifted", shift: 4 }),
+      'table: option "shift" must be finite, differ from floor(dim / 2) (the divisor is floor(dim / 2) - shift) and give finite frequencies, got 4',
+    ],
+    [
+      () => pe.table({ positions: 3, dim: 4, scale: NaN, view: true }),
+      'table: option "scale" must be a finite number, and scale × frequency too, got NaN',
+    ],
+    [
+      () => pe.rotate(new Float32Array(4), 1, { dim: 4, scale: Infinity }),
+      'rotate: option "scale" must be a finite number, and scale × frequency too, got Infinity',
+    ],
+    [
+      () =>
+        pe.ropeFrequencies({ dim: 8, scaling: { type: "linear", factor: 0 } }),
+      'ropeFrequencies: option "scaling.factor" must be a finite number > 0 with a finite reciprocal, got 0',
+    ],
+    [
+      () =>
+        pe.rope(new Float32Array(8), 1, {
+          dim: 8,
+          scaling: { ...yarn, betaFast: -1 },
+        }),
+      'rope: options "scaling.betaFast" and "scaling.betaSlow" must be finite numbers > 0, got scaling.betaFast = -1, scaling.betaSlow = nothing',
+    ],
+    [
+      () =>
+        pe.ropeCache({
+          positions: 2,
+          dim: 8,
+          scaling: { ...yarn, attentionFactor: -1 },
+        }),
+      'ropeCache: option "scaling.attentionFactor" must be a finite number > 0 that fits the dtype, got -1',
+    ],
+    [
+      () => pe.ropeFrequencies({ dim: 8, scaling: { ...yarn, mscale: -1 } }),
+      'ropeFrequencies: options "scaling.mscale" and "scaling.mscaleAllDim" must be finite numbers >= 0 that give a finite attention factor > 0, got scaling.mscale = -1, scaling.mscaleAllDim = nothing',
+    ],
+    [
+      () =>
+        pe.ropeFrequencies({
+          dim: 8,
+          scaling: { ...llama3, lowFreqFactor: 2, highFreqFactor: 2 },
+        }),
+      'ropeFrequencies: options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be finite numbers > 0 that differ (the smooth band divides by high - low), got scaling.lowFreqFactor = 2, scaling.highFreqFactor = 2',
+    ],
+    [
+      () =>
+        pe.ropeFrequencies({
+          dim: 8,
+          scaling: { type: "proportional", partialRotaryFactor: 1.5 },
+        }),
+      'ropeFrequencies: option "scaling.partialRotaryFactor" must be a finite number in [0, 1], got 1.5',
+    ],
+    [
+      () =>
+        pe.ropeFrequencies({
+          dim: 8,
+          scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 0 },
+        }),
+      'ropeFrequencies: option "scaling.maxPositionEmbeddings" must be an integer in [1, 9007199254740991], got 0',
+    ],
+    [
+      () =>
+        pe.ropeFrequencies({
+          dim: 2,
+          scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 8 },
+        }),
+      'ropeFrequencies: option "rotaryDim" must be >= 4 for rope type "dynamic" (its exponent is rotaryDim / (rotaryDim - 2); rotaryDim defaults to dim), got 2',
+    ],
+    [
+      () => pe.decayIntegral({ x: [1], base: 0.5 }),
+      'decayIntegral: option "base" must be a finite number > 1, got 0.5',
+    ],
+    [
+      () => pe.decayComparison({ dim: 8, x: [1], theta: "power", alpha: 0 }),
+      'decayComparison: option "alpha" must be a finite number >= 1/1024, got 0',
+    ],
+    [
+      () => pe.ci(-1),
+      'ci: option "x" must be > 0 (Ci is real only for positive x), got -1',
+    ],
+    // With a scaling too, an output scale out of range by itself is named
+    // as such (not as the attention factor's product).
+    [
+      () =>
+        pe.table({
+          positions: [0],
+          dim: 4,
+          outputScale: NaN,
+          scaling: { type: "linear", factor: 1 },
+        }),
+      'table: option "outputScale" must be a finite number whose values fit the result (float32: within ±3.4028234663852886e38; dot products: a finite square), got NaN',
+    ],
+    // Each kernel a function calls names that function: toeplitzError's
+    // dot products are refused as toeplitzError's.
+    [
+      () => pe.toeplitzError({ dim: 8, positions: 4, outputScale: 1e200 }),
+      'toeplitzError: option "outputScale" must be a finite number whose values fit the result (float32: within ±3.4028234663852886e38; dot products: a finite square), got 1e+200',
+    ],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, (error) => {
+      assert.ok(error instanceof RangeError, `${error.name}: ${error.message}`);
+      assert.equal(error.message, `sinusoidal-pe: ${message}`);
+      return true;
+    });
+    assert.deepEqual(table(good), expected);
+  }
 });

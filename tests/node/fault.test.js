@@ -15,6 +15,7 @@ const PAST_THE_END = 2 ** 32 - 2 ** 16;
 function trap() {
   return () =>
     kernels.tableF64({
+      api: "table",
       out: PAST_THE_END,
       count: 4,
       dim: 4,

@@ -158,7 +158,7 @@ for (const [name, { Typed, run }] of Object.entries(calls)) {
     ];
     const detached = new Typed(expected.length);
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
-    misuses.push([detached, TypeError, /"out" is detached/]);
+    misuses.push([detached, TypeError, /"out" is a detached view/]);
     const moduleView = table({ positions: 64, dim: 64, view: true });
     const inModule = new Typed(
       moduleView.buffer,
@@ -401,7 +401,8 @@ test("a getter that detaches out after it was read: a TypeError naming out", () 
   assert.throws(
     () => dotProducts(options),
     (error) =>
-      error instanceof TypeError && /"out" is detached/.test(error.message),
+      error instanceof TypeError &&
+      /"out" is a detached view/.test(error.message),
   );
   assert.deepEqual(dotProducts({ dim: 8, offsets: [0] }), Float64Array.of(4));
 });
@@ -419,7 +420,8 @@ test("a Proxy over the positions that detaches out: refused, nothing written", (
   assert.throws(
     () => table({ positions, dim: 4, out }),
     (error) =>
-      error instanceof TypeError && /"out" is detached/.test(error.message),
+      error instanceof TypeError &&
+      /"out" is a detached view/.test(error.message),
   );
   assert.deepEqual(table({ positions: [0, 1], dim: 4 }).length, 8);
 });

@@ -182,7 +182,7 @@ test("a dynamic base that overflows names scaling.factor and scaling.seqLen", ()
         },
       }),
     RangeError,
-    /"scaling.factor" and "scaling.seqLen" give a dynamic base that overflows/,
+    /ropeFrequencies: options "scaling.factor" and "scaling.seqLen" must give a finite dynamic base, .*, got scaling.factor = 1e\+308, scaling.seqLen = 32$/,
   );
 });
 

@@ -504,12 +504,17 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate(new Float32Array(10), 1, { dim: 5 }),
     RangeError,
-    /"dim" is odd \(5\) and oddDim is "extra-sin"/,
+    /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner for R\(k\) to turn it with\), got dim = 5, oddDim = "extra-sin"$/,
+  );
+  rejects(
+    () => linearRelationError({ dim: 5, positions: 2, offsets: [1] }),
+    RangeError,
+    /linearRelationError: options "dim" and "oddDim" .*, got dim = 5, oddDim = "extra-sin"$/,
   );
   rejects(
     () => rotationMatrix(1, { dim: 5, oddDim: "extra-sin" }),
     RangeError,
-    /oddDim "zero-pad"/,
+    /rotationMatrix: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad"/,
   );
   rejects(
     () => rotate([1, 2, 3, 4], 1, { dim: 4, inPlace: true }),
@@ -710,9 +715,20 @@ test("an outputScale beyond float32 is refused by name in the float32 checks", (
       call,
       (error) =>
         error instanceof RangeError &&
-        /"outputScale" must stay within/.test(error.message),
+        /^sinusoidal-pe: (linearRelationError|toeplitzError): option "outputScale" must be a finite number whose values fit the result \(float32: within ±3\.4028234663852886e38;.*, got 1e\+39$/.test(
+          error.message,
+        ),
     );
+  // float64 takes scales beyond float32: scaling every value by 2^130
+  // (exact in float64) scales each product, so the deviation, by 2^260.
+  const plain = toeplitzError({ dim: 8, positions: 4 });
+  const scaled = toeplitzError({ dim: 8, positions: 4, outputScale: 2 ** 130 });
   assert.ok(
-    toeplitzError({ dim: 8, positions: 4, outputScale: 1e39 }).maxAbsError >= 0,
+    plain.maxAbsError > 0 && plain.maxAbsError < 1e-14,
+    `${plain.maxAbsError}`,
   );
+  assert.deepEqual(scaled, {
+    ...plain,
+    maxAbsError: plain.maxAbsError * 2 ** 260,
+  });
 });

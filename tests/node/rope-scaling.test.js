@@ -256,6 +256,169 @@ test("count and start give the same rows as explicit positions", () => {
   }
 });
 
+test("a count of 0 positions is an empty cache, as an empty list and a table of 0 rows are", () => {
+  assert.equal(table({ positions: 0, dim: 8 }).length, 0);
+  for (const dtype of ["float32", "float64", "float16"])
+    for (const layout of ["half", "duplicated"]) {
+      const empty = ropeCache({ positions: [], dim: 8, dtype, layout });
+      const counted = ropeCache({ positions: 0, dim: 8, dtype, layout });
+      assert.deepEqual(counted, empty);
+      assert.equal(counted.cos.length, 0);
+      assert.equal(counted.sin.length, 0);
+      // start applies to a count, of any size.
+      assert.deepEqual(
+        ropeCache({ positions: 0, start: 5, dim: 8, dtype, layout }),
+        empty,
+      );
+    }
+  // Empty or not, the cache's arguments are checked: an attention factor
+  // beyond float16 is refused before any row is written.
+  const loud = {
+    dim: 8,
+    dtype: "float16",
+    scaling: {
+      type: "yarn",
+      factor: 4,
+      maxPositionEmbeddings: 64,
+      attentionFactor: 1e5,
+    },
+  };
+  for (const positions of [0, [], 3])
+    assert.throws(
+      () => ropeCache({ ...loud, positions }),
+      /ropeCache: option "scaling.attentionFactor" must be a finite number > 0 that fits the dtype, got 100000$/,
+    );
+});
+
+test("one rule for the lengths of a rope scaling: integers, in the C core", () => {
+  // maxPositionEmbeddings, originalMaxPositionEmbeddings and seqLen are
+  // the integer fields of a model config, whichever rope type reads them.
+  const longrope = {
+    type: "longrope",
+    shortFactor: [1, 1, 1, 1],
+    longFactor: [2, 2, 2, 2],
+  };
+  const lengths = [
+    [
+      { type: "dynamic", factor: 2, maxPositionEmbeddings: 8192.5 },
+      "maxPositionEmbeddings",
+      8192.5,
+    ],
+    [
+      { type: "dynamic", factor: 2, maxPositionEmbeddings: 10, seqLen: 20.5 },
+      "seqLen",
+      20.5,
+    ],
+    [
+      { type: "yarn", factor: 2, maxPositionEmbeddings: 4096.5 },
+      "maxPositionEmbeddings",
+      4096.5,
+    ],
+    [
+      { type: "yarn", factor: 2, originalMaxPositionEmbeddings: 0.5 },
+      "originalMaxPositionEmbeddings",
+      0.5,
+    ],
+    [
+      { ...longrope, maxPositionEmbeddings: 8192.5, factor: 2 },
+      "maxPositionEmbeddings",
+      8192.5,
+    ],
+    [
+      {
+        type: "llama3",
+        factor: 8,
+        lowFreqFactor: 1,
+        highFreqFactor: 4,
+        originalMaxPositionEmbeddings: 8192.5,
+      },
+      "originalMaxPositionEmbeddings",
+      8192.5,
+    ],
+  ];
+  for (const [scaling, key, value] of lengths) {
+    const rule =
+      key === "seqLen"
+        ? "an integer in [0, 9007199254740991]"
+        : "an integer in [1, 9007199254740991]";
+    const message = new RegExp(
+      `^sinusoidal-pe: ropeFrequencies: option "scaling\\.${key}" must be ${rule.replace(/[[\]]/g, "\\$&")}.*, got ${value}$`,
+    );
+    assert.throws(
+      () => ropeFrequencies({ dim: 8, scaling }),
+      (error) => error instanceof RangeError && message.test(error.message),
+      `${scaling.type} ${key}: ${value}`,
+    );
+    // The same rule where a table takes the scaling.
+    assert.throws(
+      () => table({ positions: 1, dim: 8, scaling }),
+      (error) =>
+        error instanceof RangeError &&
+        error.message.includes(
+          `table: option "scaling.${key}" must be ${rule}`,
+        ),
+    );
+  }
+  // The integers themselves are accepted.
+  assert.equal(
+    ropeFrequencies({
+      dim: 8,
+      scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 8192 },
+    }).inverseFrequencies.length,
+    4,
+  );
+});
+
+test("longrope names the length the caller gave when its logarithm is 0", () => {
+  const factors = { shortFactor: [1, 1, 1, 1], longFactor: [2, 2, 2, 2] };
+  // Without originalMaxPositionEmbeddings the attention factor is
+  // sqrt(1 + ln(factor) / ln(maxPositionEmbeddings)).
+  assert.throws(
+    () =>
+      ropeFrequencies({
+        dim: 8,
+        scaling: {
+          type: "longrope",
+          ...factors,
+          maxPositionEmbeddings: 1,
+          factor: 2,
+        },
+      }),
+    (error) =>
+      error instanceof RangeError &&
+      /^sinusoidal-pe: ropeFrequencies: option "scaling\.maxPositionEmbeddings" must be > 1 for rope type "longrope" .*, got 1$/.test(
+        error.message,
+      ) &&
+      !error.message.includes('originalMaxPositionEmbeddings" must'),
+  );
+  // With it, that is the length named.
+  assert.throws(
+    () =>
+      ropeFrequencies({
+        dim: 8,
+        scaling: {
+          type: "longrope",
+          ...factors,
+          maxPositionEmbeddings: 4,
+          originalMaxPositionEmbeddings: 1,
+        },
+      }),
+    /option "scaling\.originalMaxPositionEmbeddings" must be .*, got 1$/,
+  );
+  // A factor of at most 1, or a given attention factor, needs no logarithm.
+  for (const scaling of [
+    { maxPositionEmbeddings: 1, factor: 1 },
+    { maxPositionEmbeddings: 1, factor: 2, attentionFactor: 1.5 },
+  ])
+    assert.equal(
+      ropeFrequencies({
+        dim: 8,
+        scaling: { type: "longrope", ...factors, ...scaling },
+      }).inverseFrequencies.length,
+      4,
+    );
+});
+
 // Caches are computed in blocks of rows (about 1 MiB of module memory each)
 // and copied out block by block.
 const moduleBytes = () =>
@@ -534,7 +697,7 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { ...phi, shortFactor: [1e-310, ...phi.shortFactor.slice(1)] },
       },
       RangeError,
-      "scaling.shortFactor[0] must be > 0 with a finite reciprocal",
+      'option "scaling.shortFactor" must hold rotaryDim / 2 numbers > 0 with finite reciprocals',
     ],
     [
       { dim: 96, scaling: { ...phi, longFactor: 3 } },
@@ -560,7 +723,8 @@ test("bad options are errors that name them, and the module keeps working", () =
     throwsNaming(() => ropeFrequencies(options), Type, word);
   const cacheBad = [
     [{ dim: 64 }, TypeError, "positions"],
-    [{ dim: 64, positions: 0 }, RangeError, "positions"],
+    [{ dim: 64, positions: -1 }, RangeError, "positions"],
+    [{ dim: 64, positions: 1.5 }, RangeError, "positions"],
     [{ dim: 64, positions: [0, NaN] }, RangeError, "positions"],
     [{ dim: 64, positions: [1], start: 2 }, TypeError, "start"],
     [{ dim: 64, positions: 4, layout: "halves" }, RangeError, "layout"],

@@ -1,6 +1,7 @@
-// The constants that C and JS share, generated from the C headers: every
-// status code of the C core reaches its JS error class and message when the
-// exported C functions are called directly, past the JS validation; every
+// The constants that C and JS share, generated from the C headers: the C
+// core is the one validator of values, and every status code it returns
+// reaches its JS error class and a message that names the function, the
+// option, its rule and the value got; every
 // enum of the generated module is the range the C core accepts, in the same
 // order; and the bounds are where the C core draws its lines.
 import assert from "node:assert/strict";
@@ -8,6 +9,7 @@ import { test } from "node:test";
 import { decayIntegral, init as initPackage, table } from "../../dist/index.js";
 import {
   check,
+  statusMessage,
   constants,
   init,
   memoryBuffer,
@@ -17,6 +19,7 @@ import {
 
 const {
   STATUS,
+  STATUS_NAMES,
   LAYOUTS,
   ODD_DIMS,
   SCHEDULES,
@@ -33,9 +36,9 @@ await initPackage();
 const C = wasm();
 
 const codeOf = (name) => {
-  const status = STATUS.find((s) => s.name === name);
-  assert.ok(status, `status ${name}`);
-  return status.code;
+  const code = STATUS_NAMES.indexOf(name);
+  assert.ok(code >= 0, `status ${name}`);
+  return code;
 };
 
 // Runs fn(doubles, floats) with scratch memory; doubles(values) and
@@ -190,7 +193,12 @@ const CASES = {
     /count/,
     (d) => C.pe_ci(d([1]), constants.MAX_COUNT + 1, d([0])),
   ],
-  PE_ERR_ARGUMENT: [RangeError, /argument/, (d) => C.pe_ci(d([0]), 1, d([0]))],
+  // 3 frequencies for a dim of 4 pairs.
+  PE_ERR_ARGUMENT: [
+    RangeError,
+    /argument/,
+    (d) => C.pe_frequencies(0, 8, 0, 1e4, 1, 1, 0, d(zeros(4)), 3),
+  ],
   PE_ERR_OFFSETS: [
     RangeError,
     /offsets/,
@@ -274,12 +282,80 @@ const CASES = {
   ],
   PE_ERR_ROPE_DYNAMIC_BASE: [
     RangeError,
-    /"scaling.factor" and "scaling.seqLen" give a dynamic base that overflows/,
+    /"scaling.factor" and "scaling.seqLen" must give a finite dynamic base/,
     ropeCall("dynamic", {
       factor: 1e308,
       maxPositionEmbeddings: 10,
       seqLen: 20,
     }),
+  ],
+  // ln(maxPositionEmbeddings) = 0 divides the attention factor.
+  PE_ERR_ROPE_LONGROPE_LENGTH: [
+    RangeError,
+    /"scaling.maxPositionEmbeddings" must be > 1 for rope type "longrope"/,
+    ropeCall(
+      "longrope",
+      { maxPositionEmbeddings: 1, factor: 2 },
+      new Array(8).fill(1),
+    ),
+  ],
+  PE_ERR_ROPE_DYNAMIC_DIM: [
+    RangeError,
+    /"rotaryDim" must be >= 4 for rope type "dynamic"/,
+    (d) =>
+      C.pe_rope_frequencies(
+        ROPE_TYPES.indexOf("dynamic"),
+        2,
+        1e4,
+        d(
+          ROPE_PARAMETER_SLOTS.map(
+            (key) => ({ factor: 2, maxPositionEmbeddings: 10 })[key] ?? NaN,
+          ),
+        ),
+        ROPE_PARAMETER_SLOTS.length,
+        0,
+        0,
+        d([0]),
+        1,
+        d([0]),
+      ),
+  ],
+  PE_ERR_QUADRATURE_X: [
+    RangeError,
+    /"x" must stay within \|x\| <= 1000000/,
+    (d) =>
+      C.pe_decay_integral_quadrature(
+        THETAS.indexOf("linear"),
+        0,
+        0,
+        d([2e6]),
+        1,
+        d([0]),
+        d([0]),
+      ),
+  ],
+  PE_ERR_CI_X: [
+    RangeError,
+    /"x" must be > 0/,
+    (d) => C.pe_ci(d([0]), 1, d([0])),
+  ],
+  PE_ERR_NO_PARTNER: [
+    RangeError,
+    /"extra-sin" column has no partner/,
+    (d) =>
+      C.pe_rotate_f64(
+        d(zeros(5)),
+        d(zeros(5)),
+        1,
+        5,
+        0,
+        1,
+        0,
+        ODD_DIMS.indexOf("extra-sin"),
+        d([1, 0.1, 0.01]),
+        3,
+        1,
+      ),
   ],
   PE_ERR_ROPE_ORIGINAL: [
     RangeError,
@@ -419,32 +495,77 @@ function sinOfOne() {
   });
 }
 
+// The caller's options with a distinct value at each of the paths.
+function optionsAt(paths) {
+  const given = {};
+  paths.forEach((path, i) => {
+    const keys = path.split(".");
+    let at = given;
+    for (const key of keys.slice(0, -1)) at = at[key] ??= {};
+    at[keys.at(-1)] = 1000.25 + i;
+  });
+  return given;
+}
+
+// Statuses about no option: a broken pointer, a size, a count or an
+// argument of the core's own making, or a stream the core assigned.
+const WITHOUT_OPTION = [
+  "PE_ERR_NULL",
+  "PE_ERR_SIZE",
+  "PE_ERR_COUNT",
+  "PE_ERR_ARGUMENT",
+  "PE_ERR_MROPE_STREAM",
+];
+
 test("every status code of the C core reaches its JS error and message", () => {
   const reached = new Set();
   for (const [name, [ErrorClass, names, call]] of Object.entries(CASES)) {
     const status = withMemory(call);
     assert.equal(status, codeOf(name), `${name}: C returned ${status}`);
     reached.add(status);
+    const { options, rule } = STATUS[status];
+    assert.ok(rule.length > 0, `${name} states its rule`);
+    assert.equal(options.length === 0, WITHOUT_OPTION.includes(name), name);
+    // The message names the function, the option(s), the rule and the
+    // value got (each value the caller gave, by its option's path).
+    const subject =
+      options.length === 0
+        ? ""
+        : `${options.length === 1 ? "option" : "options"} ${options.map((o) => `"${o}"`).join(" and ")} `;
+    const got =
+      options.length === 0
+        ? ""
+        : options.length === 1
+          ? ", got 1000.25"
+          : `, got ${options.map((o, i) => `${o} = ${1000.25 + i}`).join(", ")}`;
     assert.throws(
-      () => check(status, "where"),
+      () => check(status, "where", optionsAt(options)),
       (error) => {
         assert.ok(error instanceof ErrorClass, `${name}: ${error.name}`);
         assert.equal(
           error.message,
-          `sinusoidal-pe: where: ${STATUS[status].message}`,
+          `sinusoidal-pe: where: ${subject}${rule}${got}`,
         );
         assert.match(error.message, names, name);
         return true;
       },
     );
+    // Without the caller's values, the rest of the message stands.
+    assert.throws(
+      () => check(status, "where"),
+      (error) =>
+        error.message === `sinusoidal-pe: where: ${subject}${rule}` &&
+        error.message === `sinusoidal-pe: where: ${statusMessage(status)}`,
+    );
     assert.equal(sinOfOne(), Math.sin(1), `the module works after ${name}`);
   }
-  const codes = STATUS.map((s) => s.code).filter((code) => code !== 0);
+  assert.equal(STATUS_NAMES.length, STATUS.length);
+  const codes = [...STATUS.keys()].filter((code) => code !== 0);
   assert.deepEqual(
     [...reached].sort((a, b) => a - b),
     codes,
   );
-  assert.equal(STATUS[0].name, "PE_OK");
+  assert.equal(STATUS_NAMES[0], "PE_OK");
   assert.doesNotThrow(() => check(0, "where"));
   assert.throws(() => check(STATUS.length, "where"), RangeError);
 });
@@ -497,6 +618,59 @@ test("rope types: the C core accepts exactly the listed ones", () => {
       name === undefined ? codeOf("PE_ERR_ROPE_TYPE") : 0,
       `type ${name ?? i}`,
     );
+  }
+});
+
+// The table of what each rope type takes and requires is generated from
+// rope_scaling.h; the C core refuses any other parameter, and a call
+// without a required one.
+test("rope parameter table: the C core takes what it lists, and refuses the rest", () => {
+  const valid = {
+    default: {},
+    linear: { factor: 2 },
+    dynamic: { factor: 2, maxPositionEmbeddings: 10 },
+    yarn: YARN,
+    longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
+    llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
+    proportional: {},
+  };
+  const { ROPE_TYPE_PARAMETERS } = constants;
+  assert.deepEqual(Object.keys(ROPE_TYPE_PARAMETERS), [...ROPE_TYPES]);
+  const ONE = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, 1]));
+  for (const type of ROPE_TYPES) {
+    const { takes, requires } = ROPE_TYPE_PARAMETERS[type];
+    const lists = type === "longrope" ? ["shortFactor", "longFactor"] : [];
+    // Every parameter is a slot of the array or one of longrope's lists.
+    for (const key of takes)
+      assert.ok(ROPE_PARAMETER_SLOTS.includes(key) || lists.includes(key), key);
+    for (const key of requires) assert.ok(takes.includes(key), key);
+    const factors = type === "longrope" ? new Array(8).fill(1) : [];
+    assert.equal(withMemory(ropeCall(type, valid[type], factors)), 0, type);
+    for (const key of ROPE_PARAMETER_SLOTS) {
+      if (takes.includes(key)) continue;
+      assert.equal(
+        withMemory(
+          ropeCall(type, { ...valid[type], [key]: ONE[key] }, factors),
+        ),
+        codeOf("PE_ERR_ROPE_PARAMETER"),
+        `${type} refuses ${key}`,
+      );
+    }
+    for (const key of requires) {
+      const without = { ...valid[type] };
+      delete without[key];
+      const status = lists.includes(key)
+        ? withMemory(ropeCall(type, without, []))
+        : withMemory(ropeCall(type, without, factors));
+      assert.notEqual(status, 0, `${type} requires ${key}`);
+    }
+    // Only longrope takes factor lists.
+    if (lists.length === 0)
+      assert.equal(
+        withMemory(ropeCall(type, valid[type], new Array(8).fill(1))),
+        codeOf("PE_ERR_ROPE_PARAMETER"),
+        `${type} takes no factor lists`,
+      );
   }
 });
 
@@ -716,7 +890,7 @@ test("bounds: the C core accepts each limit and refuses one past it", () => {
     C.pe_decay_integral(power, 10, alpha * (1 - 2 ** -53), 0, 0, 0),
     codeOf("PE_ERR_ALPHA"),
   );
-  assert.match(STATUS[codeOf("PE_ERR_ALPHA")].message, /1\/1024/);
+  assert.match(STATUS[codeOf("PE_ERR_ALPHA")].rule, /1\/1024/);
   assert.equal(alpha, 1 / 1024);
 
   const linear = THETAS.indexOf("linear");
@@ -744,7 +918,7 @@ test("bounds: the C core accepts each limit and refuses one past it", () => {
         d([0]),
         d([0]),
       ),
-      codeOf("PE_ERR_ARGUMENT"),
+      codeOf("PE_ERR_QUADRATURE_X"),
     );
   });
 });

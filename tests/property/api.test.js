@@ -5,7 +5,8 @@
 // next valid call must still give the right values.
 //
 // PROPERTY_RUNS sets the sample per function (default 200; `make
-// test-properties` runs 10^4), PROPERTY_SEED the seed.
+// test-properties`, part of `make test`, runs 1000, and `make properties`
+// 10^4), PROPERTY_SEED the seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
