@@ -6,12 +6,41 @@ import { kindOf, lengthOf, readability, write } from "./typed-arrays.js";
 
 const PREFIX = "sinusoidal-pe: ";
 
+// The public functions running, innermost last (a getter in the caller's
+// options may call the library again): an error names the innermost one.
+const running = [];
+
+/**
+ * `fn` as the public function `name`: every error it raises while reading
+ * its input names it, as the C core's statuses do.
+ */
+export function named(name, fn) {
+  return {
+    [name](...args) {
+      running.push(name);
+      try {
+        return fn(...args);
+      } finally {
+        running.pop();
+      }
+    },
+  }[name];
+}
+
+// "sinusoidal-pe: table: " unless the message names its function already.
+function prefixed(message) {
+  const name = running.at(-1);
+  return name === undefined || message.startsWith(`${name}: `)
+    ? PREFIX + message
+    : `${PREFIX}${name}: ${message}`;
+}
+
 export function typeError(message) {
-  return new TypeError(PREFIX + message);
+  return new TypeError(prefixed(message));
 }
 
 export function rangeError(message) {
-  return new RangeError(PREFIX + message);
+  return new RangeError(prefixed(message));
 }
 
 export function show(value) {

@@ -3,7 +3,13 @@
 // an inline copy; the Node entry, slim-node.js, the file beside it). Every
 // other function is synchronous and computes in the WebAssembly module.
 import * as kernels from "./kernels.js";
-import { boolean, positionList, rangeError, typeError } from "./options.js";
+import {
+  boolean,
+  named,
+  positionList,
+  rangeError,
+  typeError,
+} from "./options.js";
 import { paddingRows } from "./presets.js";
 import {
   blockRows,
@@ -29,28 +35,76 @@ import {
   writeFrequencies,
 } from "./schedule.js";
 
+import { fromConfig as fromConfigOf } from "./config.js";
+import {
+  dotProducts as dotProductsOf,
+  linearRelationError as linearRelationErrorOf,
+  rotate as rotateOf,
+  rotationMatrix as rotationMatrixOf,
+  toeplitzError as toeplitzErrorOf,
+} from "./relation.js";
+import { rope as ropeOf } from "./rope.js";
+import {
+  ci as ciOf,
+  decayComparison as decayComparisonOf,
+  decayIntegral as decayIntegralOf,
+  si as siOf,
+} from "./decay.js";
+import { npyHeader as npyHeaderOf, toNpy as toNpyOf } from "./npy.js";
+import { toCsv as toCsvOf } from "./csv.js";
+import {
+  ropeCache as ropeCacheOf,
+  ropeFrequencies as ropeFrequenciesOf,
+} from "./rope-scaling.js";
+
 export { init } from "./runtime.js";
-export { fromConfig } from "./config.js";
 export { presets } from "./presets.js";
 export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES } from "./schedule.js";
-export {
-  dotProducts,
-  linearRelationError,
-  rotate,
-  rotationMatrix,
-  toeplitzError,
-} from "./relation.js";
-export { rope } from "./rope.js";
-export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
-export { npyHeader, toNpy } from "./npy.js";
-export { toCsv } from "./csv.js";
-export {
-  ROPE_DTYPES,
-  ROPE_LAYOUTS,
-  ROPE_TYPES,
-  ropeCache,
-  ropeFrequencies,
-} from "./rope-scaling.js";
+export { THETAS } from "./decay.js";
+export { ROPE_DTYPES, ROPE_LAYOUTS, ROPE_TYPES } from "./rope-scaling.js";
+
+// Every public function names itself in the errors it raises. The
+// annotations keep unused ones out of an app's bundle.
+export const fromConfig = /* @__PURE__ */ named("fromConfig", fromConfigOf);
+export const dotProducts = /* @__PURE__ */ named("dotProducts", dotProductsOf);
+export const linearRelationError = /* @__PURE__ */ named(
+  "linearRelationError",
+  linearRelationErrorOf,
+);
+export const rotate = /* @__PURE__ */ named("rotate", rotateOf);
+export const rotationMatrix = /* @__PURE__ */ named(
+  "rotationMatrix",
+  rotationMatrixOf,
+);
+export const toeplitzError = /* @__PURE__ */ named(
+  "toeplitzError",
+  toeplitzErrorOf,
+);
+export const rope = /* @__PURE__ */ named("rope", ropeOf);
+export const ci = /* @__PURE__ */ named("ci", ciOf);
+export const si = /* @__PURE__ */ named("si", siOf);
+export const decayIntegral = /* @__PURE__ */ named(
+  "decayIntegral",
+  decayIntegralOf,
+);
+export const decayComparison = /* @__PURE__ */ named(
+  "decayComparison",
+  decayComparisonOf,
+);
+export const npyHeader = /* @__PURE__ */ named("npyHeader", npyHeaderOf);
+export const toNpy = /* @__PURE__ */ named("toNpy", toNpyOf);
+export const toCsv = /* @__PURE__ */ named("toCsv", toCsvOf);
+export const ropeCache = /* @__PURE__ */ named("ropeCache", ropeCacheOf);
+export const ropeFrequencies = /* @__PURE__ */ named(
+  "ropeFrequencies",
+  ropeFrequenciesOf,
+);
+export const frequencies = /* @__PURE__ */ named("frequencies", frequenciesOf);
+export const tableColumns = /* @__PURE__ */ named(
+  "tableColumns",
+  tableColumnsOf,
+);
+export const table = /* @__PURE__ */ named("table", tableOf);
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,
@@ -70,7 +124,7 @@ const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
  * The angular frequencies w_i that `table` uses for these options (the angle
  * of pair i at position p is p * scale * w_i).
  */
-export function frequencies(options) {
+function frequenciesOf(options) {
   const p = prepare(options, {
     where: "frequencies()",
     allowed: TABLE_OPTIONS,
@@ -89,7 +143,7 @@ export function frequencies(options) {
  * is "sin", "cos" or "zero", pairs[c] the pair i whose frequency w_i it
  * takes (-1 for a zero column).
  */
-export function tableColumns(options) {
+function tableColumnsOf(options) {
   const p = prepare(options, {
     where: "tableColumns()",
     allowed: TABLE_OPTIONS,
@@ -113,7 +167,7 @@ export function tableColumns(options) {
 const VIEW_BLOCK_BYTES = 16 * 2 ** 20;
 
 /** The encoding table, row-major [positions, dim]. */
-export function table(options) {
+function tableOf(options) {
   const p = prepare(options, {
     where: "table()",
     allowed: TABLE_OPTIONS,

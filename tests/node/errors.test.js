@@ -371,3 +371,57 @@ test("a value the C core refuses is named with its function, option, range and v
     assert.deepEqual(table(good), expected);
   }
 });
+
+test("every public function names itself in the errors it raises, the innermost when user code calls the library again", () => {
+  const x = new Float32Array(8);
+  const calls = {
+    table: () => pe.table({ positions: 2, dim: "8" }),
+    frequencies: () => pe.frequencies({ dim: 8, base: "2" }),
+    tableColumns: () => pe.tableColumns({ dim: 8, layout: "diagonal" }),
+    rope: () => pe.rope(x, 0, { dim: 8, pairing: "sideways" }),
+    rotate: () => pe.rotate(x, "1", { dim: 8 }),
+    rotationMatrix: () => pe.rotationMatrix(1.5, { dim: 8, lenght: 1 }),
+    dotProducts: () => pe.dotProducts([1], { dim: 8, base: "x" }),
+    toeplitzError: () => pe.toeplitzError({ dim: 8, positions: "x" }),
+    linearRelationError: () => pe.linearRelationError({ dim: 8, offsets: 2 }),
+    decayIntegral: () => pe.decayIntegral(1, { theta: "nope" }),
+    decayComparison: () => pe.decayComparison({ theta: 2 }),
+    ci: () => pe.ci("1"),
+    si: () => pe.si([1], { out: 1 }),
+    ropeCache: () => pe.ropeCache({ dim: 8, positions: 2, layout: "x" }),
+    ropeFrequencies: () => pe.ropeFrequencies({ dim: "8" }),
+    fromConfig: () => pe.fromConfig({ head_dim: 8 }, { layerType: 3 }),
+    toNpy: () => pe.toNpy([1, 2]),
+    npyHeader: () => pe.npyHeader("float32", "2"),
+    toCsv: () => pe.toCsv(new Float32Array(4), { columns: 3 }),
+  };
+  for (const [name, call] of Object.entries(calls))
+    assert.throws(call, (error) => {
+      assert.ok(error instanceof TypeError || error instanceof RangeError);
+      assert.ok(
+        error.message.startsWith(`sinusoidal-pe: ${name}: `),
+        `${name}: ${error.message}`,
+      );
+      return true;
+    });
+  // A getter of table's options calls rope, which refuses: rope's error
+  // names rope; table's own error afterwards names table.
+  let inner;
+  assert.throws(
+    () =>
+      pe.table({
+        dim: 8,
+        get positions() {
+          try {
+            pe.rope(x, 0, { dim: "8" });
+          } catch (error) {
+            inner = error.message;
+          }
+          return "2";
+        },
+      }),
+    { message: /^sinusoidal-pe: table: option "positions"/ },
+  );
+  assert.match(inner, /^sinusoidal-pe: rope: option "dim"/);
+  assert.deepEqual(table(good), expected);
+});

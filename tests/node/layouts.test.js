@@ -69,9 +69,11 @@ test("every preset's column map names what the table holds, at every dim", () =>
       try {
         map = columnMap(schedule);
       } catch (error) {
-        // A preset that refuses this dim refuses its table too.
+        // A preset that refuses this dim refuses its table too, and each
+        // error names its own function.
+        assert.match(error.message, /^sinusoidal-pe: tableColumns: /);
         assert.throws(() => table({ ...schedule, positions: 1 }), {
-          message: error.message,
+          message: error.message.replace(": tableColumns: ", ": table: "),
         });
         continue;
       }
