@@ -11,20 +11,16 @@ const PREFIX = "sinusoidal-pe: ";
 const running = [];
 
 /**
- * `fn` as the public function `name`: every error it raises while reading
- * its input names it, as the C core's statuses do.
+ * Calls `fn(...args)` as the public function `name`: every error it raises
+ * while reading its input names it, as the C core's statuses do.
  */
-export function named(name, fn) {
-  return {
-    [name](...args) {
-      running.push(name);
-      try {
-        return fn(...args);
-      } finally {
-        running.pop();
-      }
-    },
-  }[name];
+export function calling(name, fn, args) {
+  running.push(name);
+  try {
+    return fn(...args);
+  } finally {
+    running.pop();
+  }
 }
 
 // "sinusoidal-pe: table: " unless the message names its function already.

@@ -5,7 +5,7 @@
 import * as kernels from "./kernels.js";
 import {
   boolean,
-  named,
+  calling,
   positionList,
   rangeError,
   typeError,
@@ -63,48 +63,65 @@ export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES } from "./schedule.js";
 export { THETAS } from "./decay.js";
 export { ROPE_DTYPES, ROPE_LAYOUTS, ROPE_TYPES } from "./rope-scaling.js";
 
-// Every public function names itself in the errors it raises. The
-// annotations keep unused ones out of an app's bundle.
-export const fromConfig = /* @__PURE__ */ named("fromConfig", fromConfigOf);
-export const dotProducts = /* @__PURE__ */ named("dotProducts", dotProductsOf);
-export const linearRelationError = /* @__PURE__ */ named(
-  "linearRelationError",
-  linearRelationErrorOf,
-);
-export const rotate = /* @__PURE__ */ named("rotate", rotateOf);
-export const rotationMatrix = /* @__PURE__ */ named(
-  "rotationMatrix",
-  rotationMatrixOf,
-);
-export const toeplitzError = /* @__PURE__ */ named(
-  "toeplitzError",
-  toeplitzErrorOf,
-);
-export const rope = /* @__PURE__ */ named("rope", ropeOf);
-export const ci = /* @__PURE__ */ named("ci", ciOf);
-export const si = /* @__PURE__ */ named("si", siOf);
-export const decayIntegral = /* @__PURE__ */ named(
-  "decayIntegral",
-  decayIntegralOf,
-);
-export const decayComparison = /* @__PURE__ */ named(
-  "decayComparison",
-  decayComparisonOf,
-);
-export const npyHeader = /* @__PURE__ */ named("npyHeader", npyHeaderOf);
-export const toNpy = /* @__PURE__ */ named("toNpy", toNpyOf);
-export const toCsv = /* @__PURE__ */ named("toCsv", toCsvOf);
-export const ropeCache = /* @__PURE__ */ named("ropeCache", ropeCacheOf);
-export const ropeFrequencies = /* @__PURE__ */ named(
-  "ropeFrequencies",
-  ropeFrequenciesOf,
-);
-export const frequencies = /* @__PURE__ */ named("frequencies", frequenciesOf);
-export const tableColumns = /* @__PURE__ */ named(
-  "tableColumns",
-  tableColumnsOf,
-);
-export const table = /* @__PURE__ */ named("table", tableOf);
+// Every public function names itself in the errors it raises (declared
+// as functions, so an app's bundle keeps only those it calls).
+export function fromConfig(...args) {
+  return calling("fromConfig", fromConfigOf, args);
+}
+export function dotProducts(...args) {
+  return calling("dotProducts", dotProductsOf, args);
+}
+export function linearRelationError(...args) {
+  return calling("linearRelationError", linearRelationErrorOf, args);
+}
+export function rotate(...args) {
+  return calling("rotate", rotateOf, args);
+}
+export function rotationMatrix(...args) {
+  return calling("rotationMatrix", rotationMatrixOf, args);
+}
+export function toeplitzError(...args) {
+  return calling("toeplitzError", toeplitzErrorOf, args);
+}
+export function rope(...args) {
+  return calling("rope", ropeOf, args);
+}
+export function ci(...args) {
+  return calling("ci", ciOf, args);
+}
+export function si(...args) {
+  return calling("si", siOf, args);
+}
+export function decayIntegral(...args) {
+  return calling("decayIntegral", decayIntegralOf, args);
+}
+export function decayComparison(...args) {
+  return calling("decayComparison", decayComparisonOf, args);
+}
+export function npyHeader(...args) {
+  return calling("npyHeader", npyHeaderOf, args);
+}
+export function toNpy(...args) {
+  return calling("toNpy", toNpyOf, args);
+}
+export function toCsv(...args) {
+  return calling("toCsv", toCsvOf, args);
+}
+export function ropeCache(...args) {
+  return calling("ropeCache", ropeCacheOf, args);
+}
+export function ropeFrequencies(...args) {
+  return calling("ropeFrequencies", ropeFrequenciesOf, args);
+}
+export function frequencies(...args) {
+  return calling("frequencies", frequenciesOf, args);
+}
+export function tableColumns(...args) {
+  return calling("tableColumns", tableColumnsOf, args);
+}
+export function table(...args) {
+  return calling("table", tableOf, args);
+}
 
 const TABLE_OPTIONS = [
   ...SCHEDULE_OPTIONS,

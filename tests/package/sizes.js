@@ -18,18 +18,18 @@ const END = "<!-- /sizes -->";
 // growth.
 export const TARBALL_TARGET = 110_000;
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 138_000 },
+  tarball: { what: "the packed tarball", bytes: 134_500 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
-    bytes: 51_000,
+    bytes: 51_500,
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 12_000,
+    bytes: 12_500,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
-    bytes: 52_000,
+    bytes: 52_500,
   },
 };
 
