@@ -57,6 +57,37 @@ export async function run({ measure, report }) {
     });
   }
 
+  // Into reused buffers (no fresh pages), against a table of as many
+  // values into a reused out: what the cache costs beyond the table's
+  // sin/cos.
+  const half = count * (dim / 2);
+  const reused = { cos: new Float32Array(half), sin: new Float32Array(half) };
+  const tableOut = new Float32Array(count * dim);
+  const sameValues = measure(
+    () => table({ positions: count, dim, out: tableOut }),
+    { runs: 7 },
+  );
+  report(
+    `ropeCache ${count}×${dim} llama3, half float32, into reused buffers`,
+    measure(
+      () =>
+        ropeCache({
+          positions: count,
+          dim,
+          base: 500000,
+          scaling,
+          out: reused,
+        }),
+      { runs: 7 },
+    ),
+    {
+      "a table of as many values into a reused out": {
+        ms: sameValues,
+        max: 1.3,
+      },
+    },
+  );
+
   // M-RoPE (Qwen2-VL's sections): each row is seeded once per stream,
   // against the plain cache of the t stream, whose uneven positions are
   // seeded at every row too.
