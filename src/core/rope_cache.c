@@ -119,7 +119,9 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
       put4_f32(sin_row, layout, n, i0 + i, s);
     }
   }
-  if (emit) {
+  /* The call is out of line: skip it when there is no tail (the hot loop
+     runs once per row). */
+  if (emit && (nb & 3u) != 0) {
     store_values(cos_row, PE_CACHE_FLOAT32, layout, n, b->cos, i0, nb & ~3u,
                  nb);
     store_values(sin_row, PE_CACHE_FLOAT32, layout, n, b->sin, i0, nb & ~3u,
@@ -195,8 +197,10 @@ static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
       put2_f64(cos_row, layout, n, i0 + i, wasm_v128_load(b->cos + i));
       put2_f64(sin_row, layout, n, i0 + i, wasm_v128_load(b->sin + i));
     }
-  store_values(cos_row, dtype, layout, n, b->cos, i0, i, nb);
-  store_values(sin_row, dtype, layout, n, b->sin, i0, i, nb);
+  if (i < nb) {
+    store_values(cos_row, dtype, layout, n, b->cos, i0, i, nb);
+    store_values(sin_row, dtype, layout, n, b->sin, i0, i, nb);
+  }
 }
 
 static int32_t validate(const void *cos_out, const void *sin_out, int32_t dtype,
