@@ -68,16 +68,17 @@ export const rotateF32 = kernel("pe_rotate_f32", ROTATE, ONE_OFFSET);
 export const rotateF64 = kernel("pe_rotate_f64", ROTATE, ONE_OFFSET);
 export const rotateF16 = kernel("pe_rotate_f16", ROTATE, ONE_OFFSET);
 
-// positions: a pointer to one per group of `repeat` rows, or 0 for
-// `position` on every row; dtype indexes the cache dtypes.
+// positions: a pointer to one per group of `repeat` rows, `span` rows
+// apart (1: consecutive), or 0 for `position` on every row; dtype indexes
+// the cache dtypes.
 export const rope = kernel(
   "pe_rope",
   [
-    ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
+    ["out", "input", "dtype", "count", "dim", "rotary", "repeat", "span"],
     ["positions", "position", "pairing", "omega", "pairs", "scale"],
     ["amplitude"],
   ].flat(),
-  { positions: 0, position: 0 },
+  { span: 1, positions: 0, position: 0 },
 );
 
 // M-RoPE on rows: positions holds the t, h and w of each group of `repeat`
@@ -85,10 +86,11 @@ export const rope = kernel(
 export const ropeStreams = kernel(
   "pe_rope_streams",
   [
-    ["out", "input", "dtype", "count", "dim", "rotary", "repeat"],
+    ["out", "input", "dtype", "count", "dim", "rotary", "repeat", "span"],
     ["positions", "streams", "pairing", "omega", "pairs", "scale"],
     ["amplitude"],
   ].flat(),
+  { span: 1 },
 );
 
 export const rotationMatrixF64 = kernel("pe_rotation_matrix_f64", [

@@ -75,25 +75,24 @@ function tokenPositions(positions, { batch, heads, seq }, name) {
 
 /**
  * Where the angles of a tensor's rows come from: one lookup of token
- * positions, or M-RoPE's three (t, h, w). Returns the positions of each
- * group of rows that share them (`width` per group), the rows per group and
- * the groups per sequence.
+ * positions, or M-RoPE's three (t, h, w). Every head of a token shares its
+ * positions: returns them per token (`width` per token), the heads as the
+ * rows of a group, the tokens per sequence and, for bhsd, that the heads
+ * of a token are a sequence apart.
  */
 function tensorAngles(lookups, { batch, heads, seq, order }) {
   const width = lookups.length;
-  // bshd: the heads of a token are consecutive rows, one group.
-  const perHead = order === "bhsd" ? heads : 1;
-  const angles = new Float64Array(batch * perHead * seq * width);
+  const angles = new Float64Array(batch * seq * width);
   let at = 0;
   for (let b = 0; b < batch; b++)
-    for (let h = 0; h < perHead; h++)
-      for (let s = 0; s < seq; s++)
-        for (const lookup of lookups) angles[at++] = lookup(b, s);
+    for (let s = 0; s < seq; s++)
+      for (const lookup of lookups) angles[at++] = lookup(b, s);
   return {
     angles,
     width,
-    repeat: order === "bhsd" ? 1 : heads,
+    repeat: heads,
     segment: seq,
+    apart: order === "bhsd",
   };
 }
 

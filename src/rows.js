@@ -133,16 +133,19 @@ export function outputOf(p, rows, Typed, count, dim, inPlace) {
 
 /**
  * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
- * memory with kernel({ out, input, count, repeat, list, one, omega,
+ * memory with kernel({ out, input, count, repeat, span, list, one, omega,
  * attention, ...setup(scratch) }). Rows come in groups of `repeat` rows that
  * share an angle: `angles` is one number for every row, or a Float64Array of
- * `width` per group (M-RoPE's t, h and w: width 3);
- * the angle sequence restarts every `segment` groups (a new sequence of a
- * tensor), and each kernel call stays within one, where evenly spaced
- * angles take the core's recurrence. `list` points to the call's angles or
- * is 0, `one` is the angle of every row. Returns `out`, `rows` itself when
- * in place, or a new array of the same type. Every angle is checked first,
- * so an error leaves `rows` and `out` untouched.
+ * `width` per group (M-RoPE's t, h and w: width 3). The angle sequence
+ * restarts every `segment` groups (a new sequence of a tensor), and each
+ * kernel call stays within one, where evenly spaced angles take the core's
+ * recurrence. With `apart` (a batch × heads × seq tensor) the rows of a
+ * group are `segment` rows apart in `rows`: a chunk gathers the same
+ * tokens of every head, so the core computes each token's angles once.
+ * `list` points to the call's angles or is 0, `one` is the angle of every
+ * row. Returns `out`, `rows` itself when in place, or a new array of the
+ * same type. Every angle is checked first, so an error leaves `rows` and
+ * `out` untouched.
  */
 export function turnRows({
   rows,
@@ -153,6 +156,7 @@ export function turnRows({
   repeat = 1,
   width = 1,
   segment = Infinity,
+  apart = false,
   name,
   api,
   out,
@@ -180,37 +184,49 @@ export function turnRows({
     const n = Math.min(chunk, groups);
     const data = scratch(n * groupBytes, "the rows");
     const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
-    for (let first = 0; first < groups; first += chunk) {
-      const groupCount = Math.min(chunk, groups - first);
-      const size = groupCount * repeat * dim;
-      const at = first * repeat * dim;
-      write(new Typed(memoryBuffer(), data, size), section(rows, at, size));
+    for (let first = 0, end; first < groups; first = end) {
+      const sequence = Math.floor(first / segment);
+      end = Math.min(first + chunk, groups, (sequence + 1) * segment);
+      // Where the chunk's rows are in `rows`: one run, or one per head.
+      const runs = apart
+        ? Array.from({ length: repeat }, (_, r) => ({
+            at:
+              ((sequence * repeat + r) * segment + first - sequence * segment) *
+              dim,
+            size: (end - first) * dim,
+          }))
+        : [{ at: first * repeat * dim, size: (end - first) * repeat * dim }];
+      let into = data;
+      for (const { at, size } of runs) {
+        write(new Typed(memoryBuffer(), into, size), section(rows, at, size));
+        into += size * Typed.BYTES_PER_ELEMENT;
+      }
       if (list !== null)
         write(
-          new Float64Array(memoryBuffer(), anglesPointer, groupCount * width),
-          list.subarray(first * width, (first + groupCount) * width),
+          new Float64Array(
+            memoryBuffer(),
+            anglesPointer,
+            (end - first) * width,
+          ),
+          list.subarray(first * width, end * width),
         );
-      // One call per run of groups within one segment.
-      for (let g = first; g < first + groupCount;) {
-        const end = Math.min(
-          first + groupCount,
-          (Math.floor(g / segment) + 1) * segment,
-        );
-        const offset = g - first;
-        kernel({
-          out: data + offset * groupBytes,
-          input: data + offset * groupBytes,
-          count: (end - g) * repeat,
-          repeat,
-          list: list === null ? 0 : anglesPointer + offset * width * 8,
-          one: list === null ? angles : 0,
-          omega,
-          attention,
-          ...extra,
-        });
-        g = end;
+      kernel({
+        out: data,
+        input: data,
+        count: (end - first) * repeat,
+        repeat,
+        span: apart ? end - first : 1,
+        list: list === null ? 0 : anglesPointer,
+        one: list === null ? angles : 0,
+        omega,
+        attention,
+        ...extra,
+      });
+      into = data;
+      for (const { at, size } of runs) {
+        write(result, new Typed(memoryBuffer(), into, size), at);
+        into += size * Typed.BYTES_PER_ELEMENT;
       }
-      write(result, new Typed(memoryBuffer(), data, size), at);
     }
     return result;
   });

@@ -249,7 +249,11 @@ static size_t element_size(int32_t dtype) {
 
 /* The one row driver of R(k) and RoPE; it assumes validated arguments.
    Rows of dim values come in groups of `repeat` rows sharing one angle
-   (angles[group], or `angle` for all when angles is null); the first
+   (angles[group], or `angle` for all when angles is null), `span` rows
+   apart: row r of group g is row (g / span) * span * repeat + r * span +
+   g % span, so span 1 is consecutive rows (the heads of a token in a
+   batch x seq x heads tensor) and span = seq the heads of a token in a
+   batch x heads x seq one, whose angles are then computed once. The first
    `rotary` columns form rotary / 2 pairs, turned by angle * w_scale * w_i
    with cos and sin times amplitude, and the other columns are copied.
    float32 rows from evenly spaced angles take the recurrence, re-seeded
@@ -259,7 +263,7 @@ static size_t element_size(int32_t dtype) {
    of each group, angles[3 * group + stream], and every group is seeded. */
 static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
                       uint32_t dim, uint32_t rotary, uint32_t repeat,
-                      const double *angles, double angle,
+                      uint32_t span, const double *angles, double angle,
                       const uint8_t *streams, int32_t pairing,
                       const double *omega, double w_scale, double amplitude) {
   uint32_t h = rotary / 2, groups = count / repeat;
@@ -284,8 +288,9 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
                      amplitude);
       else if (angles != NULL && !advance)
         pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, g), amplitude, 0);
+      size_t first = (size_t)(g / span) * span * repeat + g % span;
       for (uint32_t r = 0; r < repeat; r++) {
-        size_t at = ((size_t)g * repeat + r) * dim;
+        size_t at = (first + (size_t)r * span) * dim;
         if (dtype == PE_CACHE_FLOAT64)
           row_f64((double *)out + at, (const double *)in + at, &cols, &b, i0,
                   n);
@@ -343,8 +348,8 @@ static int32_t rotate_rows(void *out, const void *in, int32_t dtype,
                         offset, omega, n_omega, scale, PE_ERR_OFFSETS);
   if (status != PE_OK)
     return status;
-  turn_rows(out, in, dtype, count, dim, dim - dim % 2, 1, offsets, offset, NULL,
-            pairing, omega, sign * scale, 1);
+  turn_rows(out, in, dtype, count, dim, dim - dim % 2, 1, 1, offsets, offset,
+            NULL, pairing, omega, sign * scale, 1);
   return PE_OK;
 }
 
@@ -376,7 +381,7 @@ int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in, uint32_t count,
    not inlined, by pe_rope and pe_rope_streams. */
 __attribute__((noinline)) static int32_t
 check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
-           uint32_t dim, uint32_t rotary, uint32_t repeat,
+           uint32_t dim, uint32_t rotary, uint32_t repeat, uint32_t span,
            const double *positions, double position, int32_t pairing,
            const double *omega, uint32_t n_omega, double scale,
            double amplitude) {
@@ -390,6 +395,8 @@ check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
     return PE_ERR_ROTARY_DIM;
   if (repeat < 1 || count % repeat != 0)
     return PE_ERR_HEADS;
+  if (span < 1 || (count / repeat) % span != 0)
+    return PE_ERR_COUNT;
   if ((uint64_t)count * dim * element_size(dtype) >= PE_MEMORY_BYTES)
     return PE_ERR_SIZE;
   int32_t status =
@@ -407,28 +414,29 @@ check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
 }
 
 int32_t pe_rope(void *out, const void *in, int32_t dtype, uint32_t count,
-                uint32_t dim, uint32_t rotary, uint32_t repeat,
+                uint32_t dim, uint32_t rotary, uint32_t repeat, uint32_t span,
                 const double *positions, double position, int32_t pairing,
                 const double *omega, uint32_t n_omega, double scale,
                 double amplitude) {
   int32_t status =
-      check_rope(out, in, dtype, count, dim, rotary, repeat, positions,
+      check_rope(out, in, dtype, count, dim, rotary, repeat, span, positions,
                  position, pairing, omega, n_omega, scale, amplitude);
   if (status != PE_OK)
     return status;
-  turn_rows(out, in, dtype, count, dim, rotary, repeat, positions, position,
-            NULL, pairing, omega, scale, amplitude);
+  turn_rows(out, in, dtype, count, dim, rotary, repeat, span, positions,
+            position, NULL, pairing, omega, scale, amplitude);
   return PE_OK;
 }
 
 int32_t pe_rope_streams(void *out, const void *in, int32_t dtype,
                         uint32_t count, uint32_t dim, uint32_t rotary,
-                        uint32_t repeat, const double *positions,
+                        uint32_t repeat, uint32_t span, const double *positions,
                         const uint8_t *streams, int32_t pairing,
                         const double *omega, uint32_t n_omega, double scale,
                         double amplitude) {
-  int32_t status = check_rope(out, in, dtype, count, dim, rotary, repeat, NULL,
-                              0, pairing, omega, n_omega, scale, amplitude);
+  int32_t status =
+      check_rope(out, in, dtype, count, dim, rotary, repeat, span, NULL, 0,
+                 pairing, omega, n_omega, scale, amplitude);
   if (status != PE_OK)
     return status;
   if (count > 0 && (positions == NULL || streams == NULL ||
@@ -440,8 +448,8 @@ int32_t pe_rope_streams(void *out, const void *in, int32_t dtype,
   double max_w = pe_max_frequency(omega, rotary / 2, scale);
   if (!pe_angles_finite(positions, 3 * (count / repeat), 0, 0, max_w))
     return PE_ERR_POSITIONS;
-  turn_rows(out, in, dtype, count, dim, rotary, repeat, positions, 0, streams,
-            pairing, omega, scale, amplitude);
+  turn_rows(out, in, dtype, count, dim, rotary, repeat, span, positions, 0,
+            streams, pairing, omega, scale, amplitude);
   return PE_OK;
 }
 

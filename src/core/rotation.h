@@ -44,11 +44,16 @@ PE_EXPORT int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in,
    copied. Rows come in groups of `repeat` (the heads of one token, which
    share a position; count a multiple of it): positions[group] for
    count / repeat groups, or `position` for every row when positions is
-   null. omega holds rotary / 2 frequencies. out may equal in. */
+   null. The rows of a group are `span` rows apart: row r of group g is row
+   (g / span) * span * repeat + r * span + g % span (span 1: consecutive,
+   a batch x seq x heads tensor; span seq: a batch x heads x seq one, whose
+   groups are then a multiple of span). omega holds rotary / 2
+   frequencies. out may equal in. */
 PE_EXPORT int32_t pe_rope(void *out, const void *in, int32_t dtype,
                           uint32_t count, uint32_t dim, uint32_t rotary,
-                          uint32_t repeat, const double *positions,
-                          double position, int32_t pairing, const double *omega,
+                          uint32_t repeat, uint32_t span,
+                          const double *positions, double position,
+                          int32_t pairing, const double *omega,
                           uint32_t n_omega, double scale, double amplitude);
 
 /* pe_rope with M-RoPE's three position streams: pair i of a row in group g
@@ -56,7 +61,8 @@ PE_EXPORT int32_t pe_rope(void *out, const void *in, int32_t dtype,
    pe_mrope_streams, rotary / 2 of them). */
 PE_EXPORT int32_t pe_rope_streams(void *out, const void *in, int32_t dtype,
                                   uint32_t count, uint32_t dim, uint32_t rotary,
-                                  uint32_t repeat, const double *positions,
+                                  uint32_t repeat, uint32_t span,
+                                  const double *positions,
                                   const uint8_t *streams, int32_t pairing,
                                   const double *omega, uint32_t n_omega,
                                   double scale, double amplitude);

@@ -114,7 +114,7 @@ static int32_t mrope_rope(const header *h, const double *omega,
                                     (uint32_t)h->n_omega);
   if (status == PE_OK)
     status = pe_rope_streams(out32, in32, PE_CACHE_FLOAT32, (uint32_t)h->count,
-                             (uint32_t)h->dim, (uint32_t)h->dim, 1, points,
+                             (uint32_t)h->dim, (uint32_t)h->dim, 1, 1, points,
                              streams, h->variant, omega, (uint32_t)h->n_omega,
                              h->scale, h->amplitude);
   free(streams);
@@ -141,7 +141,7 @@ static int32_t run(const header *h, const double *omega, const double *points,
     return pe_rotate_f64(out, in, count, dim, points, h->start, h->layout,
                          h->odd_dim, omega, n_omega, h->scale);
   case ROPE_F32:
-    return pe_rope(out32, in32, PE_CACHE_FLOAT32, count, dim, dim, 1, points,
+    return pe_rope(out32, in32, PE_CACHE_FLOAT32, count, dim, dim, 1, 1, points,
                    h->start, h->variant, omega, n_omega, h->scale,
                    h->amplitude);
   case ROTATION_MATRIX:

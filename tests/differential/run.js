@@ -509,6 +509,7 @@ function runWasm(c) {
         c.dim,
         c.dim,
         1,
+        1,
         points,
         c.start,
         c.variant,
@@ -524,7 +525,7 @@ function runWasm(c) {
       status = wasm.pe_mrope_streams(s0, s1, s2, interleaved, streams, n);
       if (status === 0)
         status = wasm.pe_rope_streams(
-          ...[out, input, 0, c.count, c.dim, c.dim, 1, points, streams],
+          ...[out, input, 0, c.count, c.dim, c.dim, 1, 1, points, streams],
           ...[c.variant, omega, n, c.scale, c.amplitude],
         );
       break;

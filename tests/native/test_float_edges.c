@@ -151,7 +151,7 @@ static void check_relation_angle(double k) {
   record(e, &worst_f64);
 
   float in32[2] = {1, 0}, out32[2] = {NAN, NAN};
-  CHECK(pe_rope(out32, in32, PE_CACHE_FLOAT32, 1, 2, 2, 1, &k, 0,
+  CHECK(pe_rope(out32, in32, PE_CACHE_FLOAT32, 1, 2, 2, 1, 1, &k, 0,
                 PE_PAIRING_INTERLEAVED, &one, 1, 1, 1) == PE_OK,
         "rope by %.17g", k);
   e = fmax(fabs(out32[0] - c), fabs(out32[1] - s));
@@ -304,8 +304,8 @@ static void test_refusals(void) {
     CHECK(pe_rotate_f64(out64, in64, 1, 2, &x, 0, 0, 0, &one, 1, 1) ==
               PE_ERR_OFFSETS,
           "rotate by %g", x);
-    CHECK(pe_rope(out32, in32, PE_CACHE_FLOAT32, 1, 2, 2, 1, &x, 0, 0, &one, 1,
-                  1, 1) == PE_ERR_POSITIONS,
+    CHECK(pe_rope(out32, in32, PE_CACHE_FLOAT32, 1, 2, 2, 1, 1, &x, 0, 0, &one,
+                  1, 1, 1) == PE_ERR_POSITIONS,
           "rope at %g", x);
     CHECK(pe_dot_products(out64, &x, 1, 0, 0, 2, 0, &one, 1, 1, 1) ==
               PE_ERR_OFFSETS,

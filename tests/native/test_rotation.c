@@ -167,7 +167,7 @@ static void check_rope(uint32_t dim, int pairing, uint32_t count, int kind,
   }
   fill_offsets(p, count, kind);
   const double *positions = kind == OFFSETS_ONE ? NULL : p;
-  CHECK(pe_rope(out, in, PE_CACHE_FLOAT32, count, dim, dim, 1, positions, 17,
+  CHECK(pe_rope(out, in, PE_CACHE_FLOAT32, count, dim, dim, 1, 1, positions, 17,
                 pairing, omega, n, 1, amplitude) == PE_OK,
         "rope");
   int bad = 0;
@@ -195,13 +195,14 @@ static double half_ulp_f16(double x) {
 
 /* rope on rows of dim values of any dtype: the first `rotary` columns
    against the reference, the rest copied exactly; `repeat` rows share a
-   position. Every value within one rounding of the reference. */
+   position, `span` rows apart. Every value within one rounding of the
+   reference. */
 static void check_rope_rows(uint32_t dim, uint32_t rotary, uint32_t repeat,
-                            int dtype, int pairing, int kind) {
-  uint32_t n, groups = 7, count = groups * repeat;
+                            uint32_t span, int dtype, int pairing, int kind) {
+  uint32_t n, groups = 6, count = groups * repeat;
   double *omega = omega_for(rotary, PE_ODD_ZERO_PAD, &n);
   size_t size = (size_t)count * dim;
-  double *x = malloc(sizeof(double) * size), want[96], p[7];
+  double *x = malloc(sizeof(double) * size), want[96], p[6];
   float *in32 = malloc(sizeof(float) * size),
         *out32 = malloc(sizeof(float) * size);
   double *in64 = malloc(sizeof(double) * size),
@@ -223,14 +224,16 @@ static void check_rope_rows(uint32_t dim, uint32_t rotary, uint32_t repeat,
   const void *in = dtype == PE_CACHE_FLOAT64   ? (void *)in64
                    : dtype == PE_CACHE_FLOAT16 ? (void *)in16
                                                : (void *)in32;
-  CHECK(pe_rope(out, in, dtype, count, dim, rotary, repeat, positions, 17,
+  CHECK(pe_rope(out, in, dtype, count, dim, rotary, repeat, span, positions, 17,
                 pairing, omega, n, 1, 1) == PE_OK,
         "rope rows");
   int bad = 0;
   for (uint32_t j = 0; j < count; j++) {
     const double *row = x + (size_t)j * dim;
-    reference_rope(want, row, rotary, pairing, omega,
-                   positions ? p[j / repeat] : 17);
+    /* Row j is head (j % (span * repeat)) / span of group g: blocks of
+       span groups, each holding every head's rows of those groups. */
+    uint32_t g = j / (span * repeat) * span + j % span;
+    reference_rope(want, row, rotary, pairing, omega, positions ? p[g] : 17);
     for (uint32_t c = rotary; c < dim; c++)
       want[c] = row[c];
     for (uint32_t c = 0; c < dim; c++) {
@@ -246,9 +249,9 @@ static void check_rope_rows(uint32_t dim, uint32_t rotary, uint32_t repeat,
     }
   }
   CHECK(bad == 0,
-        "rope dim %u rotary %u repeat %u dtype %d pairing %d positions %d: %d "
-        "off",
-        dim, rotary, repeat, dtype, pairing, kind, bad);
+        "rope dim %u rotary %u repeat %u span %u dtype %d pairing %d "
+        "positions %d: %d off",
+        dim, rotary, repeat, span, dtype, pairing, kind, bad);
   free(x), free(in32), free(out32), free(in64), free(out64), free(in16);
   free(out16), free(omega);
 }
@@ -258,8 +261,9 @@ static void test_rope_rows(void) {
     for (int pairing = 0; pairing < 2; pairing++)
       for (int kind = 0; kind < 3; kind++)
         for (uint32_t rotary = 2; rotary <= 24; rotary += 2) {
-          check_rope_rows(24, rotary, 1, dtype, pairing, kind);
-          check_rope_rows(rotary + 3, rotary, 4, dtype, pairing, kind);
+          check_rope_rows(24, rotary, 1, 1, dtype, pairing, kind);
+          for (uint32_t span = 1; span <= 6; span += span == 3 ? 3 : 1)
+            check_rope_rows(rotary + 3, rotary, 4, span, dtype, pairing, kind);
         }
 }
 
@@ -347,11 +351,11 @@ static void check_rope_streams(int dtype, int pairing, int interleaved,
       ((float *)in)[e] = v, x[e] = v;
   }
   memset(out, 0xff, elem * size);
-  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, streams,
-                        pairing, omega, n, 1, 1) == PE_OK,
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, 1, p,
+                        streams, pairing, omega, n, 1, 1) == PE_OK,
         "rope streams");
-  CHECK(pe_rope(plain, in, dtype, count, DIM, ROTARY, repeat, text, 0, pairing,
-                omega, n, 1, 1) == PE_OK,
+  CHECK(pe_rope(plain, in, dtype, count, DIM, ROTARY, repeat, 1, text, 0,
+                pairing, omega, n, 1, 1) == PE_OK,
         "rope text");
   int bad = 0, differ = 0;
   for (uint32_t j = 0; j < count; j++) {
@@ -392,19 +396,19 @@ static void check_rope_streams(int dtype, int pairing, int interleaved,
   uint8_t wrong[ROTARY / 2];
   memcpy(wrong, streams, sizeof wrong);
   wrong[3] = 3;
-  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, wrong,
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, 1, p, wrong,
                         pairing, omega, n, 1, 1) == PE_ERR_MROPE_STREAM,
         "stream 3");
   double saved = p[3 * 4 + 2];
   p[3 * 4 + 2] = NAN;
-  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, streams,
-                        pairing, omega, n, 1, 1) == PE_ERR_POSITIONS,
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, 1, p,
+                        streams, pairing, omega, n, 1, 1) == PE_ERR_POSITIONS,
         "NaN w position");
   p[3 * 4 + 2] = saved;
-  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, NULL,
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, 1, NULL,
                         streams, pairing, omega, n, 1, 1) == PE_ERR_NULL,
         "null positions");
-  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, p, NULL,
+  CHECK(pe_rope_streams(out, in, dtype, count, DIM, ROTARY, repeat, 1, p, NULL,
                         pairing, omega, n, 1, 1) == PE_ERR_NULL,
         "null streams");
   free(in), free(out), free(plain), free(x), free(omega);
@@ -530,42 +534,48 @@ static void test_bad_input(void) {
   CHECK(pe_rotate_f64(NULL, NULL, 3, 8, NULL, 1, 0, 0, w, 4, 1) == PE_ERR_NULL,
         "f64 null");
   /* rope: pairing and odd dims. */
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 2, w, 4, 1, 1) ==
-            PE_ERR_PAIRING,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 1, NULL, 1, 2, w, 4, 1,
+                1) == PE_ERR_PAIRING,
         "pairing");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 7, 7, 1, NULL, 1, 0, w3, 3, 1, 1) ==
-            PE_ERR_ROTARY_DIM,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 7, 7, 1, 1, NULL, 1, 0, w3, 3, 1,
+                1) == PE_ERR_ROTARY_DIM,
         "rope odd rotary");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 10, 1, NULL, 1, 0, w, 5, 1, 1) ==
-            PE_ERR_ROTARY_DIM,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 10, 1, 1, NULL, 1, 0, w, 5, 1,
+                1) == PE_ERR_ROTARY_DIM,
         "rotary above dim");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 0, 1, NULL, 1, 0, w, 0, 1, 1) ==
-            PE_ERR_ROTARY_DIM,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 0, 1, 1, NULL, 1, 0, w, 0, 1,
+                1) == PE_ERR_ROTARY_DIM,
         "rotary 0");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 2, NULL, 1, 0, w, 4, 1, 1) ==
-            PE_ERR_HEADS,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 2, 1, NULL, 1, 0, w, 4, 1,
+                1) == PE_ERR_HEADS,
         "rows not a multiple of the heads");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 0, NULL, 1, 0, w, 4, 1, 1) ==
-            PE_ERR_HEADS,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 0, 1, NULL, 1, 0, w, 4, 1,
+                1) == PE_ERR_HEADS,
         "no heads");
-  CHECK(pe_rope(b, a, 3, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1, 1) == PE_ERR_DTYPE,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 2, NULL, 1, 0, w, 4, 1,
+                1) == PE_ERR_COUNT,
+        "groups not a multiple of the span");
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 0, NULL, 1, 0, w, 4, 1,
+                1) == PE_ERR_COUNT,
+        "span 0");
+  CHECK(pe_rope(b, a, 3, 3, 8, 8, 1, 1, NULL, 1, 0, w, 4, 1, 1) == PE_ERR_DTYPE,
         "rope dtype");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, k, 1, 0, w, 4, 1, 1) ==
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 1, k, 1, 0, w, 4, 1, 1) ==
             PE_ERR_POSITIONS,
         "rope nan");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 3, 1, 1) ==
-            PE_ERR_FREQUENCIES,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 1, NULL, 1, 0, w, 3, 1,
+                1) == PE_ERR_FREQUENCIES,
         "rope count");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 1, NULL, 1, 0, w, 4, 1,
                 INFINITY) == PE_ERR_OUTPUT_SCALE,
         "rope amplitude");
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, NULL, 1, 0, w, 4, 1, NAN) ==
-            PE_ERR_OUTPUT_SCALE,
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 3, 8, 8, 1, 1, NULL, 1, 0, w, 4, 1,
+                NAN) == PE_ERR_OUTPUT_SCALE,
         "rope amplitude nan");
   /* Still working afterwards. */
   a[0] = 1;
-  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 1, 2, 2, 1, NULL, 0.5, 0, w, 1, 1, 1) ==
-                PE_OK &&
+  CHECK(pe_rope(b, a, PE_CACHE_FLOAT32, 1, 2, 2, 1, 1, NULL, 0.5, 0, w, 1, 1,
+                1) == PE_OK &&
             fabs(b[0] - cos(0.5)) < 1e-7 && fabs(b[1] - sin(0.5)) < 1e-7,
         "rope after errors");
 }

@@ -216,7 +216,7 @@ static void test_rope(void) {
                 void *in = rows_in(dtype, size);
                 guarded g;
                 void *out = guarded_new(&g, dtype_size[dtype], size);
-                CHECK(pe_rope(out, in, dtype, count, dim, 2 * h, repeat,
+                CHECK(pe_rope(out, in, dtype, count, dim, 2 * h, repeat, 1,
                               positions, start, pairing, omega, n, 1,
                               1) == PE_OK,
                       "rope");

@@ -146,6 +146,43 @@ test("4-D tensors in both orders, positions from a past length or per batch row"
       }
 });
 
+// A sequence of 1100 tokens × 8 heads × 32 float32 values (1 KiB a token)
+// spans two of the chunks rows are copied through (three in float64), so
+// each head's rows are gathered from several places per chunk.
+test("tensors longer than a chunk, in both orders and float32 and float64", () => {
+  const shape = { B: 2, H: 8, S: 1100, D: 32 };
+  const { B, H, S, D } = shape;
+  const data = Array.from(Float32Array.from(values(B * H * S * D, 5)));
+  const perBatch = Float64Array.from({ length: B * S }, (_, i) =>
+    i < S ? 7 + i : 2 * (i - S),
+  );
+  for (const Typed of [Float32Array, Float64Array])
+    for (const order of ["bhsd", "bshd"]) {
+      const got = rope(Typed.from(data), perBatch, {
+        dim: D,
+        rotaryDim: 24,
+        heads: H,
+        batch: B,
+        order,
+      });
+      const expected = referenceTensor(
+        data,
+        shape,
+        order,
+        (b, s) => perBatch[b * S + s],
+        24,
+      );
+      assertClose(
+        got,
+        expected,
+        // float64: the reference's own rounding of each frequency (an ulp,
+        // times positions up to 2200) turns values of magnitude ≤ 1.
+        Typed === Float32Array ? float32Rounding : () => 2e-12,
+        `${Typed.name} ${order}`,
+      );
+    }
+});
+
 test("bshd and bhsd of the same tensor give the same rows", () => {
   const shape = { B: 1, H: 4, S: 130, D: 8 };
   const { H, S, D } = shape;
