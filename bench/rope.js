@@ -88,7 +88,7 @@ export async function run({ measure, report }) {
     },
   );
 
-  // M-RoPE (Qwen2-VL's sections): each row is seeded once per stream,
+  // M-RoPE (Qwen2-VL's sections): each pair seeded at its stream's position,
   // against the plain cache of the t stream, whose uneven positions are
   // seeded at every row too.
   const rows = 16384;

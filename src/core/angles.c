@@ -100,32 +100,57 @@ store_pairs(pe_angle_block *b, uint32_t i, v128_t a, v128_t s0, v128_t c0,
   wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
 }
 
-/* (sin, cos)(x * w) times amplitude for every pair; rotations are linear, so
-   the recurrence carries the amplitude along. Float64 results take the sin
-   and cos of the exact product x * w; `for_f32` picks the
-   rounded product and a shorter sin/cos, whose errors vanish in float32
-   rounding, as long as x * w stays in the fast range. Two
-   independent evaluations per iteration keep both SIMD pipes busy. */
-void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
-                         double amplitude, int for_f32) {
-  v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
+/* (sin, cos)(x * w) times amplitude for every pair, x = xs[i] of pair i,
+   or `x` for all when xs is null; `largest` is the largest |x|. Rotations
+   are linear, so the recurrence carries the amplitude along. Float64
+   results take the sin and cos of the exact product x * w; `for_f32` picks
+   the rounded product and a shorter sin/cos, whose errors vanish in float32
+   rounding, as long as x * w stays in the fast range. Each lane's value
+   depends on its own x alone. Two independent evaluations per iteration
+   keep both SIMD pipes busy. */
+static inline __attribute__((always_inline)) v128_t
+positions_at(const double *xs, double x, uint32_t i) {
+  return xs ? wasm_v128_load(xs + i) : wasm_f64x2_splat(x);
+}
+
+static inline __attribute__((always_inline)) void
+seed_lanes(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
+           double largest, double amplitude, int for_f32) {
+  v128_t a = wasm_f64x2_splat(amplitude);
   /* Past the fast range the rounding of x * w would show even in float32. */
-  if (for_f32 && fabs(x) * b->max_w <= PE_SINCOS_FAST_LIMIT)
+  if (for_f32 && largest * b->max_w <= PE_SINCOS_FAST_LIMIT)
     for (uint32_t i = 0; i < n_pad; i += 4) {
       v128_t s0, c0, s1, c1;
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s0,
-                              &c0);
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2)),
+      pe_sincos_f64x2_for_f32(
+          wasm_f64x2_mul(positions_at(xs, x, i), wasm_v128_load(b->w + i)), &s0,
+          &c0);
+      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(positions_at(xs, x, i + 2),
+                                             wasm_v128_load(b->w + i + 2)),
                               &s1, &c1);
       store_pairs(b, i, a, s0, c0, s1, c1);
     }
   else
     for (uint32_t i = 0; i < n_pad; i += 4) {
       v128_t s0, c0, s1, c1, hi, lo;
-      pe_two_product_f64x2(p, wasm_v128_load(b->w + i), &hi, &lo);
+      pe_two_product_f64x2(positions_at(xs, x, i), wasm_v128_load(b->w + i),
+                           &hi, &lo);
       pe_sincos_f64x2_full(hi, lo, &s0, &c0);
-      pe_two_product_f64x2(p, wasm_v128_load(b->w + i + 2), &hi, &lo);
+      pe_two_product_f64x2(positions_at(xs, x, i + 2),
+                           wasm_v128_load(b->w + i + 2), &hi, &lo);
       pe_sincos_f64x2_full(hi, lo, &s1, &c1);
       store_pairs(b, i, a, s0, c0, s1, c1);
     }
+}
+
+void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
+                         double amplitude, int for_f32) {
+  seed_lanes(b, n_pad, NULL, x, fabs(x), amplitude, for_f32);
+}
+
+void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
+                              const double *xs, double amplitude, int for_f32) {
+  double largest = 0;
+  for (uint32_t i = 0; i < n_pad; i++)
+    largest = fmax(largest, fabs(xs[i]));
+  seed_lanes(b, n_pad, xs, 0, largest, amplitude, for_f32);
 }

@@ -325,31 +325,18 @@ PE_FOR_SIZE int32_t pe_rope_cache_streams(
       return PE_ERR_POSITIONS;
   size_t elem = element_size[dtype];
   size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
-  /* Each row seeds the block once per stream its pairs use and keeps each
-     pair's value from its own stream: every value is one exact seed, as in
-     pe_rope_cache's seeded rows. */
+  /* Each pair of a row is seeded at its own stream's position: every value
+     is one exact seed, as in pe_rope_cache's seeded rows. */
   pe_angle_block b;
-  alignas(16) double cos_kept[PE_BLOCK], sin_kept[PE_BLOCK];
+  alignas(16) double xs[PE_BLOCK];
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
     uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, 1);
-    int used[3] = {0, 0, 0};
-    for (uint32_t i = 0; i < nb; i++)
-      used[streams[i0 + i]] = 1;
     for (uint32_t j = 0; j < count; j++) {
-      for (uint32_t k = 0; k < 3; k++) {
-        if (!used[k])
-          continue;
-        pe_angle_block_seed(&b, n_pad, positions[(size_t)k * count + j],
-                            attention, dtype == PE_CACHE_FLOAT32);
-        for (uint32_t i = 0; i < nb; i++)
-          if (streams[i0 + i] == k) {
-            cos_kept[i] = b.cos[i];
-            sin_kept[i] = b.sin[i];
-          }
-      }
-      memcpy(b.cos, cos_kept, nb * sizeof(double));
-      memcpy(b.sin, sin_kept, nb * sizeof(double));
+      for (uint32_t i = 0; i < n_pad; i++)
+        xs[i] = i < nb ? positions[(size_t)streams[i0 + i] * count + j] : 0;
+      pe_angle_block_seed_each(&b, n_pad, xs, attention,
+                               dtype == PE_CACHE_FLOAT32);
       emit((char *)cos_out + j * row_bytes, (char *)sin_out + j * row_bytes,
            dtype, layout, n, &b, i0, nb);
     }

@@ -204,41 +204,16 @@ static void row_f16(uint16_t *dst, const uint16_t *src, const pe_columns *cols,
   turn_pairs(dst, src, PE_CACHE_FLOAT16, cols, b, i0, 0, n);
 }
 
-/* M-RoPE: seeds the block at each stream's position (xyz: t, h, w) and keeps
-   each pair's values from its own stream (streams[i] of pair i0 + i, as
-   pe_mrope_streams assigns them). A stream at the same position as one
-   already seeded reuses its values, so a text token (t = h = w) costs one
-   seed and gets the values of a seeded plain row. Built for size and not
-   inlined: it runs once per group beside a seed that costs far more, and
-   inlined it would grow every specialised row loop. */
-#ifdef __clang__
-__attribute__((noinline, minsize))
-#else
-__attribute__((noinline))
-#endif
-static void
-seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
-             const uint8_t *streams, uint32_t n, double amplitude) {
-  alignas(16) double cos_kept[PE_BLOCK], sin_kept[PE_BLOCK];
-  int seeded = -1;
-  for (int k = 0; k < 3; k++) {
-    int used = 0;
-    for (uint32_t i = 0; i < n && !used; i++)
-      used = streams[i] == k;
-    if (!used)
-      continue;
-    if (seeded < 0 || memcmp(&xyz[k], &xyz[seeded], sizeof(double)) != 0) {
-      pe_angle_block_seed(b, n_pad, xyz[k], amplitude, 0);
-      seeded = k;
-    }
-    for (uint32_t i = 0; i < n; i++)
-      if (streams[i] == k) {
-        cos_kept[i] = b->cos[i];
-        sin_kept[i] = b->sin[i];
-      }
-  }
-  memcpy(b->cos, cos_kept, n * sizeof(double));
-  memcpy(b->sin, sin_kept, n * sizeof(double));
+/* M-RoPE: seeds each pair of the block at its stream's position (xyz: t,
+   h, w; streams[i] of pair i0 + i, as pe_mrope_streams assigns them), in
+   one pass. A text token (t = h = w) gets the values of a seeded plain
+   row. */
+static void seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
+                         const uint8_t *streams, uint32_t n, double amplitude) {
+  alignas(16) double xs[PE_BLOCK];
+  for (uint32_t i = 0; i < n_pad; i++)
+    xs[i] = i < n ? xyz[streams[i]] : 0;
+  pe_angle_block_seed_each(b, n_pad, xs, amplitude, 0);
 }
 
 static size_t element_size(int32_t dtype) {
