@@ -99,12 +99,12 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
   if (interleaved) {
-    float *dst = row + 2 * i0;
+    float *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 4 <= n; i += 4) {
       advance2(b, i, s0, c0);
       advance2(b, i + 2, s1, c1);
       for (uint32_t r = 0; r < 2; r++) {
-        float *d = dst + r * stride + 2 * i;
+        float *d = dst + r * stride + PE_INTERLEAVED_STRIDE * i;
         if (cos_first) {
           wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
           wasm_v128_store(d + 4, wasm_i32x4_shuffle(c1[r], s1[r], 0, 4, 1, 5));
@@ -152,10 +152,11 @@ static void advance_emit_2_rows_f32(float *row, size_t stride,
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
 static inline __attribute__((always_inline)) void
 store4_f32(float *row, const pe_columns *cols, uint32_t i, v128_t s, v128_t c) {
-  if (cols->stride == 2) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
     v128_t first = cols->first ? c : s, second = cols->first ? s : c;
-    wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
-    wasm_v128_store(row + 2 * i + 4,
+    wasm_v128_store(row + PE_INTERLEAVED_STRIDE * i,
+                    wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
+    wasm_v128_store(row + PE_INTERLEAVED_STRIDE * i + 4,
                     wasm_i32x4_shuffle(first, second, 2, 6, 3, 7));
   } else {
     wasm_v128_store(row + pe_first_column(cols, i), s);
@@ -222,14 +223,14 @@ static void position_emit_rows_f32(float *row, const pe_columns *cols,
 static void emit_f32(float *row, const pe_columns *cols,
                      const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->stride == 2) {
-    float *dst = row + 2 * i0;
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
+    float *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
       v128_t c = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
       v128_t v = cols->first ? wasm_i32x4_shuffle(c, s, 0, 4, 1, 5)
                              : wasm_i32x4_shuffle(s, c, 0, 4, 1, 5);
-      wasm_v128_store(dst + 2 * i, v);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i, v);
     }
   } else {
     float *dst_sin = row + pe_first_column(cols, i0);
@@ -249,8 +250,8 @@ static void emit_f32(float *row, const pe_columns *cols,
 static void emit_f64(double *row, const pe_columns *cols,
                      const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->stride == 2) {
-    double *dst = row + 2 * i0;
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
+    double *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_v128_load(b->sin + i);
       v128_t c = wasm_v128_load(b->cos + i);
@@ -258,8 +259,8 @@ static void emit_f64(double *row, const pe_columns *cols,
                               : wasm_i64x2_shuffle(s, c, 0, 2);
       v128_t hi = cols->first ? wasm_i64x2_shuffle(c, s, 1, 3)
                               : wasm_i64x2_shuffle(s, c, 1, 3);
-      wasm_v128_store(dst + 2 * i, lo);
-      wasm_v128_store(dst + 2 * i + 2, hi);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i, lo);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i + 2, hi);
     }
   } else {
     double *dst_sin = row + pe_first_column(cols, i0);
