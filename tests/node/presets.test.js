@@ -113,6 +113,7 @@ test("presets describes every preset and is deeply frozen", () => {
       "frequency",
       "layout",
       "oddDim",
+      "columns",
       "notes",
     ])
       assert.ok(key in p, `${name}.${key}`);
