@@ -178,45 +178,23 @@ function assertIdentity(a, b, label) {
 }
 
 test("tensor2tensor = whisper = fairseq without padding = diffusers(false, 1)", () => {
-  for (const dim of [4, 10, 64, 512]) {
-    const positions = POSITIONS;
-    const t2t = { preset: "tensor2tensor", dim, positions };
-    assertIdentity(
-      t2t,
-      { preset: "whisper", dim, positions },
-      `whisper d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      { preset: "fairseq", dim, positions },
-      `fairseq d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      {
-        preset: "diffusers",
-        dim,
-        positions,
-        flipSinToCos: false,
-        downscaleFreqShift: 1,
-      },
-      `diffusers d=${dim}`,
-    );
-  }
-  for (const dim of [5, 63]) {
-    const positions = POSITIONS;
-    const t2t = { preset: "tensor2tensor", dim, positions };
-    assertIdentity(
-      t2t,
-      { preset: "fairseq", dim, positions },
-      `fairseq d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      { preset: "diffusers", dim, positions },
-      `diffusers d=${dim}`,
-    );
-  }
+  // Each preset's options and the dims it is compared at (whisper takes
+  // even dims only).
+  const even = [4, 10, 64, 512];
+  const odd = [5, 63];
+  const equals = [
+    [{ preset: "whisper" }, even],
+    [{ preset: "fairseq" }, [...even, ...odd]],
+    [{ preset: "diffusers", flipSinToCos: false, downscaleFreqShift: 1 }, even],
+    [{ preset: "diffusers" }, odd],
+  ];
+  for (const [options, dims] of equals)
+    for (const dim of dims)
+      assertIdentity(
+        { preset: "tensor2tensor", dim, positions: POSITIONS },
+        { ...options, dim, positions: POSITIONS },
+        `${options.preset} d=${dim}`,
+      );
   // A count of positions from startIndex is the same rows as explicit ones.
   assertIdentity(
     { preset: "tensor2tensor", dim: 16, positions: 4, startIndex: 3 },
