@@ -387,6 +387,16 @@ export function frequencies<Out extends Float64Array = Float64Array>(
   options: FrequencyOptions<Out>,
 ): Out;
 
+/** A preset's columns in machine-readable form. */
+export interface PresetColumns {
+  /** The layout at the preset's default parameters. */
+  readonly layout: Layout;
+  /** What an odd dim does ("error": the preset refuses odd dims). */
+  readonly oddDim: OddDim;
+  /** The boolean parameter that, when true, puts the cos block first ("halves-cos-first"). */
+  readonly cosFirstWhen?: string;
+}
+
 /** What a preset reproduces. */
 export interface PresetDescription {
   /** Where the reproduced code lives. */
@@ -408,6 +418,8 @@ export interface PresetDescription {
   readonly layout: string;
   /** What an odd dim gives. */
   readonly oddDim: string;
+  /** The column layout and odd-dim rule as table options name them, which `tableColumns({ preset })` reports. */
+  readonly columns: PresetColumns;
   /** Anything else the source does. */
   readonly notes?: string;
 }

@@ -1,6 +1,10 @@
 // Presets: the sinusoidal embedding of a given library, expressed as table
 // engine options. Frequencies are never computed here; each preset only picks
-// the schedule, its parameters, the layout and the odd-dim rule.
+// the schedule, its parameters, the layout and the odd-dim rule. Each
+// preset's `columns` is its layout and odd-dim rule as table options take
+// them (the layout at the default parameters; `cosFirstWhen` names the
+// boolean parameter that puts the cos block first): the resolvers read them
+// from there, and the C column rule places the columns.
 import {
   boolean,
   finiteNumber,
@@ -29,6 +33,7 @@ export const presets = deepFreeze({
     layout: "interleaved: sin(p omega_0), cos(p omega_0), sin(p omega_1), ...",
     oddDim:
       "ceil(d/2) sin columns: the last column is sin(p omega_h), h = floor(d/2)",
+    columns: { layout: "interleaved", oddDim: "extra-sin" },
     notes:
       "Vaswani et al. 2017. Same values as harvardnlp/annotated-transformer " +
       "PositionalEncoding (which fails for odd d) and HF DistilBERT " +
@@ -47,6 +52,7 @@ export const presets = deepFreeze({
       "omega_i = minTimescale * exp(-i * ln(maxTimescale / minTimescale) / max(h - 1, 1)), h = floor(d/2)",
     layout: "halves: [sin | cos], h columns each",
     oddDim: "a zero last column",
+    columns: { layout: "halves", oddDim: "zero-pad" },
     notes:
       "The code multiplies by minTimescale although its docstring speaks of " +
       "timescales (a reading that would divide); the preset matches the " +
@@ -63,6 +69,7 @@ export const presets = deepFreeze({
     frequency: "omega_i = exp(-i * ln(10000) / (h - 1)), h = floor(d/2)",
     layout: "halves: [sin | cos], h columns each",
     oddDim: "a zero last column; d = 2 and 3 raise (division by h - 1 = 0)",
+    columns: { layout: "halves", oddDim: "zero-pad" },
     notes:
       "Positions are rows of get_embedding's table: a count n gives " +
       "get_embedding(n, d, paddingIdx); explicit positions are what forward() " +
@@ -84,6 +91,7 @@ export const presets = deepFreeze({
     frequency: "omega_i = exp(-i * ln(maxTimescale) / (h - 1)), h = d/2",
     layout: "halves: [sin | cos], h columns each",
     oddDim: "error (assert channels % 2 == 0); d = 2 gives NaN and is refused",
+    columns: { layout: "halves", oddDim: "error" },
     notes:
       "The audio encoder's fixed positional_embedding: sinusoids(n_audio_ctx, " +
       "n_audio_state), positions 0 ... n_audio_ctx - 1. The text decoder's " +
@@ -105,6 +113,11 @@ export const presets = deepFreeze({
       "omega_i = exp(-ln(maxPeriod) * i / (h - downscaleFreqShift)), h = floor(d/2); angle = scale * t * omega_i",
     layout: "halves: [sin | cos], or [cos | sin] when flipSinToCos",
     oddDim: "a zero last column (after the flip)",
+    columns: {
+      layout: "halves",
+      oddDim: "zero-pad",
+      cosFirstWhen: "flipSinToCos",
+    },
     notes:
       "Positions are timesteps and may be fractional. h - downscaleFreqShift " +
       "must not be 0: there the source divides by zero and yields NaN (d = 2, " +
@@ -123,6 +136,7 @@ export const presets = deepFreeze({
     layout: "halves: [cos | sin]",
     oddDim:
       "a zero last column; dim 1 is refused (the source returns no column)",
+    columns: { layout: "halves-cos-first", oddDim: "zero-pad" },
     notes:
       "Identical in openai/improved-diffusion; equals diffusers with " +
       "flipSinToCos = true, downscaleFreqShift = 0. Positions are timesteps " +
@@ -139,6 +153,7 @@ export const presets = deepFreeze({
     layout:
       "halves: [sin | cos], the sin block has ceil(d/2) columns, the cos block floor(d/2)",
     oddDim: "the sin block's last column is sin(p omega_h), h = floor(d/2)",
+    columns: { layout: "halves", oddDim: "extra-sin" },
     notes:
       "Positions are pastKeyValuesLength, pastKeyValuesLength + 1, ... " +
       "(forward's past_key_values_length), or explicit position_ids.",
@@ -162,6 +177,7 @@ export const presets = deepFreeze({
     layout: "halves: [sin | cos], or [cos | sin] when cosFirst",
     oddDim:
       "refused, as the source raises ValueError for odd dims; d = 2 has the one frequency maxFreq",
+    columns: { layout: "halves", oddDim: "error", cosFirstWhen: "cosFirst" },
     notes:
       "Every value is multiplied by scale, sqrt(2/d) when null (the " +
       "source's `scale if scale is not None else sqrt(2 / dims)`): 0 gives " +
@@ -182,8 +198,6 @@ const resolvers = {
     const engine = {
       schedule: "paper",
       base: finiteNumber(p.maxWavelength, "maxWavelength", { above: 1 }),
-      layout: "interleaved",
-      oddDim: "extra-sin",
     };
     const start = finiteNumber(p.startIndex, "startIndex");
     return { engine, start: { key: "startIndex", value: start } };
@@ -194,8 +208,6 @@ const resolvers = {
       schedule: "timescale",
       minTimescale: finiteNumber(p.minTimescale, "minTimescale", { above: 0 }),
       maxTimescale: finiteNumber(p.maxTimescale, "maxTimescale", { above: 0 }),
-      layout: "halves",
-      oddDim: "zero-pad",
     };
     const start = integer(p.startIndex, "startIndex");
     return { engine, start: { key: "startIndex", value: start } };
@@ -210,8 +222,6 @@ const resolvers = {
       schedule: "timescale",
       minTimescale: 1,
       maxTimescale: 10000,
-      layout: "halves",
-      oddDim: "zero-pad",
     };
     return { engine, padding };
   },
@@ -228,14 +238,12 @@ const resolvers = {
       schedule: "timescale",
       minTimescale: 1,
       maxTimescale,
-      layout: "halves",
-      oddDim: "error",
     };
     return { engine };
   },
 
   diffusers(p, dim) {
-    const flip = boolean(p.flipSinToCos, "flipSinToCos");
+    boolean(p.flipSinToCos, "flipSinToCos");
     const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift");
     const h = Math.floor(dim / 2);
     if (h > 0 && h - shift === 0)
@@ -247,8 +255,6 @@ const resolvers = {
       base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
       shift,
       scale: finiteNumber(p.scale, "scale"),
-      layout: flip ? "halves-cos-first" : "halves",
-      oddDim: "zero-pad",
     };
     return { engine };
   },
@@ -264,8 +270,6 @@ const resolvers = {
       schedule: "shifted",
       base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
       shift: 0,
-      layout: "halves-cos-first",
-      oddDim: "zero-pad",
     };
     return { engine };
   },
@@ -275,8 +279,6 @@ const resolvers = {
     const engine = {
       schedule: "paper",
       base: 10000,
-      layout: "halves",
-      oddDim: "extra-sin",
     };
     return { engine, start: { key: "pastKeyValuesLength", value: start } };
   },
@@ -292,7 +294,7 @@ const resolvers = {
         `options "maxFreq" and "minFreq" must have a ratio whose value and reciprocal are finite, got maxFreq ${maxFreq} / minFreq ${minFreq} = ${ratio}`,
       );
     const scale = p.scale === null ? null : finiteNumber(p.scale, "scale");
-    const cosFirst = boolean(p.cosFirst, "cosFirst");
+    boolean(p.cosFirst, "cosFirst");
     const fullTurns = boolean(p.fullTurns, "fullTurns");
     if (dim % 2 === 1)
       refuse(
@@ -308,8 +310,6 @@ const resolvers = {
       minTimescale: 1,
       maxTimescale: ratio,
       scale: fullTurns ? 2 * Math.PI * maxFreq : maxFreq,
-      layout: cosFirst ? "halves-cos-first" : "halves",
-      oddDim: "error",
     };
     const outputScale = scale ?? Math.sqrt(2 / dim);
     return { engine, outputScale };
@@ -347,7 +347,18 @@ export function resolvePreset(name, given, dim) {
     start = null,
     padding = null,
   } = resolvers[name](values, dim);
-  return { engine, outputScale, start, padding };
+  const { layout, oddDim, cosFirstWhen } = presets[name].columns;
+  return {
+    engine: {
+      ...engine,
+      layout:
+        cosFirstWhen && values[cosFirstWhen] ? `${layout}-cos-first` : layout,
+      oddDim,
+    },
+    outputScale,
+    start,
+    padding,
+  };
 }
 
 /**

@@ -10,6 +10,9 @@
 
 #include "enums.h"
 
+/* The stride of interleaved layouts; halves have stride 1. */
+#define PE_INTERLEAVED_STRIDE 2u
+
 typedef struct {
   uint32_t first, second, stride;
 } pe_columns;
@@ -25,7 +28,8 @@ static inline uint32_t pe_second_column(const pe_columns *c, uint32_t i) {
 /* Pairs (2i, 2i + 1), or (i, second_block + i). */
 static inline pe_columns pe_pair_columns(int interleaved,
                                          uint32_t second_block) {
-  pe_columns c = {0, interleaved ? 1 : second_block, interleaved ? 2 : 1};
+  pe_columns c = {0, interleaved ? 1 : second_block,
+                  interleaved ? PE_INTERLEAVED_STRIDE : 1};
   return c;
 }
 
@@ -39,7 +43,8 @@ static inline pe_columns pe_table_columns(int32_t layout, uint32_t dim,
                   layout == PE_LAYOUT_HALVES_COS_FIRST;
   if (layout == PE_LAYOUT_INTERLEAVED ||
       layout == PE_LAYOUT_INTERLEAVED_COS_FIRST) {
-    pe_columns c = {(uint32_t)cos_first, (uint32_t)!cos_first, 2};
+    pe_columns c = {(uint32_t)cos_first, (uint32_t)!cos_first,
+                    PE_INTERLEAVED_STRIDE};
     return c;
   }
   pe_columns c = {cos_first ? dim / 2 : 0, cos_first ? 0 : n_omega, 1};

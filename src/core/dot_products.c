@@ -210,9 +210,13 @@ static int32_t check_gram(const double *result, const void *table, size_t elem,
 
 /* Only b <= a is computed: G is symmetric, and both expected entries of the
    pair are compared with it. A NaN anywhere makes the error infinite. */
-static void gram_deviation(double *result, const void *table, int is_f32,
-                           uint32_t count, uint32_t dim, const double *g,
-                           int32_t toeplitz) {
+static int32_t gram_deviation(double *result, const void *table, size_t elem,
+                              uint32_t count, uint32_t dim, const double *g,
+                              int32_t toeplitz) {
+  int32_t status = check_gram(result, table, elem, count, dim, g, toeplitz);
+  if (status != PE_OK)
+    return status;
+  int is_f32 = elem == sizeof(float);
   const double *t64 = table;
   const float *t32 = table;
   double worst = 0;
@@ -237,24 +241,17 @@ static void gram_deviation(double *result, const void *table, int is_f32,
   result[0] = worst;
   result[1] = worst_a;
   result[2] = worst_b;
+  return PE_OK;
 }
 
 int32_t pe_gram_deviation_f64(double *result, const double *table,
                               uint32_t count, uint32_t dim, const double *g,
                               int32_t toeplitz) {
-  int32_t status =
-      check_gram(result, table, sizeof(double), count, dim, g, toeplitz);
-  if (status == PE_OK)
-    gram_deviation(result, table, 0, count, dim, g, toeplitz);
-  return status;
+  return gram_deviation(result, table, sizeof(double), count, dim, g, toeplitz);
 }
 
 int32_t pe_gram_deviation_f32(double *result, const float *table,
                               uint32_t count, uint32_t dim, const double *g,
                               int32_t toeplitz) {
-  int32_t status =
-      check_gram(result, table, sizeof(float), count, dim, g, toeplitz);
-  if (status == PE_OK)
-    gram_deviation(result, table, 1, count, dim, g, toeplitz);
-  return status;
+  return gram_deviation(result, table, sizeof(float), count, dim, g, toeplitz);
 }

@@ -20,6 +20,21 @@ int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim, uint32_t *count) {
   return PE_OK;
 }
 
+/* dim and odd_dim are valid, n is their frequency count (else
+   wrong_count), and the n doubles at a are there and aligned. */
+static int32_t check_frequency_array(const double *a, uint32_t n, uint32_t dim,
+                                     int32_t odd_dim, int32_t wrong_count) {
+  uint32_t count;
+  int32_t status = pe_frequency_count(dim, odd_dim, &count);
+  if (status != PE_OK)
+    return status;
+  if (count != n)
+    return wrong_count;
+  if (n > 0 && (a == NULL || !pe_is_aligned(a, alignof(double))))
+    return PE_ERR_NULL;
+  return PE_OK;
+}
+
 /* Frequencies per block of the paper schedule. */
 #define PE_PAPER_BLOCK 32
 
@@ -46,14 +61,9 @@ static void paper_frequencies(double base, uint32_t dim, double *out,
 int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
                        double base, double min_timescale, double max_timescale,
                        double shift, double *out, uint32_t n) {
-  uint32_t count;
-  int32_t status = pe_frequency_count(dim, odd_dim, &count);
+  int32_t status = check_frequency_array(out, n, dim, odd_dim, PE_ERR_ARGUMENT);
   if (status != PE_OK)
     return status;
-  if (count != n)
-    return PE_ERR_ARGUMENT;
-  if (n > 0 && (out == NULL || !pe_is_aligned(out, alignof(double))))
-    return PE_ERR_NULL;
   double h = (double)(dim / 2);
 
   switch (schedule) {
@@ -98,14 +108,10 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
 
 int32_t pe_check_frequencies(const double *omega, uint32_t n, uint32_t dim,
                              int32_t odd_dim) {
-  uint32_t count;
-  int32_t status = pe_frequency_count(dim, odd_dim, &count);
+  int32_t status =
+      check_frequency_array(omega, n, dim, odd_dim, PE_ERR_FREQUENCIES);
   if (status != PE_OK)
     return status;
-  if (count != n)
-    return PE_ERR_FREQUENCIES;
-  if (n > 0 && (omega == NULL || !pe_is_aligned(omega, alignof(double))))
-    return PE_ERR_NULL;
   for (uint32_t i = 0; i < n; i++)
     if (!isfinite(omega[i]))
       return PE_ERR_FREQUENCIES;

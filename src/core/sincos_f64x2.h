@@ -36,14 +36,21 @@ static const double pe_cos_taylor[8] = {1.0 / 20922789888000.0,
                                         1.0 / 24.0,
                                         -0.5}; /* x^16 ... x^2 */
 
+/* The polynomial in z of the last `terms` of the 8 coefficients c, by
+   Horner's rule. */
+static inline __attribute__((always_inline)) v128_t
+pe_taylor_horner(const double *c, v128_t z, int terms) {
+  v128_t p = wasm_f64x2_splat(c[8 - terms]);
+  for (int k = 9 - terms; k < 8; k++)
+    p = wasm_f64x2_add(wasm_f64x2_mul(p, z), wasm_f64x2_splat(c[k]));
+  return p;
+}
+
 /* sin r = r + r z P(z), z = r^2, with the last `terms` coefficients. */
 static inline __attribute__((always_inline)) v128_t pe_poly_sin(v128_t r,
                                                                 int terms) {
   v128_t z = wasm_f64x2_mul(r, r);
-  v128_t p = wasm_f64x2_splat(pe_sin_taylor[8 - terms]);
-  for (int k = 9 - terms; k < 8; k++)
-    p = wasm_f64x2_add(wasm_f64x2_mul(p, z),
-                       wasm_f64x2_splat(pe_sin_taylor[k]));
+  v128_t p = pe_taylor_horner(pe_sin_taylor, z, terms);
   return wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(p, z), r));
 }
 
@@ -51,10 +58,7 @@ static inline __attribute__((always_inline)) v128_t pe_poly_sin(v128_t r,
 static inline __attribute__((always_inline)) v128_t pe_poly_cos(v128_t r,
                                                                 int terms) {
   v128_t z = wasm_f64x2_mul(r, r);
-  v128_t p = wasm_f64x2_splat(pe_cos_taylor[8 - terms]);
-  for (int k = 9 - terms; k < 8; k++)
-    p = wasm_f64x2_add(wasm_f64x2_mul(p, z),
-                       wasm_f64x2_splat(pe_cos_taylor[k]));
+  v128_t p = pe_taylor_horner(pe_cos_taylor, z, terms);
   return wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_mul(p, z));
 }
 

@@ -189,14 +189,16 @@ static const double g16_q[7] = {
     0.00029899911520118197,
 };
 
-static double poly(const double *c, int n, double v) {
+static inline __attribute__((always_inline)) double poly(const double *c, int n,
+                                                         double v) {
   double r = c[n - 1];
   for (int i = n - 2; i >= 0; i--)
     r = r * v + c[i];
   return r;
 }
 
-#define PE_POLY(c, v) poly(c, (int)(sizeof(c) / sizeof(c[0])), v)
+#define PE_LENGTH(c) ((int)(sizeof(c) / sizeof(c[0])))
+#define PE_POLY(c, v) poly(c, PE_LENGTH(c), v)
 
 double pe_cin1(double x) {
   double ax = fabs(x);
@@ -209,39 +211,32 @@ double pe_cin1(double x) {
   return PE_EULER_GAMMA + log(ax) - pe_ci1(ax);
 }
 
-void pe_cisi_aux(double x, double *f, double *g) {
-  /* One division for 1/x and one for both denominators; v = (a/x)^2 with a
-     a power of two, so the scaling by a is exact. 1/x^2 may underflow to 0
-     for huge x, which is the limit of g. */
-  double inv = 1.0 / x, pf, qf, pg, qg, v;
-  if (x < 4.0) {
-    v = (2.0 * inv) * (2.0 * inv);
-    pf = PE_POLY(f2_p, v);
-    qf = PE_POLY(f2_q, v);
-    pg = PE_POLY(g2_p, v);
-    qg = PE_POLY(g2_q, v);
-  } else if (x < 8.0) {
-    v = (4.0 * inv) * (4.0 * inv);
-    pf = PE_POLY(f4_p, v);
-    qf = PE_POLY(f4_q, v);
-    pg = PE_POLY(g4_p, v);
-    qg = PE_POLY(g4_q, v);
-  } else if (x < 16.0) {
-    v = (8.0 * inv) * (8.0 * inv);
-    pf = PE_POLY(f8_p, v);
-    qf = PE_POLY(f8_q, v);
-    pg = PE_POLY(g8_p, v);
-    qg = PE_POLY(g8_q, v);
-  } else {
-    v = (16.0 * inv) * (16.0 * inv);
-    pf = PE_POLY(f16_p, v);
-    qf = PE_POLY(f16_q, v);
-    pg = PE_POLY(g16_p, v);
-    qg = PE_POLY(g16_q, v);
-  }
+/* f and g on the range [a, 2a) of the fits above, whose four polynomials
+   have n coefficients each: x f(x) = fp(v)/fq(v), x^2 g(x) = gp(v)/gq(v),
+   v = (a/x)^2. Inlined with a constant n, so each range is unrolled. One
+   division for 1/x and one for both denominators; a is a power of two, so
+   the scaling by a is exact. 1/x^2 may underflow to 0 for huge x, which is
+   the limit of g. */
+static inline __attribute__((always_inline)) void
+cisi_range(double x, double a, const double *fp, const double *fq,
+           const double *gp, const double *gq, int n, double *f, double *g) {
+  double inv = 1.0 / x, v = (a * inv) * (a * inv);
+  double pf = poly(fp, n, v), qf = poly(fq, n, v);
+  double pg = poly(gp, n, v), qg = poly(gq, n, v);
   double r = 1.0 / (qf * qg);
   *f = pf * qg * r * inv;
   *g = pg * qf * r * inv * inv;
+}
+
+void pe_cisi_aux(double x, double *f, double *g) {
+  if (x < 4.0)
+    cisi_range(x, 2.0, f2_p, f2_q, g2_p, g2_q, PE_LENGTH(f2_p), f, g);
+  else if (x < 8.0)
+    cisi_range(x, 4.0, f4_p, f4_q, g4_p, g4_q, PE_LENGTH(f4_p), f, g);
+  else if (x < 16.0)
+    cisi_range(x, 8.0, f8_p, f8_q, g8_p, g8_q, PE_LENGTH(f8_p), f, g);
+  else
+    cisi_range(x, 16.0, f16_p, f16_q, g16_p, g16_q, PE_LENGTH(f16_p), f, g);
 }
 
 double pe_ci1(double x) {

@@ -99,12 +99,12 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
   if (interleaved) {
-    float *dst = row + 2 * i0;
+    float *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 4 <= n; i += 4) {
       advance2(b, i, s0, c0);
       advance2(b, i + 2, s1, c1);
       for (uint32_t r = 0; r < 2; r++) {
-        float *d = dst + r * stride + 2 * i;
+        float *d = dst + r * stride + PE_INTERLEAVED_STRIDE * i;
         if (cos_first) {
           wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
           wasm_v128_store(d + 4, wasm_i32x4_shuffle(c1[r], s1[r], 0, 4, 1, 5));
@@ -152,10 +152,11 @@ static void advance_emit_2_rows_f32(float *row, size_t stride,
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
 static inline __attribute__((always_inline)) void
 store4_f32(float *row, const pe_columns *cols, uint32_t i, v128_t s, v128_t c) {
-  if (cols->stride == 2) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
     v128_t first = cols->first ? c : s, second = cols->first ? s : c;
-    wasm_v128_store(row + 2 * i, wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
-    wasm_v128_store(row + 2 * i + 4,
+    wasm_v128_store(row + PE_INTERLEAVED_STRIDE * i,
+                    wasm_i32x4_shuffle(first, second, 0, 4, 1, 5));
+    wasm_v128_store(row + PE_INTERLEAVED_STRIDE * i + 4,
                     wasm_i32x4_shuffle(first, second, 2, 6, 3, 7));
   } else {
     wasm_v128_store(row + pe_first_column(cols, i), s);
@@ -222,14 +223,14 @@ static void position_emit_rows_f32(float *row, const pe_columns *cols,
 static void emit_f32(float *row, const pe_columns *cols,
                      const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->stride == 2) {
-    float *dst = row + 2 * i0;
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
+    float *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
       v128_t c = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
       v128_t v = cols->first ? wasm_i32x4_shuffle(c, s, 0, 4, 1, 5)
                              : wasm_i32x4_shuffle(s, c, 0, 4, 1, 5);
-      wasm_v128_store(dst + 2 * i, v);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i, v);
     }
   } else {
     float *dst_sin = row + pe_first_column(cols, i0);
@@ -249,8 +250,8 @@ static void emit_f32(float *row, const pe_columns *cols,
 static void emit_f64(double *row, const pe_columns *cols,
                      const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  if (cols->stride == 2) {
-    double *dst = row + 2 * i0;
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
+    double *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 2 <= n; i += 2) {
       v128_t s = wasm_v128_load(b->sin + i);
       v128_t c = wasm_v128_load(b->cos + i);
@@ -258,8 +259,8 @@ static void emit_f64(double *row, const pe_columns *cols,
                               : wasm_i64x2_shuffle(s, c, 0, 2);
       v128_t hi = cols->first ? wasm_i64x2_shuffle(c, s, 1, 3)
                               : wasm_i64x2_shuffle(s, c, 1, 3);
-      wasm_v128_store(dst + 2 * i, lo);
-      wasm_v128_store(dst + 2 * i + 2, hi);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i, lo);
+      wasm_v128_store(dst + PE_INTERLEAVED_STRIDE * i + 2, hi);
     }
   } else {
     double *dst_sin = row + pe_first_column(cols, i0);
@@ -284,81 +285,101 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
   return wasm_f64x2_extract_lane(s, 0) * amplitude;
 }
 
-int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
-                     double start, uint32_t dim, int32_t layout,
-                     int32_t odd_dim, const double *omega, uint32_t n_omega,
-                     double scale, double amplitude) {
-  int32_t status = validate(out, sizeof(float), positions, count, start, dim,
-                            layout, odd_dim, omega, n_omega, scale, amplitude);
+/* The float32 rows j of pairs [i0, i0 + n): the recurrence where the plan
+   takes it, two rows at a time, and fresh sin/cos at every other row. */
+static void rows_f32(float *out, uint32_t count, uint32_t dim,
+                     const pe_columns *cols, const pe_row_plan *plan,
+                     pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
+                     double amplitude) {
+  for (uint32_t j = 0; j < count;) {
+    float *row = out + (size_t)j * dim;
+    if (!plan->recurrence) {
+      /* No state: nothing follows from this row. */
+      position_emit_rows_f32(row, cols, b, i0, n, pe_row_position(plan, j),
+                             amplitude);
+      j++;
+    } else if (pe_row_seeded(plan, j)) {
+      pe_angle_block_seed(b, n_pad, pe_row_position(plan, j), amplitude, 1);
+      emit_f32(row, cols, b, i0, n);
+      j++;
+    } else if (j + 1 < count && !pe_row_seeded(plan, j + 1)) {
+      advance_emit_2_rows_f32(row, dim, cols, b, i0, n);
+      j += 2;
+    } else {
+      advance_pairs(b, 0, n_pad);
+      emit_f32(row, cols, b, i0, n);
+      j++;
+    }
+  }
+}
+
+/* The float64 rows of pairs [i0, i0 + n), each seeded: the recurrence's
+   drift would show in float64. */
+static void rows_f64(double *out, uint32_t count, uint32_t dim,
+                     const pe_columns *cols, const pe_row_plan *plan,
+                     pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
+                     double amplitude) {
+  for (uint32_t j = 0; j < count; j++) {
+    pe_angle_block_seed(b, n_pad, pe_row_position(plan, j), amplitude, 0);
+    emit_f64(out + (size_t)j * dim, cols, b, i0, n);
+  }
+}
+
+/* Both dtypes, by element size: the checks, the blocks of pairs and the odd
+   column are the same. Inlined, so each export is its own dtype's kernel. */
+static inline __attribute__((always_inline)) int32_t
+table(void *out, size_t elem, const double *positions, uint32_t count,
+      double start, uint32_t dim, int32_t layout, int32_t odd_dim,
+      const double *omega, uint32_t n_omega, double scale, double amplitude) {
+  int f32 = elem == sizeof(float);
+  int32_t status = validate(out, elem, positions, count, start, dim, layout,
+                            odd_dim, omega, n_omega, scale, amplitude);
   if (status != PE_OK)
     return status;
   /* Values up to |amplitude| must fit a float32. */
-  if (fabs(amplitude) > FLT_MAX)
+  if (f32 && fabs(amplitude) > FLT_MAX)
     return PE_ERR_OUTPUT_SCALE;
   uint32_t h = dim / 2;
   pe_columns cols = pe_table_columns(layout, dim, n_omega);
-  pe_row_plan plan = pe_plan_rows(positions, count, start, 1, 1, 1);
+  pe_row_plan plan = pe_plan_rows(positions, count, start, 1, f32, 1);
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
     uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, plan.step);
-    for (uint32_t j = 0; j < count;) {
-      float *row = out + (size_t)j * dim;
-      if (!plan.recurrence) {
-        /* No state: nothing follows from this row. */
-        position_emit_rows_f32(row, &cols, &b, i0, n, pe_row_position(&plan, j),
-                               amplitude);
-        j++;
-      } else if (pe_row_seeded(&plan, j)) {
-        pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, j), amplitude, 1);
-        emit_f32(row, &cols, &b, i0, n);
-        j++;
-      } else if (j + 1 < count && !pe_row_seeded(&plan, j + 1)) {
-        advance_emit_2_rows_f32(row, dim, &cols, &b, i0, n);
-        j += 2;
-      } else {
-        advance_pairs(&b, 0, n_pad);
-        emit_f32(row, &cols, &b, i0, n);
-        j++;
-      }
-    }
+    if (f32)
+      rows_f32(out, count, dim, &cols, &plan, &b, i0, n, n_pad, amplitude);
+    else
+      rows_f64(out, count, dim, &cols, &plan, &b, i0, n, n_pad, amplitude);
   }
   if (dim % 2 == 1) {
     uint32_t odd = pe_table_odd_column(layout, dim, n_omega);
-    for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + odd] = (float)odd_column(
-          dim, n_omega, omega, scale, pe_row_position(&plan, j), amplitude);
+    for (uint32_t j = 0; j < count; j++) {
+      size_t at = (size_t)j * dim + odd;
+      double value = odd_column(dim, n_omega, omega, scale,
+                                pe_row_position(&plan, j), amplitude);
+      if (f32)
+        ((float *)out)[at] = (float)value;
+      else
+        ((double *)out)[at] = value;
+    }
   }
   return PE_OK;
+}
+
+int32_t pe_table_f32(float *out, const double *positions, uint32_t count,
+                     double start, uint32_t dim, int32_t layout,
+                     int32_t odd_dim, const double *omega, uint32_t n_omega,
+                     double scale, double amplitude) {
+  return table(out, sizeof(float), positions, count, start, dim, layout,
+               odd_dim, omega, n_omega, scale, amplitude);
 }
 
 int32_t pe_table_f64(double *out, const double *positions, uint32_t count,
                      double start, uint32_t dim, int32_t layout,
                      int32_t odd_dim, const double *omega, uint32_t n_omega,
                      double scale, double amplitude) {
-  int32_t status = validate(out, sizeof(double), positions, count, start, dim,
-                            layout, odd_dim, omega, n_omega, scale, amplitude);
-  if (status != PE_OK)
-    return status;
-  uint32_t h = dim / 2;
-  pe_columns cols = pe_table_columns(layout, dim, n_omega);
-  pe_row_plan plan = pe_plan_rows(positions, count, start, 1, 0, 1);
-  pe_angle_block b;
-  for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
-    uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, plan.step);
-    for (uint32_t j = 0; j < count; j++) {
-      pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, j), amplitude, 0);
-      emit_f64(out + (size_t)j * dim, &cols, &b, i0, n);
-    }
-  }
-  if (dim % 2 == 1) {
-    uint32_t odd = pe_table_odd_column(layout, dim, n_omega);
-    for (uint32_t j = 0; j < count; j++)
-      out[(size_t)j * dim + odd] = odd_column(
-          dim, n_omega, omega, scale, pe_row_position(&plan, j), amplitude);
-  }
-  return PE_OK;
+  return table(out, sizeof(double), positions, count, start, dim, layout,
+               odd_dim, omega, n_omega, scale, amplitude);
 }
 
 PE_FOR_SIZE int32_t pe_table_columns_of(int32_t *out, uint32_t dim,

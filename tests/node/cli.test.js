@@ -33,6 +33,18 @@ function sinusoidalPe(...args) {
   });
 }
 
+// The arguments of a command with a flag per option, in order:
+// { blockRows: 128 } is --block-rows 128, and true a flag alone.
+function command(name, options) {
+  return [
+    name,
+    ...Object.entries(options).flatMap(([key, value]) => {
+      const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      return value === true ? [flag] : [flag, String(value)];
+    }),
+  ];
+}
+
 function ok(...args) {
   const result = sinusoidalPe(...args);
   assert.equal(result.status, 0, result.stderr);
@@ -52,6 +64,13 @@ print(json.dumps({"dtype": str(a.dtype), "shape": list(a.shape),
   return { dtype, shape, values: values.map(fromHex) };
 }
 
+// Runs the command writing the scratch file `name`, and loads that in NumPy.
+function written(name, args) {
+  const path = join(dir, name);
+  ok(...args, "-o", path);
+  return numpyLoad(path);
+}
+
 // Python's float.hex() back to a number, exactly.
 function fromHex(text) {
   if (text === "0x0.0p+0") return 0;
@@ -66,21 +85,10 @@ function fromHex(text) {
 
 for (const dtype of ["float32", "float64"]) {
   test(`table --format npy (${dtype}) loads in NumPy as table() returns it`, () => {
-    const path = join(dir, `pe-${dtype}.npy`);
-    ok(
-      "table",
-      "--positions",
-      "300",
-      "--dim",
-      "10",
-      "--dtype",
-      dtype,
-      "--base",
-      "500",
-      "-o",
-      path,
+    const loaded = written(
+      `pe-${dtype}.npy`,
+      command("table", { positions: 300, dim: 10, dtype, base: 500 }),
     );
-    const loaded = numpyLoad(path);
     assert.equal(loaded.dtype, dtype);
     assert.deepEqual(loaded.shape, [300, 10]);
     assert.deepEqual(
@@ -90,7 +98,6 @@ for (const dtype of ["float32", "float64"]) {
   });
 
   test(`a table written in several blocks (${dtype}) equals one call`, () => {
-    const path = join(dir, `blocks-${dtype}.npy`);
     const options = {
       positions: 1000,
       start: 17,
@@ -98,24 +105,10 @@ for (const dtype of ["float32", "float64"]) {
       layout: "halves",
       dtype,
     };
-    ok(
-      "table",
-      "--positions",
-      "1000",
-      "--start",
-      "17",
-      "--dim",
-      "6",
-      "--layout",
-      "halves",
-      "--dtype",
-      dtype,
-      "--block-rows",
-      "128",
-      "-o",
-      path,
+    const loaded = written(
+      `blocks-${dtype}.npy`,
+      command("table", { ...options, blockRows: 128 }),
     );
-    const loaded = numpyLoad(path);
     assert.deepEqual(loaded.shape, [1000, 6]);
     assert.deepEqual(loaded.values, Array.from(table(options)));
   });
@@ -127,15 +120,12 @@ test("a table past one default block (16 MiB) equals one call, bit for bit", () 
     process.execPath,
     [
       cli,
-      "table",
-      "--positions",
-      "70000",
-      "--start",
-      "3",
-      "--dim",
-      "64",
-      "--format",
-      "f32",
+      ...command("table", {
+        positions: 70000,
+        start: 3,
+        dim: 64,
+        format: "f32",
+      }),
     ],
     { maxBuffer: 1 << 26 },
   );
@@ -150,21 +140,15 @@ test("a table past one default block (16 MiB) equals one call, bit for bit", () 
 });
 
 test("a preset table in blocks loads in NumPy, within a float32 rounding of one call", () => {
-  const path = join(dir, "whisper.npy");
-  ok(
-    "table",
-    "--preset",
-    "whisper",
-    "--positions",
-    "1500",
-    "--dim",
-    "8",
-    "--block-rows",
-    "256",
-    "-o",
-    path,
+  const loaded = written(
+    "whisper.npy",
+    command("table", {
+      preset: "whisper",
+      positions: 1500,
+      dim: 8,
+      blockRows: 256,
+    }),
   );
-  const loaded = numpyLoad(path);
   assert.equal(loaded.dtype, "float32");
   assert.deepEqual(loaded.shape, [1500, 8]);
   const want = table({ preset: "whisper", positions: 1500, dim: 8 });
@@ -174,7 +158,7 @@ test("a preset table in blocks loads in NumPy, within a float32 rounding of one 
 });
 
 test("f32, csv and json hold the same values", () => {
-  const args = ["table", "--positions", "5", "--dim", "4", "--start", "3"];
+  const args = command("table", { positions: 5, dim: 4, start: 3 });
   const want = Array.from(table({ positions: 5, dim: 4, start: 3 }));
   const raw = readFileSync(
     (ok(...args, "--format", "f32", "-o", join(dir, "pe.f32")),
@@ -199,15 +183,12 @@ test("f32, csv and json hold the same values", () => {
 test("csv from the command line loads in NumPy", () => {
   const path = join(dir, "pe.csv");
   ok(
-    "table",
-    "--positions",
-    "64",
-    "--dim",
-    "8",
-    "--dtype",
-    "float64",
-    "--format",
-    "csv",
+    ...command("table", {
+      positions: 64,
+      dim: 8,
+      dtype: "float64",
+      format: "csv",
+    }),
     "-o",
     path,
   );
@@ -225,23 +206,16 @@ test("csv from the command line loads in NumPy", () => {
 });
 
 test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
-  const path = join(dir, "decay.npy");
-  ok(
-    "decay",
-    "--base",
-    "100",
-    "--from",
-    "0",
-    "--to",
-    "50",
-    "--count",
-    "301",
-    "--block-rows",
-    "64",
-    "-o",
-    path,
+  const loaded = written(
+    "decay.npy",
+    command("decay", {
+      base: 100,
+      from: 0,
+      to: 50,
+      count: 301,
+      blockRows: 64,
+    }),
   );
-  const loaded = numpyLoad(path);
   assert.equal(loaded.dtype, "float64");
   assert.deepEqual(loaded.shape, [301, 2]);
   const x = Array.from({ length: 301 }, (_, j) => 0 + j * (50 / 300));
@@ -254,17 +228,13 @@ test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
   assert.equal(loaded.values[1], 1);
   const json = JSON.parse(
     ok(
-      "decay",
-      "--theta",
-      "linear",
-      "--from",
-      "1",
-      "--to",
-      "2",
-      "--count",
-      "2",
-      "--format",
-      "json",
+      ...command("decay", {
+        theta: "linear",
+        from: 1,
+        to: 2,
+        count: 2,
+        format: "json",
+      }),
     ),
   );
   assert.deepEqual(
@@ -276,27 +246,18 @@ test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
 
 test("check prints the linear-relation and Toeplitz errors", () => {
   const text = ok(
-    "check",
-    "--positions",
-    "200",
-    "--dim",
-    "64",
-    "--offsets",
-    "1,-7.5,100",
+    ...command("check", { positions: 200, dim: 64, offsets: "1,-7.5,100" }),
   );
   assert.match(text, /linear relation: max .* = \d\.\d\de-\d+ at p = /);
   assert.match(text, /Toeplitz: max .* = \d\.\d\de-\d+ at m = /);
   const json = JSON.parse(
     ok(
-      "check",
-      "--positions",
-      "200",
-      "--dim",
-      "64",
-      "--dtype",
-      "float64",
-      "--format",
-      "json",
+      ...command("check", {
+        positions: 200,
+        dim: 64,
+        dtype: "float64",
+        format: "json",
+      }),
     ),
   );
   assert.ok(json.linearRelation.maxAbsError < 1e-14, JSON.stringify(json));
@@ -304,31 +265,26 @@ test("check prints the linear-relation and Toeplitz errors", () => {
 });
 
 test("--scaling takes a config.json's rope_scaling: the table of that schedule", () => {
-  const path = join(dir, "llama31.npy");
-  ok(
-    "table",
-    "--positions",
-    "5",
-    "--start",
-    "8190",
-    "--dim",
-    "16",
-    "--base",
-    "500000",
-    "--layout",
-    "halves",
-    "--dtype",
-    "float64",
-    "--scaling",
-    JSON.stringify({
-      factor: 8.0,
-      high_freq_factor: 4.0,
-      low_freq_factor: 1.0,
-      original_max_position_embeddings: 8192,
-      rope_type: "llama3",
+  const options = {
+    positions: 5,
+    start: 8190,
+    dim: 16,
+    base: 500000,
+    layout: "halves",
+    dtype: "float64",
+  };
+  const loaded = written(
+    "llama31.npy",
+    command("table", {
+      ...options,
+      scaling: JSON.stringify({
+        factor: 8.0,
+        high_freq_factor: 4.0,
+        low_freq_factor: 1.0,
+        original_max_position_embeddings: 8192,
+        rope_type: "llama3",
+      }),
     }),
-    "-o",
-    path,
   );
   const scaling = {
     type: "llama3",
@@ -337,18 +293,8 @@ test("--scaling takes a config.json's rope_scaling: the table of that schedule",
     highFreqFactor: 4,
     originalMaxPositionEmbeddings: 8192,
   };
-  const expected = table({
-    positions: 5,
-    start: 8190,
-    dim: 16,
-    base: 500000,
-    layout: "halves",
-    dtype: "float64",
-    scaling,
-  });
-  const loaded = numpyLoad(path);
   assert.deepEqual(loaded.shape, [5, 16]);
-  assert.deepEqual(loaded.values, [...expected]);
+  assert.deepEqual(loaded.values, [...table({ ...options, scaling })]);
   // The schedule was scaled: the unscaled table differs.
   const plain = table({ positions: 5, start: 8190, dim: 16, base: 500000 });
   assert.notDeepEqual([...plain], loaded.values);
@@ -374,66 +320,55 @@ test("--help documents every option", () => {
 test("a bad option exits non-zero with the library's message and no stack trace", () => {
   const cases = [
     [
-      ["table", "--positions", "4", "--dim", "8", "--base", "1"],
+      command("table", { positions: 4, dim: 8, base: 1 }),
       /option --base must be a finite number > 1, got 1/,
     ],
-    [["table", "--positions", "4", "--dim", "0"], /option --dim/],
+    [command("table", { positions: 4, dim: 0 }), /option --dim/],
     [["table", "--dim", "8"], /--positions is required/],
-    [["table", "--positions", "4", "--dim", "8", "--layout", "rows"], /layout/],
+    [command("table", { positions: 4, dim: 8, layout: "rows" }), /layout/],
     [
-      ["table", "--positions", "4", "--dim", "8", "--format", "xml"],
+      command("table", { positions: 4, dim: 8, format: "xml" }),
       /--format must be one of npy, f32, csv, json/,
     ],
-    [["table", "--positions", "4", "--dim", "8", "--frobnicate"], /frobnicate/],
     [
-      ["table", "--positions", "4", "--dim", "8", "--alpha", "2"],
+      command("table", { positions: 4, dim: 8, frobnicate: true }),
+      /frobnicate/,
+    ],
+    [
+      command("table", { positions: 4, dim: 8, alpha: 2 }),
       /--alpha does not apply to "table"/,
     ],
-    [["decay", "--from", "0", "--to", "1", "--count", "0"], /option --count/],
+    [command("decay", { from: 0, to: 1, count: 0 }), /option --count/],
     [
-      [
-        "decay",
-        "--theta",
-        "power",
-        "--alpha",
-        "-1",
-        "--from",
-        "0",
-        "--to",
-        "1",
-        "--count",
-        "3",
-      ],
+      command("decay", {
+        theta: "power",
+        alpha: -1,
+        from: 0,
+        to: 1,
+        count: 3,
+      }),
       /alpha/,
     ],
     [["rotate"], /unknown command "rotate"/],
     [
-      ["table", "--positions", "4", "--dim", "8", "--scaling", "{factor: 4}"],
+      command("table", { positions: 4, dim: 8, scaling: "{factor: 4}" }),
       /--scaling must be a JSON object/,
     ],
     [
-      ["table", "--positions", "4", "--dim", "8", "--scaling", '"linear"'],
+      command("table", { positions: 4, dim: 8, scaling: '"linear"' }),
       /--scaling must be a JSON object/,
     ],
     [
-      [
-        "table",
-        "--positions",
-        "4",
-        "--dim",
-        "8",
-        "--scaling",
-        '{"rope_type": "linear"}',
-      ],
+      command("table", {
+        positions: 4,
+        dim: 8,
+        scaling: '{"rope_type": "linear"}',
+      }),
       /option --scaling key "factor" is required/,
     ],
     [
       [
-        "table",
-        "--positions",
-        "4",
-        "--dim",
-        "8",
+        ...command("table", { positions: 4, dim: 8 }),
         "-o",
         join(dir, "no/such/dir.npy"),
       ],
@@ -479,7 +414,7 @@ test("a refused count leaves an existing output file as it was", () => {
   const path = join(folder, "keep.npy");
   writeFileSync(path, "precious");
   refused(
-    bounded(["table", "--positions", "1e300", "--dim", "8", "-o", path]),
+    bounded([...command("table", { positions: "1e300", dim: 8 }), "-o", path]),
     /option --positions must be an integer in \[0, 4294967295\], got 1e\+300/,
   );
   assert.equal(readFileSync(path, "utf8"), "precious");
@@ -488,15 +423,9 @@ test("a refused count leaves an existing output file as it was", () => {
 
 test("an endless count is refused before anything is written, in every format", () => {
   for (const format of ["csv", "json", "f32", "npy"]) {
-    const result = bounded([
-      "table",
-      "--positions",
-      "1e300",
-      "--dim",
-      "8",
-      "--format",
-      format,
-    ]);
+    const result = bounded(
+      command("table", { positions: "1e300", dim: 8, format }),
+    );
     refused(result, /option --positions must be an integer/);
     assert.equal(result.stdout, "", format);
   }
@@ -504,7 +433,7 @@ test("an endless count is refused before anything is written, in every format", 
 
 test("a count beyond the library's table limit is refused", () => {
   // The largest count table() takes: 2^32 - 1 rows.
-  const result = bounded(["table", "--positions", "4294967296", "--dim", "8"]);
+  const result = bounded(command("table", { positions: 4294967296, dim: 8 }));
   refused(
     result,
     /--positions must be an integer in \[0, 4294967295\], got 4294967296/,
@@ -515,17 +444,9 @@ test("a count beyond the library's table limit is refused", () => {
 test("decay refuses counts beyond the library's MAX_COUNT before writing", () => {
   assert.equal(constants.MAX_COUNT, 2 ** 28);
   for (const count of [String(constants.MAX_COUNT + 1), "1e20"]) {
-    const result = bounded([
-      "decay",
-      "--from",
-      "0",
-      "--to",
-      "1",
-      "--count",
-      count,
-      "--format",
-      "csv",
-    ]);
+    const result = bounded(
+      command("decay", { from: 0, to: 1, count, format: "csv" }),
+    );
     refused(
       result,
       new RegExp(
@@ -537,7 +458,7 @@ test("decay refuses counts beyond the library's MAX_COUNT before writing", () =>
 });
 
 test("check refuses a count that Toeplitz cannot take before computing anything", () => {
-  const result = bounded(["check", "--positions", "5000", "--dim", "1048576"]);
+  const result = bounded(command("check", { positions: 5000, dim: 1048576 }));
   refused(
     result,
     /option --positions must be an integer in \[1, 4096\], got 5000/,
@@ -559,27 +480,24 @@ test("a flag given twice is an error that names it", () => {
 });
 
 test('--scaling reports a "__proto__" key as written', () => {
-  const result = bounded([
-    "table",
-    "--positions",
-    "4",
-    "--dim",
-    "8",
-    "--scaling",
-    '{"rope_type": "linear", "factor": 2, "__proto__": {"factor": 3}}',
-  ]);
+  const result = bounded(
+    command("table", {
+      positions: 4,
+      dim: 8,
+      scaling:
+        '{"rope_type": "linear", "factor": 2, "__proto__": {"factor": 3}}',
+    }),
+  );
   refused(result, /unknown option "__proto__" for option --scaling/);
   // A snake_case key is reported as written too.
   refused(
-    bounded([
-      "table",
-      "--positions",
-      "4",
-      "--dim",
-      "8",
-      "--scaling",
-      '{"rope_type": "linear", "factor": 2, "low_freq": 1}',
-    ]),
+    bounded(
+      command("table", {
+        positions: 4,
+        dim: 8,
+        scaling: '{"rope_type": "linear", "factor": 2, "low_freq": 1}',
+      }),
+    ),
     /unknown option "low_freq" for option --scaling/,
   );
 });
@@ -588,7 +506,7 @@ test("an output file replaces the target only once complete", () => {
   const folder = mkdtempSync(join(tmpdir(), "pe-replace-"));
   const path = join(folder, "pe.npy");
   writeFileSync(path, "old");
-  ok("table", "--positions", "3", "--dim", "4", "-o", path);
+  ok(...command("table", { positions: 3, dim: 4 }), "-o", path);
   assert.deepEqual(numpyLoad(path).shape, [3, 4]);
   assert.deepEqual(leftovers(folder, ["pe.npy"]), []);
 });
@@ -601,11 +519,7 @@ async function interrupted(signal) {
   writeFileSync(path, "before");
   const child = spawn(process.execPath, [
     cli,
-    "table",
-    "--positions",
-    "4000000",
-    "--dim",
-    "1024",
+    ...command("table", { positions: 4000000, dim: 1024 }),
     "-o",
     path,
   ]);
@@ -638,9 +552,10 @@ for (const [signal, status] of [
 // ---- model work ---------------------------------------------------------------
 
 test("--positions takes explicit positions, comma-separated", () => {
-  const path = join(dir, "explicit.npy");
-  ok("table", "--positions", "0,1,999,-2.5", "--dim", "6", "-o", path);
-  const loaded = numpyLoad(path);
+  const loaded = written(
+    "explicit.npy",
+    command("table", { positions: "0,1,999,-2.5", dim: 6 }),
+  );
   assert.deepEqual(loaded.shape, [4, 6]);
   // PE(p)[2i] = sin(p w_i), [2i + 1] = cos(p w_i), w_i = 10000^(-2i/6).
   const positions = [0, 1, 999, -2.5];
@@ -656,7 +571,7 @@ test("--positions takes explicit positions, comma-separated", () => {
     }
   });
   refused(
-    bounded(["table", "--positions", "1,x", "--dim", "4"]),
+    bounded(command("table", { positions: "1,x", dim: 4 })),
     /option --positions entry 2 must be a number, got "x"/,
   );
 });
@@ -667,7 +582,7 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
   const text = join(dir, "positions.txt");
   writeFileSync(text, positions.join("\n") + "\n");
   const fromText = join(dir, "from-text.npy");
-  ok("table", "--positions-file", text, "--dim", "8", "-o", fromText);
+  ok(...command("table", { positionsFile: text, dim: 8 }), "-o", fromText);
   assert.deepEqual(numpyLoad(fromText).values, want);
   for (const dtype of ["int64", "float32", "int32"]) {
     const npy = join(dir, `positions-${dtype}.npy`);
@@ -677,7 +592,7 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
       npy,
     ]);
     const out = join(dir, `from-${dtype}.npy`);
-    ok("table", "--positions-file", npy, "--dim", "8", "-o", out);
+    ok(...command("table", { positionsFile: npy, dim: 8 }), "-o", out);
     assert.deepEqual(numpyLoad(out).values, want, dtype);
   }
   const square = join(dir, "positions-2d.npy");
@@ -687,24 +602,16 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
     square,
   ]);
   refused(
-    bounded(["table", "--positions-file", square, "--dim", "8"]),
+    bounded(command("table", { positionsFile: square, dim: 8 })),
     /--positions-file .* is not a 1-D \.npy of numbers: its shape is not 1-D/,
   );
   refused(
-    bounded([
-      "table",
-      "--positions",
-      "3",
-      "--positions-file",
-      text,
-      "--dim",
-      "8",
-    ]),
+    bounded(command("table", { positions: 3, positionsFile: text, dim: 8 })),
     /options --positions and --positions-file exclude each other/,
   );
   writeFileSync(text, "1\nnope\n");
   refused(
-    bounded(["table", "--positions-file", text, "--dim", "8"]),
+    bounded(command("table", { positionsFile: text, dim: 8 })),
     /--positions-file .*line 2 must be a finite number, got "nope"/,
   );
 });
@@ -719,27 +626,19 @@ test("every preset parameter is a flag, documented in --help", () => {
 });
 
 test("preset parameter flags reach the preset", () => {
-  const path = join(dir, "diffusers.npy");
-  ok(
-    "table",
-    "--preset",
-    "diffusers",
-    "--flip-sin-to-cos",
-    "--downscale-freq-shift",
-    "0",
-    "--max-period",
-    "5000",
-    "--positions",
-    "0,10,999",
-    "--dim",
-    "8",
-    "--dtype",
-    "float64",
-    "-o",
-    path,
+  const loaded = written(
+    "diffusers.npy",
+    command("table", {
+      preset: "diffusers",
+      flipSinToCos: true,
+      downscaleFreqShift: 0,
+      maxPeriod: 5000,
+      positions: "0,10,999",
+      dim: 8,
+      dtype: "float64",
+    }),
   );
   // [cos | sin] of t · w_i, w_i = exp(-ln(5000) i / 4).
-  const loaded = numpyLoad(path);
   [0, 10, 999].forEach((t, r) => {
     for (let i = 0; i < 4; i++) {
       const angle = t * Math.exp((-Math.log(5000) * i) / 4);
@@ -750,51 +649,33 @@ test("preset parameter flags reach the preset", () => {
     }
   });
   refused(
-    bounded([
-      "table",
-      "--max-period",
-      "5000",
-      "--positions",
-      "2",
-      "--dim",
-      "8",
-    ]),
+    bounded(command("table", { maxPeriod: 5000, positions: 2, dim: 8 })),
     /--max-period is a parameter of preset diffusers, guided-diffusion: give --preset/,
   );
   refused(
-    bounded([
-      "table",
-      "--preset",
-      "whisper",
-      "--max-period",
-      "5000",
-      "--positions",
-      "2",
-      "--dim",
-      "8",
-    ]),
+    bounded(
+      command("table", {
+        preset: "whisper",
+        maxPeriod: 5000,
+        positions: 2,
+        dim: 8,
+      }),
+    ),
     /--max-period is not a parameter of preset "whisper"/,
   );
 });
 
 test("a preset's first position carries across blocks", () => {
-  const path = join(dir, "paper-start.npy");
-  ok(
-    "table",
-    "--preset",
-    "paper",
-    "--start-index",
-    "1000",
-    "--positions",
-    "300",
-    "--dim",
-    "4",
-    "--block-rows",
-    "128",
-    "-o",
-    path,
+  const loaded = written(
+    "paper-start.npy",
+    command("table", {
+      preset: "paper",
+      startIndex: 1000,
+      positions: 300,
+      dim: 4,
+      blockRows: 128,
+    }),
   );
-  const loaded = numpyLoad(path);
   for (let r = 0; r < 300; r++)
     for (let i = 0; i < 2; i++) {
       const angle = (1000 + r) * 10000 ** (-(2 * i) / 4);
@@ -811,28 +692,19 @@ for (const [dtype, numpyType] of [
 ])
   test(`rope-cache writes [2, n, width] cos then sin (${dtype})`, () => {
     for (const layout of ["half", "duplicated", "interleaved"]) {
-      const path = join(dir, `rope-${dtype}-${layout}.npy`);
-      ok(
-        "rope-cache",
-        "--positions",
-        "300",
-        "--start",
-        "5",
-        "--dim",
-        "8",
-        "--base",
-        "500",
-        "--layout",
-        layout,
-        "--dtype",
-        dtype,
-        "--block-rows",
-        "128",
-        "-o",
-        path,
+      const loaded = written(
+        `rope-${dtype}-${layout}.npy`,
+        command("rope-cache", {
+          positions: 300,
+          start: 5,
+          dim: 8,
+          base: 500,
+          layout,
+          dtype,
+          blockRows: 128,
+        }),
       );
       const width = layout === "half" ? 4 : 8;
-      const loaded = numpyLoad(path);
       assert.equal(loaded.dtype, numpyType);
       assert.deepEqual(loaded.shape, [2, 300, width]);
       const tolerance = { float16: 1e-3, float32: 1e-6, float64: 1e-13 }[dtype];
@@ -857,21 +729,15 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     scaling,
     dtype: "float64",
   });
-  const path = join(dir, "rope-linear.npy");
-  ok(
-    "rope-cache",
-    "--positions",
-    "0,7,4000",
-    "--dim",
-    "16",
-    "--dtype",
-    "float64",
-    "--scaling",
-    '{"rope_type": "linear", "factor": 4}',
-    "-o",
-    path,
+  const loaded = written(
+    "rope-linear.npy",
+    command("rope-cache", {
+      positions: "0,7,4000",
+      dim: 16,
+      dtype: "float64",
+      scaling: '{"rope_type": "linear", "factor": 4}',
+    }),
   );
-  const loaded = numpyLoad(path);
   assert.deepEqual(loaded.shape, [2, 3, 8]);
   assert.deepEqual(loaded.values, [...cos, ...sin]);
   // linear: w_i / 4.
@@ -879,22 +745,18 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     Math.abs(cos[8 + 1] - Math.cos((7 * 10000 ** (-2 / 16)) / 4)) < 1e-15,
   );
   const json = JSON.parse(
-    ok("rope-cache", "--positions", "2", "--dim", "4", "--format", "json"),
+    ok(...command("rope-cache", { positions: 2, dim: 4, format: "json" })),
   );
   assert.equal(json.length, 2);
   assert.deepEqual(json[0][0], [1, 1]);
   assert.deepEqual(json[1][0], [0, 0]);
   // float16 in text: the float32 values of the half bits, exactly.
   const halfPath = join(dir, "rope-half.npy");
-  const args = [
-    "rope-cache",
-    "--positions",
-    "50",
-    "--dim",
-    "6",
-    "--dtype",
-    "float16",
-  ];
+  const args = command("rope-cache", {
+    positions: 50,
+    dim: 6,
+    dtype: "float16",
+  });
   ok(...args, "-o", halfPath);
   const halves = numpyLoad(halfPath).values;
   const csv = ok(...args, "--format", "csv");
@@ -914,7 +776,7 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     halves,
   );
   refused(
-    bounded(["rope-cache", "--positions", "2", "--dim", "5"]),
+    bounded(command("rope-cache", { positions: 2, dim: 5 })),
     /option --dim/,
   );
 });
@@ -928,16 +790,13 @@ test("--version prints the package's version", () => {
 
 test("messages name the flag the user typed", () => {
   refused(
-    bounded(["table", "--positions", "4", "--dim", "8", "--odd-dim", "nope"]),
+    bounded(command("table", { positions: 4, dim: 8, oddDim: "nope" })),
     /option --odd-dim must be one of "zero-pad", "extra-sin", "error", got "nope"/,
   );
   refused(bounded(["table", "--positions", "4"]), /--dim is required/);
+  refused(bounded(command("decay", { from: 0, to: 1 })), /--count is required/);
   refused(
-    bounded(["decay", "--from", "0", "--to", "1"]),
-    /--count is required/,
-  );
-  refused(
-    bounded(["table", "--positions", "4", "--dim", "8", "--output-scale", "x"]),
+    bounded(command("table", { positions: 4, dim: 8, outputScale: "x" })),
     /option --output-scale must be a number/,
   );
 });
@@ -945,17 +804,7 @@ test("messages name the flag the user typed", () => {
 test("--alpha: the help says it is required, and it is", () => {
   assert.match(ok("--help"), /--alpha A\s+power family \(required/);
   refused(
-    bounded([
-      "decay",
-      "--theta",
-      "power",
-      "--from",
-      "0",
-      "--to",
-      "1",
-      "--count",
-      "3",
-    ]),
+    bounded(command("decay", { theta: "power", from: 0, to: 1, count: 3 })),
     /option --alpha is required/,
   );
 });
@@ -978,11 +827,7 @@ test("a write that fails at the end leaves no partial file", () => {
   const target = join(folder, "taken");
   mkdirSync(target);
   const result = bounded([
-    "table",
-    "--positions",
-    "300",
-    "--dim",
-    "8",
+    ...command("table", { positions: 300, dim: 8 }),
     "-o",
     target,
   ]);
@@ -993,7 +838,9 @@ test("a write that fails at the end leaves no partial file", () => {
 });
 
 test("one explicit position takes a trailing comma", () => {
-  const csv = ok("table", "--positions", "5,", "--dim", "4", "--format", "csv");
+  const csv = ok(
+    ...command("table", { positions: "5,", dim: 4, format: "csv" }),
+  );
   const row = csv.trim().split(",").map(Number);
   const want = [Math.sin(5), Math.cos(5), Math.sin(5 / 100), Math.cos(5 / 100)];
   row.forEach((v, i) =>
@@ -1003,22 +850,16 @@ test("one explicit position takes a trailing comma", () => {
 });
 
 test("fairseq's padding row, counted from the end, stays in place across blocks", () => {
-  const path = join(dir, "fairseq.npy");
-  ok(
-    "table",
-    "--preset",
-    "fairseq",
+  const loaded = written("fairseq.npy", [
+    ...command("table", {
+      preset: "fairseq",
+      positions: 300,
+      dim: 8,
+      blockRows: 128,
+    }),
+    // A negative value is given as --flag=value.
     "--padding-idx=-1",
-    "--positions",
-    "300",
-    "--dim",
-    "8",
-    "--block-rows",
-    "128",
-    "-o",
-    path,
-  );
-  const loaded = numpyLoad(path);
+  ]);
   assert.deepEqual(loaded.shape, [300, 8]);
   // Row 299 is zeros; row r holds [sin | cos] of r · w_i, w_i = 10000^(-i/3).
   for (let r = 0; r < 300; r++)
@@ -1048,13 +889,11 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
   );
   const [cos, sin] = JSON.parse(
     ok(
-      "rope-cache",
-      "--config",
-      path,
-      "--positions",
-      "0,7",
-      "--format",
-      "json",
+      ...command("rope-cache", {
+        config: path,
+        positions: "0,7",
+        format: "json",
+      }),
     ),
   );
   for (const [row, p] of [0, 7].entries()) {
@@ -1067,40 +906,27 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
   }
   refused(
     sinusoidalPe(
-      "rope-cache",
-      "--config",
-      path,
-      "--dim",
-      "8",
-      "--positions",
-      "2",
+      ...command("rope-cache", { config: path, dim: 8, positions: 2 }),
     ),
     /--dim comes from --config/,
   );
   refused(
     sinusoidalPe(
-      "rope-cache",
-      "--dim",
-      "8",
-      "--layer-type",
-      "x",
-      "--positions",
-      "2",
+      ...command("rope-cache", { dim: 8, layerType: "x", positions: 2 }),
     ),
     /--layer-type applies with --config/,
   );
   writeFileSync(path, JSON.stringify({ head_dim: 64, rope_theta: "x" }));
   refused(
-    sinusoidalPe("rope-cache", "--config", path, "--positions", "2"),
+    sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
     /config field "rope_theta" must be a number, got "x"/,
   );
   refused(
     sinusoidalPe(
-      "rope-cache",
-      "--config",
-      join(dir, "missing.json"),
-      "--positions",
-      "2",
+      ...command("rope-cache", {
+        config: join(dir, "missing.json"),
+        positions: 2,
+      }),
     ),
     /option --config .*missing\.json/,
   );
@@ -1123,11 +949,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   ]) {
     const [cos, sin] = JSON.parse(
       ok(
-        "rope-cache",
-        "--dim",
-        "8",
-        "--mrope-section",
-        "2,1,1",
+        ...command("rope-cache", { dim: 8, mropeSection: "2,1,1" }),
         ...flags,
         "--positions-file",
         file,
@@ -1156,13 +978,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   );
   const streams = JSON.parse(
     ok(
-      "rope-cache",
-      "--config",
-      config,
-      "--positions-file",
-      file,
-      "--format",
-      "json",
+      ...command("rope-cache", { config, positionsFile: file, format: "json" }),
     ),
   );
   assert.equal(streams[0][2].length, 64);
@@ -1172,35 +988,33 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   assert.ok(Math.abs(streams[0][2][0] - Math.cos(2)) < 1e-7);
   const text = JSON.parse(
     ok(
-      "rope-cache",
-      "--config",
-      config,
-      "--positions",
-      "0,1,2,7",
-      "--format",
-      "json",
+      ...command("rope-cache", {
+        config,
+        positions: "0,1,2,7",
+        format: "json",
+      }),
     ),
   );
   assert.deepEqual(text[0][3], streams[0][3]); // t = h = w = 7
   // Refusals name the flag.
   refused(
-    bounded(["rope-cache", "--dim", "8", "--positions-file", file]),
+    bounded(command("rope-cache", { dim: 8, positionsFile: file })),
     /--positions-file .* holds three positions a line .* --mrope-section/,
   );
   refused(
-    bounded(["table", "--dim", "8", "--positions-file", file]),
+    bounded(command("table", { dim: 8, positionsFile: file })),
     /three positions a line/,
   );
   refused(
     bounded([
-      ...["rope-cache", "--dim", "8", "--mrope-section", "2,2,1"],
+      ...command("rope-cache", { dim: 8, mropeSection: "2,2,1" }),
       ...["--positions-file", file],
     ]),
     /--mrope-section must hold 3 integers >= 0 summing to rotaryDim \/ 2 \(4 pairs\), got \[2, 2, 1\]/,
   );
   refused(
     bounded([
-      ...["rope-cache", "--config", config, "--mrope-section", "2,1,1"],
+      ...command("rope-cache", { config, mropeSection: "2,1,1" }),
       ...["--positions", "2"],
     ]),
     /--mrope-section comes from --config/,
@@ -1209,7 +1023,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   writeFileSync(ragged, "0 0 0\n1 1\n");
   refused(
     bounded([
-      ...["rope-cache", "--dim", "8", "--mrope-section", "2,1,1"],
+      ...command("rope-cache", { dim: 8, mropeSection: "2,1,1" }),
       ...["--positions-file", ragged],
     ]),
     /line 2 must be three finite numbers \(t h w\), got "1 1"/,

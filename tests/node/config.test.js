@@ -12,6 +12,7 @@ import {
   ropeCache,
   ropeFrequencies,
 } from "../../dist/index.js";
+import { numberToHalf } from "./reference.js";
 
 await init();
 
@@ -25,24 +26,6 @@ const configs = Object.fromEntries(
 const { cases } = JSON.parse(
   readFileSync(new URL("config/config_vectors.json", here), "utf8"),
 );
-
-// IEEE half bits of a float64, rounded once to nearest, ties to even.
-function halfBits(x) {
-  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
-  const a = Math.abs(x);
-  const roundEven = (v) => {
-    const f = Math.floor(v);
-    const d = v - f;
-    return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
-  };
-  if (a < 2 ** -14) return sign | roundEven(a * 2 ** 24); // may carry to 0x400
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e -= 1;
-  if (2 ** (e + 1) <= a) e += 1;
-  const m = roundEven((a / 2 ** e - 1) * 1024);
-  const bits = ((e + 15) << 10) + m; // m = 1024 carries into the exponent
-  return bits >= 0x7c00 ? sign | 0x7c00 : sign | bits;
-}
 
 const ulp32 = (x) => {
   const f = Math.abs(Math.fround(x));
@@ -141,13 +124,13 @@ for (const c of cases) {
                 ulp32(want) / 2 + 2.5e-9 * c.attentionFactor + s;
             else
               ok =
-                value === halfBits(want) ||
-                (halfBits(want - s) !== halfBits(want + s) &&
-                  (value === halfBits(want - s) ||
-                    value === halfBits(want + s)));
+                value === numberToHalf(want) ||
+                (numberToHalf(want - s) !== numberToHalf(want + s) &&
+                  (value === numberToHalf(want - s) ||
+                    value === numberToHalf(want + s)));
             if (!ok && bad++ < 3)
               assert.fail(
-                `${dtype} ${name}[${j}][${i}]: ${value} vs ${want} (${dtype === "float16" ? halfBits(want) : ""})`,
+                `${dtype} ${name}[${j}][${i}]: ${value} vs ${want} (${dtype === "float16" ? numberToHalf(want) : ""})`,
               );
           }),
         );

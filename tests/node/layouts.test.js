@@ -1,7 +1,8 @@
 // The page's column map (web/layouts.js) is the library's column rule: each
 // column it names holds, in the table itself, the sin or cos of the pair it
-// names, for every preset and layout; and a preset's layout is the one its
-// source uses.
+// names, for every preset and layout; a preset's layout is the one its
+// source uses; and each preset's `columns` field is what tableColumns
+// reports for it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
@@ -10,6 +11,7 @@ import {
   LAYOUTS,
   presets,
   table,
+  tableColumns,
 } from "../../dist/index.js";
 import { columnMap } from "../../web/layouts.js";
 
@@ -105,4 +107,78 @@ test("every preset's column map names what the table holds, at every dim", () =>
       checked++;
     }
   assert.ok(checked > 250, `${checked} schedules checked`);
+});
+
+// What each preset's source does with an odd dim, and the boolean
+// parameter, as the source names it, that puts the cos block first.
+const PRESET_ODD_DIMS = {
+  paper: "extra-sin",
+  tensor2tensor: "zero-pad",
+  fairseq: "zero-pad",
+  whisper: "error",
+  diffusers: "zero-pad",
+  "guided-diffusion": "zero-pad",
+  marian: "extra-sin",
+  mlx: "error",
+};
+const COS_FIRST_PARAMETERS = { diffusers: "flipSinToCos", mlx: "cosFirst" };
+
+test("each preset's columns field is what tableColumns gives for it, at every dim it takes", () => {
+  for (const [name, { columns }] of Object.entries(presets)) {
+    assert.deepEqual(
+      columns,
+      {
+        layout: PRESET_LAYOUTS[name],
+        oddDim: PRESET_ODD_DIMS[name],
+        ...(name in COS_FIRST_PARAMETERS && {
+          cosFirstWhen: COS_FIRST_PARAMETERS[name],
+        }),
+      },
+      name,
+    );
+    const taken = [];
+    for (let dim = 1; dim <= 24; dim++) {
+      let got;
+      try {
+        got = tableColumns({ preset: name, dim });
+      } catch {
+        continue;
+      }
+      taken.push(dim);
+      const what = `${name} dim ${dim}`;
+      assert.equal(got.layout, columns.layout, what);
+      assert.equal(got.oddDim, columns.oddDim, what);
+      // The same columns as the layout and odd-dim rule given directly.
+      const direct = tableColumns({
+        layout: columns.layout,
+        oddDim: columns.oddDim,
+        base: 100,
+        dim,
+      });
+      assert.deepEqual(got.kinds, direct.kinds, what);
+      assert.deepEqual(Array.from(got.pairs), Array.from(direct.pairs), what);
+      if (columns.cosFirstWhen !== undefined) {
+        const flipped = tableColumns({
+          preset: name,
+          dim,
+          [columns.cosFirstWhen]: true,
+        });
+        const layout = `${columns.layout}-cos-first`;
+        assert.equal(flipped.layout, layout, what);
+        assert.deepEqual(
+          flipped.kinds,
+          tableColumns({ layout, oddDim: columns.oddDim, base: 100, dim })
+            .kinds,
+          what,
+        );
+      }
+    }
+    // "error" presets take only even dims; the others take odd ones too.
+    assert.equal(
+      taken.some((dim) => dim % 2 === 1),
+      columns.oddDim !== "error",
+      `${name} takes dims ${taken.join(" ")}`,
+    );
+    assert.ok(taken.length >= 11, `${name} takes dims ${taken.join(" ")}`);
+  }
 });

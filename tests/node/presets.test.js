@@ -113,6 +113,7 @@ test("presets describes every preset and is deeply frozen", () => {
       "frequency",
       "layout",
       "oddDim",
+      "columns",
       "notes",
     ])
       assert.ok(key in p, `${name}.${key}`);
@@ -177,45 +178,23 @@ function assertIdentity(a, b, label) {
 }
 
 test("tensor2tensor = whisper = fairseq without padding = diffusers(false, 1)", () => {
-  for (const dim of [4, 10, 64, 512]) {
-    const positions = POSITIONS;
-    const t2t = { preset: "tensor2tensor", dim, positions };
-    assertIdentity(
-      t2t,
-      { preset: "whisper", dim, positions },
-      `whisper d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      { preset: "fairseq", dim, positions },
-      `fairseq d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      {
-        preset: "diffusers",
-        dim,
-        positions,
-        flipSinToCos: false,
-        downscaleFreqShift: 1,
-      },
-      `diffusers d=${dim}`,
-    );
-  }
-  for (const dim of [5, 63]) {
-    const positions = POSITIONS;
-    const t2t = { preset: "tensor2tensor", dim, positions };
-    assertIdentity(
-      t2t,
-      { preset: "fairseq", dim, positions },
-      `fairseq d=${dim}`,
-    );
-    assertIdentity(
-      t2t,
-      { preset: "diffusers", dim, positions },
-      `diffusers d=${dim}`,
-    );
-  }
+  // Each preset's options and the dims it is compared at (whisper takes
+  // even dims only).
+  const even = [4, 10, 64, 512];
+  const odd = [5, 63];
+  const equals = [
+    [{ preset: "whisper" }, even],
+    [{ preset: "fairseq" }, [...even, ...odd]],
+    [{ preset: "diffusers", flipSinToCos: false, downscaleFreqShift: 1 }, even],
+    [{ preset: "diffusers" }, odd],
+  ];
+  for (const [options, dims] of equals)
+    for (const dim of dims)
+      assertIdentity(
+        { preset: "tensor2tensor", dim, positions: POSITIONS },
+        { ...options, dim, positions: POSITIONS },
+        `${options.preset} d=${dim}`,
+      );
   // A count of positions from startIndex is the same rows as explicit ones.
   assertIdentity(
     { preset: "tensor2tensor", dim: 16, positions: 4, startIndex: 3 },
@@ -398,116 +377,47 @@ test("a parameter the preset does not have is a TypeError naming both", () => {
 
 test("bad parameter values raise and name the option", () => {
   const p = [0, 1, 2];
-  assertError({ preset: "nope", dim: 8, positions: p }, RangeError, "preset");
-  assertError({ preset: 3, dim: 8, positions: p }, TypeError, "preset");
-  assertError(
-    { preset: "paper", dim: 8, positions: p, maxWavelength: Infinity },
-    RangeError,
-    "maxWavelength",
-  );
-  assertError(
-    { preset: "paper", dim: 8, positions: p, maxWavelength: "1e4" },
-    TypeError,
-    "maxWavelength",
-  );
-  assertError(
-    { preset: "paper", dim: 8, positions: p, startIndex: 3 },
-    TypeError,
-    "startIndex",
-  );
-  assertError(
-    { preset: "tensor2tensor", dim: 8, positions: p, minTimescale: 0 },
-    RangeError,
-    "minTimescale",
-  );
-  assertError(
-    { preset: "tensor2tensor", dim: 8, positions: p, maxTimescale: -1 },
-    RangeError,
-    "maxTimescale",
-  );
-  assertError(
-    { preset: "tensor2tensor", dim: 8, positions: 3, startIndex: 0.5 },
-    RangeError,
-    "startIndex",
-  );
-  assertError(
-    { preset: "fairseq", dim: 8, positions: p, paddingIdx: -1 },
-    RangeError,
-    "paddingIdx",
-  );
-  assertError(
-    { preset: "fairseq", dim: 8, positions: p, paddingIdx: "1" },
-    TypeError,
-    "paddingIdx",
-  );
-  assertError(
-    { preset: "whisper", dim: 8, positions: p, maxTimescale: NaN },
-    RangeError,
-    "maxTimescale",
-  );
-  assertError(
-    { preset: "diffusers", dim: 8, positions: p, flipSinToCos: 1 },
-    TypeError,
-    "flipSinToCos",
-  );
-  assertError(
-    { preset: "diffusers", dim: 8, positions: p, downscaleFreqShift: 4 },
-    RangeError,
-    "downscaleFreqShift",
-  );
-  assertError(
-    { preset: "diffusers", dim: 8, positions: p, scale: Infinity },
-    RangeError,
-    "scale",
-  );
-  assertError(
-    { preset: "diffusers", dim: 8, positions: p, maxPeriod: 1 },
-    RangeError,
-    "maxPeriod",
-  );
-  assertError(
-    { preset: "guided-diffusion", dim: 8, positions: p, maxPeriod: null },
-    TypeError,
-    "maxPeriod",
-  );
-  assertError(
-    { preset: "marian", dim: 8, positions: 2, pastKeyValuesLength: 1.5 },
-    RangeError,
-    "pastKeyValuesLength",
-  );
-  assertError(
-    { preset: "marian", dim: 8, positions: p, pastKeyValuesLength: 2 },
-    TypeError,
-    "pastKeyValuesLength",
-  );
-  assertError(
-    { preset: "mlx", dim: 8, positions: p, maxFreq: 0 },
-    RangeError,
-    "maxFreq",
-  );
-  assertError(
-    { preset: "mlx", dim: 8, positions: p, cosFirst: "no" },
-    TypeError,
-    "cosFirst",
-  );
-  assertError(
-    { preset: "mlx", dim: 8, positions: p, fullTurns: null },
-    TypeError,
-    "fullTurns",
-  );
-  assertError(
-    { preset: "mlx", dim: 8, positions: p, scale: NaN },
-    RangeError,
-    "scale",
-  );
-  assertError({ preset: "mlx", dim: 9, positions: p }, RangeError, "dim");
-  assertError({ preset: "whisper", dim: 9, positions: p }, RangeError, "dim");
-  assertError({ preset: "fairseq", dim: 2, positions: p }, RangeError, "dim");
-  assertError(
-    { preset: "guided-diffusion", dim: 1, positions: p },
-    RangeError,
-    "dim",
-  );
+  // Preset, options besides dim 8 and positions p, error type, named option.
+  const cases = [
+    ["nope", {}, RangeError, "preset"],
+    [3, {}, TypeError, "preset"],
+    ["paper", { maxWavelength: Infinity }, RangeError, "maxWavelength"],
+    ["paper", { maxWavelength: "1e4" }, TypeError, "maxWavelength"],
+    ["paper", { startIndex: 3 }, TypeError, "startIndex"],
+    ["tensor2tensor", { minTimescale: 0 }, RangeError, "minTimescale"],
+    ["tensor2tensor", { maxTimescale: -1 }, RangeError, "maxTimescale"],
+    [
+      "tensor2tensor",
+      { positions: 3, startIndex: 0.5 },
+      RangeError,
+      "startIndex",
+    ],
+    ["fairseq", { paddingIdx: -1 }, RangeError, "paddingIdx"],
+    ["fairseq", { paddingIdx: "1" }, TypeError, "paddingIdx"],
+    ["whisper", { maxTimescale: NaN }, RangeError, "maxTimescale"],
+    ["diffusers", { flipSinToCos: 1 }, TypeError, "flipSinToCos"],
+    ["diffusers", { downscaleFreqShift: 4 }, RangeError, "downscaleFreqShift"],
+    ["diffusers", { scale: Infinity }, RangeError, "scale"],
+    ["diffusers", { maxPeriod: 1 }, RangeError, "maxPeriod"],
+    ["guided-diffusion", { maxPeriod: null }, TypeError, "maxPeriod"],
+    [
+      "marian",
+      { positions: 2, pastKeyValuesLength: 1.5 },
+      RangeError,
+      "pastKeyValuesLength",
+    ],
+    ["marian", { pastKeyValuesLength: 2 }, TypeError, "pastKeyValuesLength"],
+    ["mlx", { maxFreq: 0 }, RangeError, "maxFreq"],
+    ["mlx", { cosFirst: "no" }, TypeError, "cosFirst"],
+    ["mlx", { fullTurns: null }, TypeError, "fullTurns"],
+    ["mlx", { scale: NaN }, RangeError, "scale"],
+    ["mlx", { dim: 9 }, RangeError, "dim"],
+    ["whisper", { dim: 9 }, RangeError, "dim"],
+    ["fairseq", { dim: 2 }, RangeError, "dim"],
+    ["guided-diffusion", { dim: 1 }, RangeError, "dim"],
+  ];
+  for (const [preset, options, Kind, name] of cases)
+    assertError({ preset, dim: 8, positions: p, ...options }, Kind, name);
 });
 
 test("the engine still validates the generic options under a preset", () => {

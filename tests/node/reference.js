@@ -102,3 +102,67 @@ export function tableStillRight(pe) {
     ])
     .every((want, i) => Math.abs(got[i] - want) < 1e-15);
 }
+
+/** n deterministic values in [-2, 2) from a linear congruential generator. */
+export function seededValues(n, seed) {
+  let state = seed >>> 0;
+  return Array.from({ length: n }, () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state / 2 ** 32) * 4 - 2;
+  });
+}
+
+// binary16 from its definition: every half is a double, and a double is
+// rounded to the nearest half, ties to even.
+export function halfToNumber(bits) {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  return sign * (1024 + fraction) * 2 ** (exponent - 25);
+}
+
+function roundHalfEven(v) {
+  const f = Math.floor(v);
+  const d = v - f;
+  return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
+}
+
+export function numberToHalf(x) {
+  if (Number.isNaN(x)) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  // A subnormal may round up to 0x400, the smallest normal.
+  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  let m = roundHalfEven((a / 2 ** e - 1) * 1024);
+  if (m === 1024) (e++, (m = 0));
+  if (e > 15) return sign | 0x7c00;
+  return sign | ((e + 15) << 10) | m;
+}
+
+// The flat index of element (b, h, s, d) of a 4-D tensor in each order.
+export const TENSOR_INDEX = {
+  bhsd: ({ H, S, D }, b, h, s, d) => ((b * H + h) * S + s) * D + d,
+  bshd: ({ H, S, D }, b, h, s, d) => ((b * S + s) * H + h) * D + d,
+};
+
+/**
+ * A float64 reference for a tensor of shape { B, H, S, D } in `order`:
+ * each head row of `data` replaced by referenceRowOf(row, b, s).
+ */
+export function referenceTensor(data, shape, order, referenceRowOf) {
+  const { B, H, S, D } = shape;
+  const out = new Array(data.length);
+  for (let b = 0; b < B; b++)
+    for (let h = 0; h < H; h++)
+      for (let s = 0; s < S; s++) {
+        const at = TENSOR_INDEX[order](shape, b, h, s, 0);
+        const row = referenceRowOf(data.slice(at, at + D), b, s);
+        for (let d = 0; d < D; d++) out[at + d] = row[d];
+      }
+  return out;
+}

@@ -9,44 +9,16 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fromConfig, init, rope } from "../../dist/index.js";
-import { cosOfProduct, sinOfProduct } from "./reference.js";
+import {
+  cosOfProduct,
+  halfToNumber,
+  numberToHalf,
+  referenceTensor,
+  seededValues,
+  sinOfProduct,
+} from "./reference.js";
 
 await init();
-
-// Deterministic values in [-2, 2).
-function values(n, seed) {
-  let state = seed >>> 0;
-  return Array.from({ length: n }, () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return (state / 2 ** 32) * 4 - 2;
-  });
-}
-
-// binary16: every half is a double; a double rounds to the nearest half,
-// ties to even.
-function halfToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  if (exponent === 0) return sign * fraction * 2 ** -24;
-  return sign * (1024 + fraction) * 2 ** (exponent - 25);
-}
-function numberToHalf(x) {
-  const roundEven = (v) => {
-    const f = Math.floor(v);
-    const d = v - f;
-    return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
-  };
-  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
-  const a = Math.abs(x);
-  if (a < 2 ** -14) return sign | roundEven(a * 2 ** 24);
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  const bits = ((e + 15) << 10) + roundEven((a / 2 ** e - 1) * 1024);
-  return bits >= 0x7c00 ? sign | 0x7c00 : sign | bits;
-}
 
 /**
  * The stream (0 t, 1 h, 2 w) of each column of the duplicated cos/sin
@@ -115,7 +87,7 @@ function assertRows(got, expected, dtype, what) {
 
 // Rows of `dim` values in a dtype, and the doubles they hold.
 function dataOf(dtype, n, seed) {
-  const raw = values(n, seed);
+  const raw = seededValues(n, seed);
   if (dtype === "float16") {
     const bits = Uint16Array.from(raw, numberToHalf);
     return { data: bits, exact: Array.from(bits, halfToNumber) };
@@ -170,29 +142,6 @@ test("rows: chunked and interleaved sections, every dtype, partial rotary", () =
       );
     }
 });
-
-// The flat index of (b, head, s, d) in each order.
-const INDEX = {
-  bhsd: ({ H, S, D }, b, h, s, d) => ((b * H + h) * S + s) * D + d,
-  bshd: ({ H, S, D }, b, h, s, d) => ((b * S + s) * H + h) * D + d,
-};
-
-function referenceTensor(exact, shape, order, positionsOf, settings) {
-  const { B, H, S, D } = shape;
-  const out = new Array(exact.length);
-  for (let b = 0; b < B; b++)
-    for (let h = 0; h < H; h++)
-      for (let s = 0; s < S; s++) {
-        const at = INDEX[order](shape, b, h, s, 0);
-        const row = referenceRow(
-          exact.slice(at, at + D),
-          positionsOf(b, s),
-          settings,
-        );
-        for (let d = 0; d < D; d++) out[at + d] = row[d];
-      }
-  return out;
-}
 
 // The committed config fragments, each with its fields read here.
 const configs = ["qwen2-vl-7b", "qwen3-vl-8b"].flatMap((model) =>
@@ -249,7 +198,9 @@ test("fromConfig's options for Qwen2-VL and Qwen3-VL feed rope on tensors in bot
           });
           assertRows(
             got,
-            referenceTensor(exact, shape, order, positionsOf, settings),
+            referenceTensor(exact, shape, order, (row, b, s) =>
+              referenceRow(row, positionsOf(b, s), settings),
+            ),
             dtype,
             `${name} ${order} ${dtype}`,
           );
@@ -390,7 +341,7 @@ test("M-RoPE refusals name the option, and the module goes on", () => {
       String(pattern),
     );
   // Nothing was written by a refused in-place call, and the module goes on.
-  const y = Float32Array.from(values(3 * 8, 1));
+  const y = Float32Array.from(seededValues(3 * 8, 1));
   const before = y.slice();
   assert.throws(() =>
     rope(y, streams, { dim: 8, mropeSection: [1, 1, 1], inPlace: true }),

@@ -11,22 +11,13 @@ import {
   ropeFrequencies,
   table,
 } from "../../dist/index.js";
+import { halfToNumber } from "./reference.js";
 
 await init();
 
 const { cases } = JSON.parse(
   readFileSync(new URL("../vectors/rope/rope_vectors.json", import.meta.url)),
 );
-
-// Value of IEEE half bits, decoded from the definition.
-function halfValue(h) {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const significand = h & 0x3ff;
-  if (exponent === 31) return significand ? NaN : sign * Infinity;
-  if (exponent === 0) return sign * significand * 2 ** -24;
-  return sign * (1024 + significand) * 2 ** (exponent - 25);
-}
 
 function ulp(x, bits, minExponent) {
   const e = Math.max(
@@ -102,7 +93,7 @@ for (const c of cases) {
             const want = fromDuplicated(row, c.dim, layout);
             for (let k = 0; k < width; k++) {
               const raw = got[j * width + k];
-              const value = dtype === "float16" ? halfValue(raw) : raw;
+              const value = dtype === "float16" ? halfToNumber(raw) : raw;
               const pair = layout === "interleaved" ? k >> 1 : k % (c.dim / 2);
               const tolerance =
                 angleError(c, positions[j], pair) +
@@ -519,6 +510,7 @@ test("bad options are errors that name them, and the module keeps working", () =
     highFreqFactor: 4,
     originalMaxPositionEmbeddings: 8192,
   };
+  const yarn = { type: "yarn", factor: 4, maxPositionEmbeddings: 4096 };
   const phi = {
     type: "longrope",
     shortFactor: new Array(48).fill(1),
@@ -596,67 +588,27 @@ test("bad options are errors that name them, and the module keeps working", () =
       "scaling.originalMaxPositionEmbeddings",
     ],
     [
-      {
-        dim: 64,
-        scaling: {
-          type: "yarn",
-          factor: 4,
-          maxPositionEmbeddings: 4096,
-          betaFast: 0,
-        },
-      },
+      { dim: 64, scaling: { ...yarn, betaFast: 0 } },
       RangeError,
       "scaling.betaFast",
     ],
     [
-      {
-        dim: 64,
-        scaling: {
-          type: "yarn",
-          factor: 4,
-          maxPositionEmbeddings: 4096,
-          betaFast: Infinity,
-        },
-      },
+      { dim: 64, scaling: { ...yarn, betaFast: Infinity } },
       RangeError,
       "scaling.betaFast",
     ],
     [
-      {
-        dim: 64,
-        scaling: {
-          type: "yarn",
-          factor: 4,
-          maxPositionEmbeddings: 4096,
-          attentionFactor: -1,
-        },
-      },
+      { dim: 64, scaling: { ...yarn, attentionFactor: -1 } },
       RangeError,
       "scaling.attentionFactor",
     ],
     [
-      {
-        dim: 64,
-        scaling: {
-          type: "yarn",
-          factor: 4,
-          maxPositionEmbeddings: 4096,
-          mscale: -1,
-        },
-      },
+      { dim: 64, scaling: { ...yarn, mscale: -1 } },
       RangeError,
       "scaling.mscale",
     ],
     [
-      {
-        dim: 64,
-        scaling: {
-          type: "yarn",
-          factor: 4,
-          maxPositionEmbeddings: 4096,
-          truncate: 1,
-        },
-      },
+      { dim: 64, scaling: { ...yarn, truncate: 1 } },
       TypeError,
       "scaling.truncate",
     ],

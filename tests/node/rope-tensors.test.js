@@ -5,18 +5,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { init, rope, rotate } from "../../dist/index.js";
-import { cosOfProduct, sinOfProduct } from "./reference.js";
+import {
+  cosOfProduct,
+  halfToNumber,
+  numberToHalf,
+  referenceTensor,
+  seededValues,
+  sinOfProduct,
+  TENSOR_INDEX,
+} from "./reference.js";
 
 await init();
-
-// Deterministic values in [-2, 2).
-function values(n, seed) {
-  let state = seed >>> 0;
-  return Array.from({ length: n }, () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return (state / 2 ** 32) * 4 - 2;
-  });
-}
 
 // One row turned as transformers does: the first `rotary` columns form
 // pairs (i, i + rotary/2) ("halves") or (2i, 2i+1) ("interleaved") with
@@ -61,7 +60,7 @@ test("partial rotary in both pairings, for odd head widths too", () => {
       [33, 8],
       [10, 10],
     ]) {
-      const data = values(3 * dim, dim + rotary);
+      const data = seededValues(3 * dim, dim + rotary);
       const got = rope(Float64Array.from(data), [0, 17, 1e4], {
         dim,
         rotaryDim: rotary,
@@ -86,32 +85,11 @@ test("partial rotary in both pairings, for odd head widths too", () => {
     }
 });
 
-// The flat index of (b, h, s, d) in each order.
-const INDEX = {
-  bhsd: ({ H, S, D }, b, h, s, d) => ((b * H + h) * S + s) * D + d,
-  bshd: ({ H, S, D }, b, h, s, d) => ((b * S + s) * H + h) * D + d,
-};
-
-function referenceTensor(data, shape, order, positionOf, rotary) {
-  const { B, H, S, D } = shape;
-  const out = new Array(data.length);
-  for (let b = 0; b < B; b++)
-    for (let h = 0; h < H; h++)
-      for (let s = 0; s < S; s++) {
-        const at = INDEX[order](shape, b, h, s, 0);
-        const row = referenceRow(data.slice(at, at + D), positionOf(b, s), {
-          rotary,
-        });
-        for (let d = 0; d < D; d++) out[at + d] = row[d];
-      }
-  return out;
-}
-
 test("4-D tensors in both orders, positions from a past length or per batch row", () => {
   const shape = { B: 2, H: 3, S: 300, D: 16 };
   const { B, H, S, D } = shape;
   // float32 values, so the reference turns what rope reads.
-  const data = Array.from(Float32Array.from(values(B * H * S * D, 11)));
+  const data = Array.from(Float32Array.from(seededValues(B * H * S * D, 11)));
   const perBatch = Float64Array.from({ length: B * S }, (_, i) =>
     i < S ? i : 3 * (i - S) + 5,
   );
@@ -130,12 +108,8 @@ test("4-D tensors in both orders, positions from a past length or per batch row"
           batch: B,
           order,
         });
-        const expected = referenceTensor(
-          data,
-          shape,
-          order,
-          positionOf,
-          rotaryDim,
+        const expected = referenceTensor(data, shape, order, (row, b, s) =>
+          referenceRow(row, positionOf(b, s), { rotary: rotaryDim }),
         );
         assertClose(
           got,
@@ -186,13 +160,13 @@ test("tensors longer than a chunk, in both orders and float32 and float64", () =
 test("bshd and bhsd of the same tensor give the same rows", () => {
   const shape = { B: 1, H: 4, S: 130, D: 8 };
   const { H, S, D } = shape;
-  const bhsd = Float32Array.from(values(H * S * D, 3));
+  const bhsd = Float32Array.from(seededValues(H * S * D, 3));
   const bshd = new Float32Array(bhsd.length);
   for (let h = 0; h < H; h++)
     for (let s = 0; s < S; s++)
       for (let d = 0; d < D; d++)
-        bshd[INDEX.bshd(shape, 0, h, s, d)] =
-          bhsd[INDEX.bhsd(shape, 0, h, s, d)];
+        bshd[TENSOR_INDEX.bshd(shape, 0, h, s, d)] =
+          bhsd[TENSOR_INDEX.bhsd(shape, 0, h, s, d)];
   const a = rope(bhsd, 40, { dim: D, heads: H, order: "bhsd" });
   const b = rope(bshd, 40, { dim: D, heads: H, order: "bshd" });
   for (let h = 0; h < H; h++)
@@ -200,45 +174,17 @@ test("bshd and bhsd of the same tensor give the same rows", () => {
       for (let d = 0; d < D; d++)
         assert.ok(
           Math.abs(
-            a[INDEX.bhsd(shape, 0, h, s, d)] - b[INDEX.bshd(shape, 0, h, s, d)],
+            a[TENSOR_INDEX.bhsd(shape, 0, h, s, d)] -
+              b[TENSOR_INDEX.bshd(shape, 0, h, s, d)],
           ) <=
             2 ** -23,
         );
 });
 
-// binary16 written here: every half is a double, and a double is rounded
-// to the nearest half, ties to even.
-function halfToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  if (exponent === 31) return fraction ? NaN : sign * Infinity;
-  if (exponent === 0) return sign * fraction * 2 ** -24;
-  return sign * (1024 + fraction) * 2 ** (exponent - 25);
-}
-function roundHalfEven(v) {
-  const f = Math.floor(v);
-  const d = v - f;
-  return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
-}
-function numberToHalf(x) {
-  if (Number.isNaN(x)) return 0x7e00;
-  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
-  const a = Math.abs(x);
-  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24);
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  let m = roundHalfEven((a / 2 ** e - 1) * 1024);
-  if (m === 1024) (e++, (m = 0));
-  if (e > 15) return sign | 0x7c00;
-  return sign | ((e + 15) << 10) | m;
-}
-
 test("float16 data: half bits in, half bits out, each rounded once from the exact value", () => {
   const dim = 24;
   const rows = 40;
-  const bits = Uint16Array.from(values(rows * dim, 5), numberToHalf);
+  const bits = Uint16Array.from(seededValues(rows * dim, 5), numberToHalf);
   const positions = Array.from({ length: rows }, (_, r) => r * 97 + 0.5);
   for (const rotaryDim of [24, 12]) {
     const got = rope(bits, positions, { dim, rotaryDim });
@@ -268,7 +214,7 @@ test("float16 data: half bits in, half bits out, each rounded once from the exac
 test("rotate on float16 rows: R(k) in double, each value rounded once", () => {
   const dim = 16;
   const rows = 12;
-  const bits = Uint16Array.from(values(rows * dim, 9), numberToHalf);
+  const bits = Uint16Array.from(seededValues(rows * dim, 9), numberToHalf);
   const offsets = Array.from({ length: rows }, (_, r) => r * 31 - 100.25);
   const got = rotate(bits, offsets, { dim });
   assert.ok(got instanceof Uint16Array);

@@ -602,22 +602,24 @@ test("rope cache layouts and dtypes: the C core accepts exactly the listed ones"
   assert.equal(withMemory(cacheCall(float32, 0, 70000)), 0);
 });
 
+// Parameters each rope type accepts, its required ones included.
+const VALID = {
+  default: {},
+  linear: { factor: 2 },
+  dynamic: { factor: 2, maxPositionEmbeddings: 10 },
+  yarn: YARN,
+  longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
+  llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
+  proportional: {},
+};
+
 test("rope types: the C core accepts exactly the listed ones", () => {
-  const params = {
-    default: {},
-    linear: { factor: 2 },
-    dynamic: { factor: 2, maxPositionEmbeddings: 10 },
-    yarn: YARN,
-    longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
-    llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
-    proportional: {},
-  };
   for (const i of eachIndex(ROPE_TYPES)) {
     const name = ROPE_TYPES[i];
-    assert.notEqual(params[name ?? "default"], undefined, `type ${name}`);
+    assert.notEqual(VALID[name ?? "default"], undefined, `type ${name}`);
     const factors = name === "longrope" ? new Array(8).fill(1) : [];
     assert.equal(
-      withMemory(ropeCall(i, params[name] ?? {}, factors)),
+      withMemory(ropeCall(i, VALID[name] ?? {}, factors)),
       name === undefined ? codeOf("PE_ERR_ROPE_TYPE") : 0,
       `type ${name ?? i}`,
     );
@@ -628,15 +630,6 @@ test("rope types: the C core accepts exactly the listed ones", () => {
 // rope_scaling.h; the C core refuses any other parameter, and a call
 // without a required one.
 test("rope parameter table: the C core takes what it lists, and refuses the rest", () => {
-  const valid = {
-    default: {},
-    linear: { factor: 2 },
-    dynamic: { factor: 2, maxPositionEmbeddings: 10 },
-    yarn: YARN,
-    longrope: { maxPositionEmbeddings: 10, attentionFactor: 1 },
-    llama3: { ...LLAMA3, lowFreqFactor: 1, highFreqFactor: 4 },
-    proportional: {},
-  };
   const { ROPE_TYPE_PARAMETERS } = constants;
   assert.deepEqual(Object.keys(ROPE_TYPE_PARAMETERS), [...ROPE_TYPES]);
   const ONE = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, 1]));
@@ -648,19 +641,19 @@ test("rope parameter table: the C core takes what it lists, and refuses the rest
       assert.ok(ROPE_PARAMETER_SLOTS.includes(key) || lists.includes(key), key);
     for (const key of requires) assert.ok(takes.includes(key), key);
     const factors = type === "longrope" ? new Array(8).fill(1) : [];
-    assert.equal(withMemory(ropeCall(type, valid[type], factors)), 0, type);
+    assert.equal(withMemory(ropeCall(type, VALID[type], factors)), 0, type);
     for (const key of ROPE_PARAMETER_SLOTS) {
       if (takes.includes(key)) continue;
       assert.equal(
         withMemory(
-          ropeCall(type, { ...valid[type], [key]: ONE[key] }, factors),
+          ropeCall(type, { ...VALID[type], [key]: ONE[key] }, factors),
         ),
         codeOf("PE_ERR_ROPE_PARAMETER"),
         `${type} refuses ${key}`,
       );
     }
     for (const key of requires) {
-      const without = { ...valid[type] };
+      const without = { ...VALID[type] };
       delete without[key];
       const status = lists.includes(key)
         ? withMemory(ropeCall(type, without, []))
@@ -670,7 +663,7 @@ test("rope parameter table: the C core takes what it lists, and refuses the rest
     // Only longrope takes factor lists.
     if (lists.length === 0)
       assert.equal(
-        withMemory(ropeCall(type, valid[type], new Array(8).fill(1))),
+        withMemory(ropeCall(type, VALID[type], new Array(8).fill(1))),
         codeOf("PE_ERR_ROPE_PARAMETER"),
         `${type} takes no factor lists`,
       );
