@@ -139,16 +139,16 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
   const float *src_y = src + pe_second_column(cols, i0);
   float *dst_x = dst + pe_first_column(cols, i0);
   float *dst_y = dst + pe_second_column(cols, i0);
-  if (cols->stride == 2) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
     for (; i + 4 <= n; i += 4) {
       state2(b, i, advance, &s0, &c0);
       state2(b, i + 2, advance, &s1, &c1);
-      const float *p = src_x + 2 * i;
+      const float *p = src_x + PE_INTERLEAVED_STRIDE * i;
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
       v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
       v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
       turn4_f32(&x, &y, s0, c0, s1, c1);
-      float *q = dst_x + 2 * i;
+      float *q = dst_x + PE_INTERLEAVED_STRIDE * i;
       wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
       wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
     }
@@ -172,7 +172,7 @@ static void row_f64(double *dst, const double *src, const pe_columns *cols,
                     pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s, c;
-  if (cols->stride == 2) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE) {
     for (; i + 2 <= n; i += 2) {
       state2(b, i, 0, &s, &c);
       const double *p = src + pe_first_column(cols, i0 + i);
@@ -302,7 +302,8 @@ static int32_t relation_of(int32_t layout, int32_t odd_dim, uint32_t dim,
     return PE_ERR_NO_PARTNER;
   /* x is the lower column of a pair: the sin of sin-first layouts. */
   pe_columns cols = pe_table_columns(layout, dim, n_omega);
-  *pairing = cols.stride == 2 ? PE_PAIRING_INTERLEAVED : PE_PAIRING_HALVES;
+  *pairing = cols.stride == PE_INTERLEAVED_STRIDE ? PE_PAIRING_INTERLEAVED
+                                                  : PE_PAIRING_HALVES;
   *sign = cols.first > cols.second ? 1.0 : -1.0;
   return PE_OK;
 }
