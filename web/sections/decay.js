@@ -324,7 +324,7 @@ export function mount(root, app) {
       last = state;
       yield* redrawSteps();
       yield;
-      rope.update(state);
+      yield* rope.update(state);
     },
   };
 }
