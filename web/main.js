@@ -169,6 +169,12 @@ function render(messages) {
   );
   controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
+  // A section jumped to starts below the sticky controls, not under them.
+  page.barSize?.disconnect();
+  page.barSize = new ResizeObserver(() =>
+    root.style.setProperty("--controls-height", `${bar.offsetHeight}px`),
+  );
+  page.barSize.observe(bar);
 
   const nav = element("nav", "toc");
   nav.setAttribute("aria-label", t("toc"));

@@ -136,6 +136,15 @@ test("a section link scrolls there and keeps the state; one link carries both", 
     (s) => s.getBoundingClientRect().top,
   );
   assert.ok(Math.abs(decayTop) < 200, `decay at ${decayTop}`);
+  // Its heading is below the sticky controls, not under them.
+  const [heading, controls] = await page.evaluate(() => [
+    document.querySelector("#decay h2").getBoundingClientRect().top,
+    document.querySelector(".controls-bar").getBoundingClientRect().bottom,
+  ]);
+  assert.ok(
+    heading >= controls,
+    `heading at ${heading}, controls to ${controls}`,
+  );
 
   // A table-of-contents entry goes to its section and keeps the state.
   await page.click('nav.toc a[href="#dot"]');
