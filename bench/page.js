@@ -11,6 +11,10 @@
 // in random tasks, which is why the load average stands beside each figure;
 // a trace of the renderer's main thread gives each task's CPU time too,
 // which the others' work does not lengthen: the page's own cost.
+// Beside each size, a fresh load of its link, measured the same way from
+// the navigation on: long tasks, the longest, the worst frame gap, and the
+// time until every section has drawn and every heatmap has binned its last
+// row (three loads; the one with the middle longest task is printed).
 import { loadavg } from "node:os";
 import { launch } from "../tests/browser/launch.js";
 
@@ -60,10 +64,20 @@ function percentile(values, p) {
  */
 function mainThreadTasks(trace) {
   const events = trace.traceEvents ?? trace;
+  // The page's renderer: the process whose events name the page's script
+  // (the browser may run other renderers of its own meanwhile).
+  const pids = new Set(
+    events
+      .filter((e) => e.args?.data?.url?.endsWith("/page.js"))
+      .map((e) => e.pid),
+  );
   const main = new Set(
     events
       .filter(
-        (e) => e.name === "thread_name" && e.args?.name === "CrRendererMain",
+        (e) =>
+          e.name === "thread_name" &&
+          e.args?.name === "CrRendererMain" &&
+          pids.has(e.pid),
       )
       .map((e) => `${e.pid}/${e.tid}`),
   );
@@ -154,6 +168,72 @@ async function run(chromium, size) {
   return result;
 }
 
+/** A fresh load of the size's link, observed from its first script on. */
+async function load(chromium, size) {
+  const context = await chromium.browser.newContext({
+    locale: "en-US",
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const seen = (window.peLoad = { tasks: [], gaps: [] });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) seen.tasks.push(entry.duration);
+    }).observe({ type: "longtask" });
+    let last = performance.now();
+    const tick = (now) => {
+      seen.gaps.push(now - last);
+      last = now;
+      if (!seen.stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await chromium.browser.startTracing(page, {
+    categories: ["disabled-by-default-devtools.timeline"],
+  });
+  await page.goto(`${chromium.origin}/index.html${size.hash}`);
+  const result = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let drawn = null;
+        const check = () => {
+          const now = performance.now();
+          if (drawn === null && document.body.dataset.ready === "true")
+            drawn = now;
+          if (
+            drawn !== null &&
+            !document.querySelector("canvas[data-complete=false]")
+          ) {
+            window.peLoad.stop = true;
+            resolve({ ...window.peLoad, drawn, binned: now });
+          } else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+  const trace = await chromium.browser.stopTracing();
+  result.cpu = mainThreadTasks(JSON.parse(trace.toString()));
+  await context.close();
+  return result;
+}
+
+const longestOf = (load) => Math.max(0, ...load.tasks);
+
+function loadLine(loads) {
+  const longests = loads.map(longestOf);
+  const middle = loads[longests.indexOf(median(longests))];
+  return (
+    `  fresh load of the link: longest task ${longestOf(middle).toFixed(0)} ms (runs: ${longests
+      .map((w) => w.toFixed(0))
+      .join(", ")}), ${middle.tasks.length} long tasks; ` +
+    `worst frame gap ${Math.max(...middle.gaps).toFixed(0)} ms; ` +
+    `every section drawn at ${middle.drawn.toFixed(0)} ms, every heatmap binned at ${middle.binned.toFixed(0)} ms; ` +
+    `main thread CPU time: longest task ${middle.cpu.cpu.toFixed(0)} ms (runs: ${loads
+      .map((l) => l.cpu.cpu.toFixed(0))
+      .join(", ")}), tasks over 50 ms of CPU: ${middle.cpu.over}`
+  );
+}
+
 const worstOf = (run) => Math.max(...run.perChange.map((c) => c.worst));
 
 function perControl(run, list) {
@@ -202,6 +282,13 @@ try {
         perControl(middle, SHARED),
     );
     console.log("  section controls: " + perControl(middle, OWN));
+    const loadsBefore = loadavg()[0];
+    const loads = [];
+    for (let r = 0; r < RUNS; r++) loads.push(await load(chromium, size));
+    console.log(
+      loadLine(loads) +
+        ` (load average ${loadsBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)})`,
+    );
   }
 } finally {
   await chromium.close();

@@ -17,6 +17,7 @@ import {
 } from "./i18n.js";
 import { sections } from "./sections/index.js";
 import { CONTROLS, readControl, withOptions } from "./state.js";
+import { drawQueue } from "./draw-queue.js";
 
 const script = document.currentScript;
 const ready = lib.init();
@@ -89,28 +90,42 @@ function readAttributes(element) {
   return { lang, values, theme, messages };
 }
 
+// One queue for every panel of the host page: panels are drawn a frame's
+// budget at a time, those on screen first, a large one in steps, so that a
+// page of many panels never stalls; a panel queued again drops the steps
+// left of its older state.
+const queue = drawQueue();
+
 class Panel extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
   connectedCallback() {
-    ready.then(() => this.schedule());
+    ready.then(() => this.isConnected && this.schedule());
   }
 
-  // Changes are gathered into one redraw per frame with the attributes as
-  // they are then: ten attributes set at once draw once.
+  disconnectedCallback() {
+    if (this.drawing) queue.remove(this.drawing);
+  }
+
+  // Changes are drawn with the attributes as they are when the panel's turn
+  // comes: ten attributes set at once draw once.
   attributeChangedCallback() {
     if (this.isConnected && this.mounted) this.schedule();
   }
 
   schedule() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = null;
-      this.render();
-    });
+    this.dataset.ready = "false";
+    this.drawing ??= {
+      id: this.localName,
+      root: this,
+      steps: () => this.steps(),
+      done: (error) => this.done(error),
+    };
+    queue.add(this.drawing);
   }
 
-  render() {
+  /** The panel's drawing: attributes read, a mount if needed, the update. */
+  *steps() {
     const { lang, values, theme, messages } = readAttributes(this);
     const dark = theme === "dark" || (theme === "auto" && darkScheme.matches);
     this.classList.add("pe-embed");
@@ -118,7 +133,10 @@ class Panel extends HTMLElement {
     this.dataset.theme = theme;
     const state = withOptions(values, lang);
     // A new language needs new text everywhere; anything else is an update.
-    if (!this.mounted || this.mounted.lang !== lang) this.mount(lang, state);
+    if (!this.mounted || this.mounted.lang !== lang) {
+      this.mount(lang, state);
+      yield;
+    }
     const { root, view } = this.mounted;
     note(
       root,
@@ -128,19 +146,21 @@ class Panel extends HTMLElement {
       "attributes",
     );
     this.mounted.state = state;
-    try {
-      // A panel is drawn whole: the steps a section's drawing may come in
-      // are run at once.
-      const steps = view.update(state);
-      if (typeof steps?.next === "function") while (!steps.next().done);
-      note(root, "", "failed");
-    } catch (error) {
+    const steps = view.update(state);
+    if (typeof steps?.next === "function") yield* steps;
+  }
+
+  done(error) {
+    if (this.mounted)
       note(
-        root,
-        translate(strings, lang, "failed", { message: error.message }),
+        this.mounted.root,
+        error
+          ? translate(strings, this.mounted.lang, "failed", {
+              message: error.message,
+            })
+          : "",
         "failed",
       );
-    }
     this.dataset.renders = String(Number(this.dataset.renders ?? 0) + 1);
     this.dataset.ready = "true";
   }

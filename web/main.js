@@ -4,6 +4,7 @@ import * as lib from "sinusoidal-pe";
 import { createApp, note, pointerChannel } from "./app.js";
 import { fitFormulas } from "./math.js";
 import { element } from "./dom.js";
+import { drawQueue } from "./draw-queue.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";
@@ -22,8 +23,8 @@ const page = {
   params: new Map(),
   known: new Set(),
   mounted: [],
-  dirty: new Set(),
-  frame: null,
+  mounting: false,
+  formulas: [],
   state: null,
   controls: null,
   notes: null,
@@ -117,6 +118,8 @@ function updateLink() {
  */
 function writeLink(force = false) {
   if (!force && location.hash !== link.own) return;
+  // Until every section has asked for its keys, the link keeps them all.
+  if (page.mounting) return;
   const params = Array.from(page.params).filter(([key]) => page.known.has(key));
   const hash = hashOf(page.values, page.lang, params, page.section);
   link.own = hash;
@@ -136,6 +139,7 @@ function render(messages) {
   document.documentElement.lang = page.lang === "zh" ? "zh-Hans" : "en";
   document.title = t("title");
   page.known = new Set();
+  for (const mounted of page.mounted) queue.remove(mounted);
   page.mounted = [];
 
   const toggle = element("button", "lang-toggle", [t("langToggle")]);
@@ -165,6 +169,12 @@ function render(messages) {
   );
   controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
+  // A section jumped to starts below the sticky controls, not under them.
+  page.barSize?.disconnect();
+  page.barSize = new ResizeObserver(() =>
+    root.style.setProperty("--controls-height", `${bar.offsetHeight}px`),
+  );
+  page.barSize.observe(bar);
 
   const nav = element("nav", "toc");
   nav.setAttribute("aria-label", t("toc"));
@@ -175,10 +185,19 @@ function render(messages) {
 
   page.state = withOptions(page.values, page.lang);
   const pointer = pointerChannel();
-  for (const section of sections) {
+  page.mounted = sections.map((section) => {
     const sectionRoot = element("section", "pe-section");
     sectionRoot.id = section.id;
     main.append(sectionRoot);
+    const link = element("a", "", [
+      translate(section.strings, page.lang, "title"),
+    ]);
+    link.href = `#${section.id}`;
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      goToSection(section.id);
+    });
+    list.append(element("li", "", [link]));
     const app = createApp({
       lib,
       lang: page.lang,
@@ -193,27 +212,45 @@ function render(messages) {
       state: () => page.state,
       pointer,
     });
-    try {
-      const view = section.mount(sectionRoot, app);
-      page.mounted.push({ section, root: sectionRoot, view });
-    } catch (error) {
-      note(sectionRoot, t("failed", { message: error.message }), "failed");
-    }
-    const title = sectionRoot.querySelector("h2");
-    if (title) {
-      const link = element("a", "", [title.textContent]);
-      link.href = `#${section.id}`;
-      link.addEventListener("click", (event) => {
-        event.preventDefault();
-        goToSection(section.id);
-      });
-      list.append(element("li", "", [link]));
-    }
-  }
+    const mounted = { id: section.id, section, root: sectionRoot, app };
+    mounted.view = null;
+    mounted.steps = () => sectionSteps(mounted);
+    mounted.done = (error) =>
+      note(
+        sectionRoot,
+        error || mounted.broken
+          ? t("failed", { message: (error ?? mounted.broken).message })
+          : "",
+        "failed",
+      );
+    return mounted;
+  });
   root.append(element("footer", "page-footer", [t("footer")]));
-  page.formulas?.disconnect();
-  page.formulas = fitFormulas(root, t("wideFormula"));
+  for (const formulas of page.formulas) formulas.disconnect();
+  page.formulas = [];
   for (const [key, vars] of messages) addNote(t(key, vars));
+  // Sections are mounted in the drawing queue too, one step each, so that
+  // the first draw of a large link is spread over frames like any change.
+  page.mounting = true;
+  page.scrollPending = page.section;
+  if (page.section) document.getElementById(page.section)?.scrollIntoView();
+  schedule();
+}
+
+/** Mounts a section: its text, controls and empty charts. */
+function mount(mounted) {
+  try {
+    mounted.view = mounted.section.mount(mounted.root, mounted.app);
+    page.formulas.push(fitFormulas(mounted.root, t("wideFormula")));
+  } catch (error) {
+    mounted.view = { update() {} };
+    mounted.broken = error;
+  }
+}
+
+/** Once every section is mounted: the link, and its keys no section knows. */
+function allMounted() {
+  page.mounting = false;
   // Section keys are known once the sections have asked for them.
   for (const key of page.params.keys())
     if (!page.known.has(key)) {
@@ -221,10 +258,6 @@ function render(messages) {
       addNote(t("unknownKey", { key: quoted(key) }));
     }
   writeLink(true);
-  // Once more when every section is drawn: charts above it change height.
-  page.scrollPending = page.section;
-  if (page.section) document.getElementById(page.section)?.scrollIntoView();
-  schedule();
 }
 
 function addNote(message) {
@@ -262,73 +295,34 @@ function onControl(key, text, committed) {
 }
 
 /**
- * Marks every section for a redraw with the latest state. Sections are
- * drawn one frame at a time, those on screen first, within a budget per
- * frame: a change made meanwhile replaces the state the remaining ones
- * get, so nothing stale is drawn, and no section is drawn twice a frame.
- * A section whose drawing comes in steps (its update returns an iterator)
- * gets its steps over as many frames as the budget asks; a new state drops
- * the steps left of the old one.
+ * Queues every section for a redraw with the latest state: a change made
+ * meanwhile replaces the state the remaining ones get, so nothing stale is
+ * drawn, and no section is drawn twice a frame.
  */
 function schedule() {
-  for (const mounted of page.mounted) {
-    mounted.steps = null;
-    page.dirty.add(mounted);
-  }
   document.body.dataset.ready = "false";
-  if (page.frame === null) page.frame = requestAnimationFrame(redraw);
+  for (const mounted of page.mounted) queue.add(mounted);
 }
 
-// Script time per frame; style, layout, paint and the canvases' commit come
-// after it, in the same task.
-const FRAME_BUDGET = 6;
-
-function onScreen(mounted) {
-  const box = mounted.root.getBoundingClientRect();
-  return box.bottom > 0 && box.top < innerHeight;
-}
-
-function redraw() {
-  page.frame = null;
-  const start = performance.now();
-  const visible = new Map([...page.dirty].map((m) => [m, onScreen(m)]));
-  const order = [...page.dirty].sort((a, b) => visible.get(b) - visible.get(a));
-  for (const mounted of order) {
-    if (performance.now() - start > FRAME_BUDGET) break;
-    const begin = performance.now();
-    try {
-      if (!mounted.steps) {
-        mounted.began = begin;
-        const result = mounted.view?.update(page.state);
-        mounted.steps = typeof result?.next === "function" ? result : null;
-      }
-      let finished = !mounted.steps;
-      while (!finished && performance.now() - start <= FRAME_BUDGET)
-        finished = mounted.steps.next().done;
-      // One measure per frame's share of a section's drawing, and one for
-      // the drawing from its first step to its last.
-      performance.measure(`pe-step:${mounted.section.id}`, { start: begin });
-      if (!finished) break;
-      performance.measure(`pe-update:${mounted.section.id}`, {
-        start: mounted.began,
-      });
-      mounted.steps = null;
-      note(mounted.root, "", "failed");
-    } catch (error) {
-      mounted.steps = null;
-      note(mounted.root, t("failed", { message: error.message }), "failed");
-    }
-    page.dirty.delete(mounted);
+/** A section's drawing: its mount the first time, then its update's steps. */
+function* sectionSteps(mounted) {
+  if (!mounted.view) {
+    mount(mounted);
+    if (page.mounted.every((m) => m.view)) allMounted();
+    yield;
   }
-  performance.measure("pe-update", { start });
-  if (page.dirty.size) page.frame = requestAnimationFrame(redraw);
-  else {
+  const result = mounted.view.update(page.state);
+  if (typeof result?.next === "function") yield* result;
+}
+
+const queue = drawQueue({
+  onIdle() {
     if (page.scrollPending)
       document.getElementById(page.scrollPending)?.scrollIntoView();
     page.scrollPending = "";
     document.body.dataset.ready = "true";
-  }
-}
+  },
+});
 
 lib.init().then(
   () => {

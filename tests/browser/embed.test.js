@@ -1,6 +1,6 @@
 // Embedded panels in Chromium: notes that speak of attributes, the theme
-// and compact attributes, and attribute changes drawn once per frame with
-// the latest values only.
+// and compact attributes, attribute changes drawn with the latest values
+// only, and the panels of a page drawn from one queue, a step at a time.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { launch } from "./launch.js";
@@ -32,6 +32,14 @@ const frames = (page) =>
       new Promise((resolve) =>
         requestAnimationFrame(() => requestAnimationFrame(resolve)),
       ),
+  );
+
+/** Waits until every panel has drawn its latest attributes. */
+const drawn = (page) =>
+  page.waitForFunction(() =>
+    Array.from(document.querySelectorAll(".pe-embed")).every(
+      (panel) => panel.dataset.ready === "true",
+    ),
   );
 
 test("bad attributes get notes that name the attribute, and defaults", async () => {
@@ -94,13 +102,13 @@ test("theme: light by default inside any host, dark or following the scheme on r
   await page.evaluate(() =>
     document.getElementById("added").setAttribute("theme", "light"),
   );
-  await frames(page);
+  await drawn(page);
   assert.deepEqual(await background(page, "#added canvas"), light);
   await page.emulateMedia({ colorScheme: "light" });
   await page.evaluate(() =>
     document.getElementById("added").setAttribute("theme", "auto"),
   );
-  await frames(page);
+  await drawn(page);
   assert.deepEqual(await background(page, "#added canvas"), light);
   assert.deepEqual(errors, []);
   await close();
@@ -129,14 +137,14 @@ test("a panel leaves the headings to its host; compact shows the charts without 
   await page.evaluate(() =>
     document.getElementById("added").removeAttribute("compact"),
   );
-  await frames(page);
+  await drawn(page);
   assert.ok(await page.locator("#added .lead").isVisible());
   assert.equal(await page.locator("#added h2").count(), 0);
   assert.deepEqual(errors, []);
   await close();
 });
 
-test("attribute changes draw once per frame with the latest values, without re-mounting", async () => {
+test("attribute changes draw once with the latest values, without re-mounting", async () => {
   const { page, errors, close } = await chromium.open("embed.html", {
     ready: "pe-heatmap[data-ready=true]",
   });
@@ -176,7 +184,7 @@ test("attribute changes draw once per frame with the latest values, without re-m
         panel.setAttribute("start", String(burst));
       }
   });
-  await frames(page);
+  await drawn(page);
   const after = await page.$$eval(".burst", (list) =>
     list.map((panel) => ({
       renders: Number(panel.dataset.renders),
@@ -212,6 +220,57 @@ test("attribute changes draw once per frame with the latest values, without re-m
     list.map((p) => Number(p.dataset.renders)),
   );
   end.forEach((renders, i) => assert.ok(renders - start[i] <= 5, tags[i]));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the panels of a page share one queue: a step a frame when every step overruns the budget", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-relation[data-ready=true]",
+  });
+  // A clock on which every call is 7 ms later: each step of drawing then
+  // overruns the frame's budget, and a queue that spreads its work over
+  // frames draws one step a frame. Panels drawn each in one go would all
+  // finish in the frame after they were connected.
+  const finished = await page.evaluate(async () => {
+    const now = performance.now.bind(performance);
+    let skew = 0;
+    performance.now = () => now() + (skew += 7);
+    let frame = 0;
+    const count = () => {
+      frame++;
+      requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const tags = ["pe-heatmap", "pe-heatmap", "pe-dot", "pe-curves"];
+    const panels = tags.map((tag) => {
+      const panel = document.createElement(tag);
+      panel.className = "large";
+      panel.setAttribute("dim", "4096");
+      panel.setAttribute("positions", "1024");
+      return panel;
+    });
+    const connectedAt = frame;
+    document.querySelector("main").prepend(...panels);
+    const frames = new Map();
+    await new Promise((resolve) => {
+      new MutationObserver(() => {
+        for (const panel of panels)
+          if (panel.dataset.ready === "true" && !frames.has(panel))
+            frames.set(panel, frame - connectedAt);
+        if (frames.size === panels.length) resolve();
+      }).observe(document.querySelector("main"), {
+        attributes: true,
+        subtree: true,
+        attributeFilter: ["data-ready"],
+      });
+    });
+    performance.now = now;
+    return panels.map((panel) => frames.get(panel));
+  });
+  // Every panel finished in a frame of its own, each after several steps.
+  assert.equal(new Set(finished).size, finished.length, String(finished));
+  for (const at of finished) assert.ok(at >= 2, String(finished));
   assert.deepEqual(errors, []);
   await close();
 });

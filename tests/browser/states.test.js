@@ -136,6 +136,15 @@ test("a section link scrolls there and keeps the state; one link carries both", 
     (s) => s.getBoundingClientRect().top,
   );
   assert.ok(Math.abs(decayTop) < 200, `decay at ${decayTop}`);
+  // Its heading is below the sticky controls, not under them.
+  const [heading, controls] = await page.evaluate(() => [
+    document.querySelector("#decay h2").getBoundingClientRect().top,
+    document.querySelector(".controls-bar").getBoundingClientRect().bottom,
+  ]);
+  assert.ok(
+    heading >= controls,
+    `heading at ${heading}, controls to ${controls}`,
+  );
 
   // A table-of-contents entry goes to its section and keeps the state.
   await page.click('nav.toc a[href="#dot"]');
@@ -590,4 +599,48 @@ test("at the largest size a newer table cancels the binning of an older one", as
   assert.ok(seen === fresh, "the drawn table differs from a fresh one");
   assert.deepEqual(errors, []);
   await close();
+});
+
+test("a link at the largest size is drawn through the queue: its sections mounted a step a frame, then every one drawn", async () => {
+  const context = await chromium.browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  // A clock on which every call is 7 ms later: each step of drawing then
+  // overruns the frame's budget, and a page that mounts its sections in
+  // its drawing queue mounts one a frame. Mounted all in the task that
+  // reads the link, they would appear all at once.
+  await page.addInitScript(() => {
+    const now = performance.now.bind(performance);
+    let skew = 0;
+    performance.now = () => now() + (skew += 7);
+    window.mountedPerFrame = [];
+    const count = () => {
+      const roots = document.querySelectorAll("main.sections > section");
+      const mounted = Array.from(roots).filter((r) => r.childElementCount);
+      window.mountedPerFrame.push(mounted.length);
+      if (roots.length === 0 || mounted.length < roots.length)
+        requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+  });
+  await page.goto(`${chromium.origin}/index.html#dim=4096&positions=16384`);
+  await page.waitForFunction(() => {
+    const roots = document.querySelectorAll("main.sections > section");
+    return roots.length && Array.from(roots).every((r) => r.childElementCount);
+  });
+  const counts = await page.evaluate(() => window.mountedPerFrame);
+  const sections = await page.locator("main.sections > section").count();
+  // Every count from none to all but the last was seen in some frame.
+  const seen = new Set(counts);
+  for (let n = 0; n < sections; n++)
+    assert.ok(seen.has(n), `${n} mounted: ${counts.join(" ")}`);
+  // And the link's state is the one drawn.
+  await page.waitForSelector("body[data-ready=true]");
+  assert.match(
+    await page.textContent("#table"),
+    /16384 × 4096 values shown on/,
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -142,18 +142,28 @@ export function heatmap(container, spec = {}) {
     const slice = () => {
       if (mine !== job) return;
       const began = performance.now();
+      const first = r;
       do {
         const n = Math.min(rows - r, chunk);
         accumulate(source(r, n), r, n);
         r += n;
       } while (r < rows && performance.now() - began < SLICE_MS);
-      colour();
+      if (r > first) colour(binOf(first), binOf(r - 1) + 1);
       draw();
       canvas.dataset.complete = String(r >= rows);
       if (r < rows) requestAnimationFrame(slice);
     };
-    slice();
+    // A table of one slice is drawn now; a larger one from the next frame,
+    // apart from the work that asked for it.
+    if (rows * cols <= CHUNK) slice();
+    else {
+      canvas.dataset.complete = "false";
+      requestAnimationFrame(slice);
+    }
   }
+
+  // The bin row that table row r falls in.
+  const binOf = (r) => Math.floor((r * binned.h) / rows);
 
   function measure() {
     // The width the observer last saw: reading it from the page here would
@@ -186,6 +196,8 @@ export function heatmap(container, spec = {}) {
       cells.height = h;
     }
     binned.sums.fill(0);
+    new Uint32Array(image.data.buffer).fill(0);
+    cells.getContext("2d").clearRect(0, 0, w, h);
     binned.colBin = new Int32Array(cols);
     binned.colCount = new Float64Array(w);
     for (let c = 0; c < cols; c++) {
@@ -198,7 +210,7 @@ export function heatmap(container, spec = {}) {
   function accumulate(block, first, count) {
     const { sums, colBin, rowCount, w, h } = binned;
     for (let r = 0; r < count; r++) {
-      const y = Math.floor(((first + r) * h) / rows);
+      const y = binOf(first + r);
       rowCount[y]++;
       const row = y * w;
       for (let c = 0, at = r * cols; c < cols; c++, at++)
@@ -206,17 +218,14 @@ export function heatmap(container, spec = {}) {
     }
   }
 
-  // Bins no row has reached yet stay transparent.
-  function colour() {
-    const { sums, rowCount, colCount, w, h } = binned;
+  // Colours bin rows y0 … y1 − 1, those the last rows binned reached; bins
+  // no row has reached yet stay transparent.
+  function colour(y0, y1) {
+    const { sums, rowCount, colCount, w } = binned;
     const words = new Uint32Array(image.data.buffer);
     const toIndex = 127.5 / reach;
-    for (let y = 0; y < h; y++)
+    for (let y = y0; y < y1; y++)
       for (let x = 0, at = y * w; x < w; x++, at++) {
-        if (rowCount[y] === 0) {
-          words[at] = 0;
-          continue;
-        }
         const mean = sums[at] / (rowCount[y] * colCount[x]);
         const index = (mean + reach) * toIndex;
         words[at] =
@@ -224,7 +233,7 @@ export function heatmap(container, spec = {}) {
             index >= 0 ? (index <= 255 ? index | 0 : 255) : index < 0 ? 0 : 127
           ];
       }
-    cells.getContext("2d").putImageData(image, 0, 0);
+    cells.getContext("2d").putImageData(image, 0, 0, 0, y0, w, y1 - y0);
   }
 
   function draw() {

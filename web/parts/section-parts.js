@@ -51,7 +51,8 @@ export function select(text, choices, value, onChange, testid) {
   return element("label", { className: "field" }, [text, input]);
 }
 
-export function numberField(text, { value, min, max, step }, onChange, testid) {
+/** A number input (any step unless one is given). */
+export function numberInput({ value, min, max, step = "any" }, testid) {
   const input = element("input", {
     type: "number",
     min,
@@ -61,8 +62,49 @@ export function numberField(text, { value, min, max, step }, onChange, testid) {
     inputmode: "decimal",
   });
   input.value = String(value);
-  input.addEventListener("change", () => onChange(input));
+  return input;
+}
+
+/** A slider, named for assistive technology by `label`. */
+export function slider({ value, min, max, step }, label) {
+  const input = element("input", {
+    type: "range",
+    min,
+    max,
+    step,
+    "aria-label": label,
+  });
+  input.value = String(value);
+  return input;
+}
+
+/** A text input for a list of numbers. */
+export function listInput(values, testid) {
+  const input = element("input", {
+    type: "text",
+    testid,
+    inputmode: "decimal",
+  });
+  input.value = values.join(", ");
+  return input;
+}
+
+/** An input with its label text. */
+export function field(text, input) {
   return element("label", { className: "field" }, [text, input]);
+}
+
+export function numberField(text, { value, min, max, step }, onChange, testid) {
+  const input = numberInput({ value, min, max, step }, testid);
+  input.addEventListener("change", () => onChange(input));
+  return field(text, input);
+}
+
+/** A note that says what became of a field's value; hidden while empty. */
+export function fieldNote(testid) {
+  const note = element("p", { className: "note", role: "status", testid });
+  note.hidden = true;
+  return note;
 }
 
 /** A container a chart draws into (app.exportable adds its PNG button). */

@@ -1,7 +1,12 @@
 // The classic row and column plots: the encoding of a few positions across
 // the dimensions, and a few dimensions across the positions.
 import { element, setText } from "../dom.js";
-import { heading } from "../parts/section-parts.js";
+import {
+  field,
+  fieldNote,
+  heading,
+  listInput,
+} from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "curves";
@@ -64,6 +69,23 @@ export const formulas = {
 
 const MAX_CURVES = 6;
 
+// The two lists: positions (any number within ±10⁷) for the row chart,
+// whole dimensions for the column charts.
+const LISTS = {
+  rows: {
+    integer: false,
+    limit: 1e7,
+    fallback: [0, 10, 50],
+    testid: "curves-positions",
+  },
+  dims: {
+    integer: true,
+    limit: 4095,
+    fallback: [0, 4, 16, 40],
+    testid: "curves-dimensions",
+  },
+};
+
 /**
  * Up to six numbers from text like "0, 10, 50": `{ values }`, or
  * `{ problem, vars }` naming the first thing wrong, for a note.
@@ -98,19 +120,17 @@ export function mount(root, app) {
   const { lib } = app;
   heading(root, app);
 
-  let rows = app.param(
-    "rows",
-    [0, 10, 50],
-    (text) => numberList(text, false, 1e7).values,
-  );
-  let dims = app.param(
-    "dims",
-    [0, 4, 16, 40],
-    (text) => numberList(text, true, 4095).values,
-  );
+  // The reader's lists, each read by its own rule from the link.
+  const chosen = {};
+  for (const [key, list] of Object.entries(LISTS))
+    chosen[key] = app.param(
+      key,
+      list.fallback,
+      (text) => numberList(text, list.integer, list.limit).values,
+    );
 
   const rowFigure = figure(root, app.t("byDimension"), app.math(formulas.row));
-  const rowField = listField(app.t("positionsField"), rows, "curves-positions");
+  const rowField = listField(app.t("positionsField"), chosen.rows, "rows");
   const rowHost = document.createElement("div");
   rowFigure.append(rowField.label, rowField.note, rowHost);
   let rowChart = null;
@@ -120,11 +140,7 @@ export function mount(root, app) {
     app.t("byPosition"),
     app.math(formulas.column),
   );
-  const colField = listField(
-    app.t("dimensionsField"),
-    dims,
-    "curves-dimensions",
-  );
+  const colField = listField(app.t("dimensionsField"), chosen.dims, "dims");
   const colHost = element("div", "small-multiples");
   colFigure.append(colField.label, colField.note, colHost);
 
@@ -142,7 +158,7 @@ export function mount(root, app) {
       testid: "curves-rows",
       xLabel: app.t("pair"),
       yLabel: app.t("value"),
-      series: rows.flatMap((p, r) => [
+      series: chosen.rows.flatMap((p, r) => [
         { label: app.t("rowSin", { p }), colour: r },
         { label: app.t("rowCos", { p }), colour: r, dash: true },
       ]),
@@ -151,7 +167,7 @@ export function mount(root, app) {
   }
   function columnCharts() {
     colHost.replaceChildren();
-    colCharts = dims.map((j, n) => {
+    colCharts = chosen.dims.map((j, n) => {
       const box = element("figure", "chart small-multiple", [
         element("figcaption"),
       ]);
@@ -170,34 +186,30 @@ export function mount(root, app) {
   rowCharts();
   columnCharts();
 
-  // A list that cannot be read is put back, with a note saying why.
-  function fieldNote(field, read, kept) {
-    if (read.values) field.note.textContent = "";
-    else {
-      field.note.textContent = app.t(read.problem, {
-        ...read.vars,
-        kept: kept.join(", "),
-      });
-      field.input.value = kept.join(", ");
-    }
-    field.note.hidden = !read.problem;
+  // One handler for both lists: a list that cannot be read is put back,
+  // with a note saying why; a new one is kept, linked and drawn.
+  function listChanged(key, field, redraw) {
+    const { integer, limit } = LISTS[key];
+    field.input.addEventListener("change", () => {
+      const read = numberList(field.input.value, integer, limit);
+      field.note.hidden = !read.problem;
+      if (!read.values) {
+        const kept = chosen[key].join(", ");
+        field.note.textContent = app.t(read.problem, { ...read.vars, kept });
+        field.input.value = kept;
+        return;
+      }
+      field.note.textContent = "";
+      chosen[key] = read.values;
+      app.setParam(key, read.values.join(","));
+      redraw();
+    });
   }
-
-  rowField.input.addEventListener("change", () => {
-    const read = numberList(rowField.input.value, false, 1e7);
-    fieldNote(rowField, read, rows);
-    if (!read.values) return;
-    rows = read.values;
-    app.setParam("rows", rows.join(","));
+  listChanged("rows", rowField, () => {
     rowCharts();
     if (state) drawRows(state);
   });
-  colField.input.addEventListener("change", () => {
-    const read = numberList(colField.input.value, true, 4095);
-    fieldNote(colField, read, dims);
-    if (!read.values) return;
-    dims = read.values;
-    app.setParam("dims", dims.join(","));
+  listChanged("dims", colField, () => {
     columnCharts();
     if (state) for (const _ of drawColumns(state));
   });
@@ -213,7 +225,7 @@ export function mount(root, app) {
     const { dim } = next;
     // The rows are the reader's own positions: the shared positions and
     // first position play no part in them.
-    const rowOptions = optionsAt(next, rows);
+    const rowOptions = optionsAt(next, chosen.rows);
     const rowKey = JSON.stringify(rowOptions);
     const map = next.columns();
     const pairs = next.frequencies().length;
@@ -227,7 +239,7 @@ export function mount(root, app) {
         });
       rowChart.set(
         xs,
-        rows.flatMap((_, r) => [pick(r, "sin"), pick(r, "cos")]),
+        chosen.rows.flatMap((_, r) => [pick(r, "sin"), pick(r, "cos")]),
       );
       rowsShown = rowKey;
     }
@@ -236,10 +248,12 @@ export function mount(root, app) {
   function* drawColumns(next) {
     const { dim, positions } = next;
     const map = next.columns();
-    const shown = dims.filter((j) => j < dim);
+    const shown = chosen.dims.filter((j) => j < dim);
     app.note(
       colFigure,
-      shown.length < dims.length ? app.t("outside", { last: dim - 1 }) : "",
+      shown.length < chosen.dims.length
+        ? app.t("outside", { last: dim - 1 })
+        : "",
     );
     const ps = Float64Array.from(
       { length: positions },
@@ -324,19 +338,14 @@ function figure(root, text, formula) {
   return node;
 }
 
-function listField(text, values, testid) {
-  const input = document.createElement("input");
-  input.type = "text";
-  input.value = values.join(", ");
-  input.dataset.testid = testid;
-  input.inputMode = "decimal";
-  const label = document.createElement("label");
-  label.className = "field";
-  label.append(text, input);
-  const note = document.createElement("p");
-  note.className = "note";
-  note.setAttribute("role", "status");
-  note.dataset.testid = `${testid}-note`;
-  note.hidden = true;
-  return { label, input, note };
+// A list's field, its input and its note (test ids curves-positions and
+// curves-dimensions, and their notes).
+function listField(text, values, key) {
+  const testid = LISTS[key].testid;
+  const input = listInput(values, testid);
+  return {
+    label: field(text, input),
+    input,
+    note: fieldNote(`${testid}-note`),
+  };
 }

@@ -228,21 +228,27 @@ export function mountRopePanel(root, app) {
   let dim = null;
   let shown = "";
   function redraw() {
+    for (const _ of redrawSteps());
+  }
+
+  // The spectrum, then the decay sums: two steps.
+  function* redrawSteps() {
     if (dim === null) return;
     const key = JSON.stringify([dim, settings]);
     if (key === shown) return;
-    shown = key;
     seqLenField.hidden = settings.scheme !== "dynamic";
     // RoPE turns pairs: an odd dim has no schedule to show.
-    const problem = dim % 2 === 1 ? app.t("oddDim", { dim }) : draw(settings);
+    const problem =
+      dim % 2 === 1 ? app.t("oddDim", { dim }) : yield* draw(settings);
     warning.textContent = problem;
     warning.hidden = problem === "";
     charts.hidden = problem !== "";
+    shown = key;
   }
 
   /** Draws both charts; "" or the library's reason why it cannot. */
-  function draw({ scheme, seqLen, range }) {
-    let scaled, plain, sums, x;
+  function* draw({ scheme, seqLen, range }) {
+    let scaled, plain;
     try {
       scaled = lib.ropeFrequencies(schemeOptions(scheme, dim, seqLen));
       plain = lib.ropeFrequencies({
@@ -250,10 +256,6 @@ export function mountRopePanel(root, app) {
         base: SCHEMES[scheme].base,
         scaling: { type: "default" },
       });
-      x = distanceGrid(range, pointCount(dim, 2));
-      sums = [plain, scaled].map(({ inverseFrequencies }) =>
-        lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
-      );
     } catch (error) {
       return app.t("error", { message: error.message });
     }
@@ -268,10 +270,20 @@ export function mountRopePanel(root, app) {
         new Float64Array(pairs).fill(SCHEMES[scheme].context),
       ],
     );
-    decay.set(x, sums);
     attention.textContent = app.t("attention", {
       factor: Number(scaled.attentionFactor.toPrecision(6)),
     });
+    yield;
+    let x, sums;
+    try {
+      x = distanceGrid(range, pointCount(dim, 2));
+      sums = [plain, scaled].map(({ inverseFrequencies }) =>
+        lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
+      );
+    } catch (error) {
+      return app.t("error", { message: error.message });
+    }
+    decay.set(x, sums);
     decayText.textContent = app.t("decayText", {
       pairs,
       range: range.toLocaleString("en"),
@@ -281,9 +293,10 @@ export function mountRopePanel(root, app) {
   }
 
   return {
+    /** The panel's drawing, in steps. */
     update(state) {
       dim = state.dim;
-      redraw();
+      return redrawSteps();
     },
   };
 }

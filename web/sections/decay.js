@@ -140,9 +140,12 @@ export function mount(root, app) {
   };
 
   heading(root, app);
+  // Filled at the first update, a step of its own: the zeros take a pass
+  // over 40002 values of the integral.
+  const familyText = paragraph("");
   root.append(
     ...Object.values(ownFormulas).map((tex) => displayFormula(app, tex)),
-    paragraph(app.t("familyText", firstZeros(lib))),
+    familyText,
   );
 
   const familyBoxes = FAMILIES.map((family) =>
@@ -268,6 +271,11 @@ export function mount(root, app) {
   }
 
   function redraw() {
+    for (const _ of redrawSteps());
+  }
+
+  // One family's curves a step.
+  function* redrawSteps() {
     if (last === null) return;
     const dim = Math.max(2, last.dim);
     const families = FAMILIES.filter((f) => chosen.has(f.key)).map(
@@ -275,7 +283,6 @@ export function mount(root, app) {
     );
     const key = JSON.stringify([dim, families, settings]);
     if (key === shown) return;
-    shown = key;
     rangeField.hidden = settings.view !== "long";
     chartText.textContent = app.t("chartText", { dim });
     try {
@@ -285,6 +292,7 @@ export function mount(root, app) {
       const curves = [];
       let xs = null;
       for (const family of families) {
+        if (xs) yield;
         const result = lib.decayComparison({
           dim,
           x,
@@ -304,29 +312,44 @@ export function mount(root, app) {
       message.textContent = app.t("error", { message: error.message });
       message.hidden = false;
     }
+    shown = key;
   }
 
   return {
-    update(state) {
+    *update(state) {
+      if (!familyText.textContent) {
+        familyText.textContent = app.t("familyText", firstZeros(lib));
+        yield;
+      }
       last = state;
-      redraw();
-      rope.update(state);
+      yield* redrawSteps();
+      yield;
+      yield* rope.update(state);
     },
   };
 }
 
 /**
  * Where the exponential family's integral first crosses zero, for b = 100
- * and b = 10000, read from the module's values on a fine grid and refined
- * linearly between the two points around the sign change.
+ * and b = 10000: the first sign change on a grid of step b/10000 over
+ * [0, 2b], refined linearly between its two points. The grid is searched
+ * coarse first, a tenth of its points, then finely inside the coarse
+ * interval that changes sign: f varies on the scale of b, far wider.
  */
 function firstZeros(lib) {
+  const integral = (base, from, to, count) =>
+    lib.decayIntegral({ theta: "exp", base, x: { from, to, count } });
   const zero = (base) => {
-    const grid = { from: 0, to: 2 * base, count: 20001 };
-    const f = lib.decayIntegral({ theta: "exp", base, x: grid });
-    const step = (grid.to - grid.from) / (grid.count - 1);
-    for (let j = 1; j < f.length; j++)
-      if (f[j] <= 0) return (j - 1 + f[j - 1] / (f[j - 1] - f[j])) * step;
+    const step = base / 10000;
+    const coarse = integral(base, 0, 2 * base, 2001);
+    for (let k = 1; k < coarse.length; k++) {
+      if (coarse[k] > 0) continue;
+      const from = (k - 1) * 10 * step;
+      const f = integral(base, from, from + 10 * step, 11);
+      for (let j = 1; j < f.length; j++)
+        if (f[j] <= 0)
+          return from + (j - 1 + f[j - 1] / (f[j - 1] - f[j])) * step;
+    }
     return NaN;
   };
   const small = zero(100);

@@ -8,7 +8,8 @@ import {
   plainRows,
   toeplitzTolerance,
 } from "../parts/dot-gram.js";
-import { largestMagnitude, rowProducts } from "../parts/row-products.js";
+import { rowProducts } from "../parts/row-products.js";
+import { showSquareMatrix } from "../parts/square-matrix.js";
 import {
   chartBox,
   displayFormula,
@@ -185,14 +186,9 @@ export function mount(root, app) {
     const values = lib.table({ ...block, dtype: "float64" });
     const dim = state.dim;
     const gram = rowProducts(values, values, n, dim);
-    const reach = largestMagnitude(gram);
-    heatmap.set(gram, n, n, {
-      min: -reach,
-      max: reach,
-      rowLabel: app.t("rowLabel"),
-      colLabel: app.t("colLabel"),
-      rowStart: start,
-      colStart: start,
+    showSquareMatrix(heatmap, gram, n, start, {
+      row: app.t("rowLabel"),
+      col: app.t("colLabel"),
     });
 
     const capped = n < GRAM_MAX;

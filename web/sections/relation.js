@@ -4,7 +4,14 @@
 // pairs drawn on the unit circle turning by k·ωᵢ.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { element, setText } from "../dom.js";
-import { heading, resultRow } from "../parts/section-parts.js";
+import {
+  controlRow,
+  field,
+  heading,
+  numberInput,
+  resultRow,
+  slider,
+} from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
 export const id = "relation";
@@ -114,14 +121,25 @@ export function mount(root, app) {
     element("p", "remark", [app.t("remark")]),
   );
 
-  const pInput = numberInput(p, "relation-p");
-  const kInput = numberInput(k, "relation-k");
-  const pSlider = slider(p, P_RANGE.slider, 1, app.t("pSlider"));
-  const kSlider = slider(k, K_RANGE.slider, 0.25, app.t("kSlider"));
+  const pInput = numberInput({ value: p }, "relation-p");
+  const kInput = numberInput({ value: k }, "relation-k");
+  const [pLow, pHigh] = P_RANGE.slider;
+  const [kLow, kHigh] = K_RANGE.slider;
+  const pSlider = slider(
+    { value: p, min: pLow, max: pHigh, step: 1 },
+    app.t("pSlider"),
+  );
+  const kSlider = slider(
+    { value: k, min: kLow, max: kHigh, step: 0.25 },
+    app.t("kSlider"),
+  );
+  // Each number beside its slider.
+  const group = (text, input, track) =>
+    element("div", "field-group", [field(text, input), track]);
   root.append(
-    element("div", "sec-controls", [
-      field(app.t("p"), pInput, pSlider),
-      field(app.t("k"), kInput, kSlider),
+    controlRow([
+      group(app.t("p"), pInput, pSlider),
+      group(app.t("k"), kInput, kSlider),
     ]),
   );
 
@@ -363,30 +381,4 @@ function unitCircle(canvas, colours, from, to, angle) {
   };
   point(from, false);
   point(to, true);
-}
-
-function numberInput(value, testid) {
-  const input = document.createElement("input");
-  input.type = "number";
-  input.step = "any";
-  input.value = String(value);
-  input.dataset.testid = testid;
-  input.inputMode = "decimal";
-  return input;
-}
-
-function slider(value, [min, max], step, label) {
-  const input = document.createElement("input");
-  input.type = "range";
-  input.min = String(min);
-  input.max = String(max);
-  input.step = String(step);
-  input.value = String(value);
-  input.setAttribute("aria-label", label);
-  return input;
-}
-
-function field(text, input, range) {
-  const label = element("label", "field", [text, input]);
-  return element("div", "field-group", [label, range]);
 }

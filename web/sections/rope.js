@@ -10,7 +10,7 @@ import {
   scoreSize,
 } from "../parts/rope-scores.js";
 import { mountHead } from "./rope-head.js";
-import { largestMagnitude } from "../parts/row-products.js";
+import { showSquareMatrix } from "../parts/square-matrix.js";
 import {
   button,
   chartBox,
@@ -265,14 +265,9 @@ export function mount(root, app) {
       yield;
       if (mine !== drawing) return;
       const other = scores(PAIRINGS.find((p) => p !== chosen));
-      const reach = largestMagnitude(shownScores) || 1;
-      heatmap.set(shownScores, n, n, {
-        min: -reach,
-        max: reach,
-        rowLabel: app.t("rowLabel"),
-        colLabel: app.t("colLabel"),
-        rowStart: start,
-        colStart: start,
+      showSquareMatrix(heatmap, shownScores, n, start, {
+        row: app.t("rowLabel"),
+        col: app.t("colLabel"),
       });
       setText(
         matrixText,

@@ -215,55 +215,59 @@ export function mount(root, app) {
 
   let shownFormula = "";
   let shownSchedule = "";
-  return {
-    update(next) {
-      state = next;
-      const key = `${next.layout} ${next.preset}`;
-      if (key !== shownFormula) {
-        shownFormula = key;
-        formula.replaceChildren(
-          app.displayMath(formulas[`layout-${next.layout}`]),
-          app.displayMath(formulas[`schedule-${next.preset}`]),
-        );
-      }
-      // The frequencies and their periods follow the schedule only.
-      const schedule = JSON.stringify(next.schedule);
-      if (schedule !== shownSchedule) {
-        shownSchedule = schedule;
-        omega = next.frequencies();
-        const pairs = Float64Array.from(omega, (_, i) => i);
-        const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
-        periods.set(pairs, [period]);
-      }
-      // Rows are fetched a block at a time as the chart bins them: a view
-      // of the module's memory, read before anything else can move it.
-      const reach = amplitude(lib, next);
-      const shown = chart.setRows(
-        next.positions,
-        next.dim,
-        (first, count) =>
-          lib.table({ ...rowsOptions(next, first, count), view: true }),
-        {
-          min: -reach,
-          max: reach,
-          rowLabel: app.t("position"),
-          colLabel: app.t("dimension"),
-          rowStart: next.start,
-        },
+  // Drawn in three steps: the formula and the periods, the amplitude, and
+  // the heatmap, which bins a large table over frames of its own.
+  function* draw(next) {
+    state = next;
+    const key = `${next.layout} ${next.preset}`;
+    if (key !== shownFormula) {
+      shownFormula = key;
+      formula.replaceChildren(
+        app.displayMath(formulas[`layout-${next.layout}`]),
+        app.displayMath(formulas[`schedule-${next.preset}`]),
       );
-      setText(
-        caption,
-        shown.w < next.dim || shown.h < next.positions
-          ? app.t("downsampled", {
-              rows: next.positions,
-              cols: next.dim,
-              w: shown.w,
-              h: shown.h,
-            })
-          : "",
-      );
-    },
-  };
+    }
+    // The frequencies and their periods follow the schedule only.
+    const schedule = JSON.stringify(next.schedule);
+    if (schedule !== shownSchedule) {
+      omega = next.frequencies();
+      const pairs = Float64Array.from(omega, (_, i) => i);
+      const period = Float64Array.from(omega, (w) => (2 * Math.PI) / w);
+      periods.set(pairs, [period]);
+      shownSchedule = schedule;
+      yield;
+    }
+    const reach = amplitude(lib, next);
+    yield;
+    // Rows are fetched a block at a time as the chart bins them: a view of
+    // the module's memory, read before anything else can move it.
+    const shown = chart.setRows(
+      next.positions,
+      next.dim,
+      (first, count) =>
+        lib.table({ ...rowsOptions(next, first, count), view: true }),
+      {
+        min: -reach,
+        max: reach,
+        rowLabel: app.t("position"),
+        colLabel: app.t("dimension"),
+        rowStart: next.start,
+      },
+    );
+    setText(
+      caption,
+      shown.w < next.dim || shown.h < next.positions
+        ? app.t("downsampled", {
+            rows: next.positions,
+            cols: next.dim,
+            w: shown.w,
+            h: shown.h,
+          })
+        : "",
+    );
+  }
+
+  return { update: draw };
 }
 
 // The largest |value| over up to 64 evenly spread rows: every row of a table

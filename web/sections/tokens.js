@@ -141,6 +141,11 @@ export function mount(root, app) {
   });
 
   function draw(next) {
+    for (const _ of drawSteps(next));
+  }
+
+  // Two steps: the rows and their numbers, then the barcodes painted.
+  function* drawSteps(next) {
     state = next;
     const all = tokenize(text);
     const tokens = all.slice(0, MAX_TOKENS);
@@ -173,8 +178,9 @@ export function mount(root, app) {
       build(tokens);
     }
     rows.forEach((row, t) => setText(numberOf(t), String(row.p)));
-    paint();
     describe();
+    yield;
+    paint();
   }
 
   const numberOf = (t) => grid.children[t + 1].querySelector(".number");
@@ -316,5 +322,5 @@ export function mount(root, app) {
     readout.dataset.value = String(row.encoding[j]);
   }
 
-  return { update: draw };
+  return { update: drawSteps };
 }

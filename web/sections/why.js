@@ -129,45 +129,60 @@ export function mount(root, app) {
   });
   sineBox.append(paragraph(app.t("sineText")));
 
-  root.append(
-    element("div", "figure-row", [rawBox, normBox]),
-    element("div", "figure-row", [bitsBox, sineBox]),
-  );
-
-  // The integers and the bits do not depend on the controls.
-  const ps = Float64Array.from({ length: 512 }, (_, p) => p);
-  raw.set(ps, [ps]);
-  const longest = Math.max(...LENGTHS);
-  const xs = Float64Array.from({ length: longest }, (_, p) => p);
-  norm.set(
-    xs,
-    LENGTHS.map((n) =>
-      Float64Array.from(xs, (p) => (p < n ? p / (n - 1) : NaN)),
-    ),
-  );
-  const digits = new Float64Array(ROWS * BITS);
-  for (let p = 0; p < ROWS; p++)
-    for (let k = 0; k < BITS; k++)
-      digits[p * BITS + k] = ((p >> k) & 1) * 2 - 1;
-  bits.set(digits, ROWS, BITS, {
-    rowLabel: app.t("position"),
-    colLabel: app.t("bit"),
-  });
-
   // Sixteen columns, like two per bit, with the base chosen so that the
   // slowest pair turns once in ROWS positions, as the highest bit does:
   // (2π)·base^((d − 2)/d) = ROWS.
   const dim = 2 * BITS;
   const base = (ROWS / (2 * Math.PI)) ** (dim / (dim - 2));
-  const sineTable = lib.table({ dim, base, positions: ROWS, dtype: "float64" });
-  sines.set(sineTable, ROWS, dim, {
-    rowLabel: app.t("position"),
-    colLabel: app.t("dimension"),
-  });
   sineBox.append(
     paragraph(app.t("sineSize", { dim, base: Number(base.toPrecision(4)) })),
   );
 
-  // Nothing here follows the shared controls.
-  return { update() {} };
+  root.append(
+    element("div", "figure-row", [rawBox, normBox]),
+    element("div", "figure-row", [bitsBox, sineBox]),
+  );
+
+  // Nothing here follows the shared controls: the charts are drawn once,
+  // one a step.
+  let drawn = false;
+  function* draw() {
+    const ps = Float64Array.from({ length: 512 }, (_, p) => p);
+    raw.set(ps, [ps]);
+    yield;
+    const longest = Math.max(...LENGTHS);
+    const xs = Float64Array.from({ length: longest }, (_, p) => p);
+    norm.set(
+      xs,
+      LENGTHS.map((n) =>
+        Float64Array.from(xs, (p) => (p < n ? p / (n - 1) : NaN)),
+      ),
+    );
+    yield;
+    const digits = new Float64Array(ROWS * BITS);
+    for (let p = 0; p < ROWS; p++)
+      for (let k = 0; k < BITS; k++)
+        digits[p * BITS + k] = ((p >> k) & 1) * 2 - 1;
+    bits.set(digits, ROWS, BITS, {
+      rowLabel: app.t("position"),
+      colLabel: app.t("bit"),
+    });
+    yield;
+    const sineTable = lib.table({
+      dim,
+      base,
+      positions: ROWS,
+      dtype: "float64",
+    });
+    sines.set(sineTable, ROWS, dim, {
+      rowLabel: app.t("position"),
+      colLabel: app.t("dimension"),
+    });
+    drawn = true;
+  }
+  return {
+    update() {
+      return drawn ? undefined : draw();
+    },
+  };
 }

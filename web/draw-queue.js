@@ -1,0 +1,86 @@
+// One queue of drawings for a page: its sections, or every panel embedded in
+// it. Drawings run one frame at a time, those on screen first, within a
+// script budget per frame; style, layout, paint and the canvases' commit
+// come after it, in the same task. A drawing may come in steps (an iterator,
+// each next() a step): its steps are spread over as many frames as the
+// budget asks. Queuing a drawing again drops the steps left of the old one,
+// so only the latest state is drawn, at most once per frame.
+
+// Script time per frame.
+const FRAME_BUDGET = 6;
+
+function onScreen(item) {
+  const box = item.root.getBoundingClientRect();
+  return box.bottom > 0 && box.top < innerHeight;
+}
+
+/**
+ * A queue for items { id, root, steps(), done(error) }: steps() starts a
+ * drawing (an iterator of its steps, or undefined when drawn at once);
+ * done(error) hears how it ended (error undefined when it was drawn).
+ * onIdle() runs once the queue is empty.
+ */
+export function drawQueue({ onIdle = () => {} } = {}) {
+  const dirty = new Set();
+  let frame = null;
+
+  function run() {
+    frame = null;
+    const start = performance.now();
+    const visible = new Map([...dirty].map((item) => [item, onScreen(item)]));
+    const order = [...dirty].sort((a, b) => visible.get(b) - visible.get(a));
+    for (const item of order) {
+      // The first step of a frame runs whatever the clock says: every frame
+      // makes progress.
+      if (item !== order[0] && performance.now() - start > FRAME_BUDGET) break;
+      const begin = performance.now();
+      let failure;
+      try {
+        if (!item.running) {
+          item.began = begin;
+          const result = item.steps();
+          item.running = typeof result?.next === "function" ? result : null;
+        }
+        let finished = !item.running;
+        let stepped = false;
+        while (
+          !finished &&
+          (!stepped || performance.now() - start <= FRAME_BUDGET)
+        ) {
+          finished = item.running.next().done;
+          stepped = true;
+        }
+        // One measure per frame's share of a drawing, and one for the
+        // drawing from its first step to its last.
+        performance.measure(`pe-step:${item.id}`, { start: begin });
+        if (!finished) break;
+        performance.measure(`pe-update:${item.id}`, { start: item.began });
+      } catch (error) {
+        failure = error;
+      }
+      item.running = null;
+      dirty.delete(item);
+      item.done(failure);
+    }
+    performance.measure("pe-update", { start });
+    if (dirty.size) frame = requestAnimationFrame(run);
+    else onIdle();
+  }
+
+  return {
+    /** Queues the item's drawing with the state it will read then. */
+    add(item) {
+      item.running = null;
+      dirty.add(item);
+      if (frame === null) frame = requestAnimationFrame(run);
+    },
+    /** Forgets an item (a panel taken out of the page). */
+    remove(item) {
+      item.running = null;
+      dirty.delete(item);
+    },
+    get idle() {
+      return dirty.size === 0;
+    },
+  };
+}
