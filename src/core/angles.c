@@ -1,8 +1,10 @@
 #include "angles.h"
 
 #include <math.h>
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Whether x[j] = x[0] + j * step for every j in real arithmetic, step =
    x[1] - x[0]: the recurrence then forms exactly the angles of x. Rounded
@@ -153,4 +155,27 @@ void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
   for (uint32_t i = 0; i < n_pad; i++)
     largest = fmax(largest, fabs(xs[i]));
   seed_lanes(b, n_pad, xs, 0, largest, amplitude, for_f32);
+  if (!for_f32 || largest * b->max_w <= PE_SINCOS_FAST_LIMIT)
+    return;
+  /* Some x are past the fast range, and those pairs took the exact product,
+     as their own seed would. The others are seeded again on the fast path,
+     as theirs would be; a far x is replaced by 0 there, as that path
+     requires. */
+  alignas(16) double near[PE_BLOCK], sin_far[PE_BLOCK], cos_far[PE_BLOCK];
+  int any_near = 0;
+  for (uint32_t i = 0; i < n_pad; i++) {
+    int is_near = fabs(xs[i]) * b->max_w <= PE_SINCOS_FAST_LIMIT;
+    near[i] = is_near ? xs[i] : 0;
+    any_near |= is_near;
+  }
+  if (!any_near)
+    return;
+  memcpy(sin_far, b->sin, n_pad * sizeof(double));
+  memcpy(cos_far, b->cos, n_pad * sizeof(double));
+  seed_lanes(b, n_pad, near, 0, 0, amplitude, 1);
+  for (uint32_t i = 0; i < n_pad; i++)
+    if (!(fabs(xs[i]) * b->max_w <= PE_SINCOS_FAST_LIMIT)) {
+      b->sin[i] = sin_far[i];
+      b->cos[i] = cos_far[i];
+    }
 }

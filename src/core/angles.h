@@ -99,9 +99,8 @@ void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
                          double amplitude, int for_f32);
 
 /* The same with pair i at its own x = xs[i] (16-byte aligned, n_pad of
-   them; M-RoPE's streams): each pair's value is bit for bit the one
-   pe_angle_block_seed gives at its x, unless the pairs' x straddle the
-   float32 fast range, where all take the exact product. */
+   them; M-RoPE's streams), in one pass: each pair's value is bit for bit
+   the one pe_angle_block_seed gives at its x. */
 void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
                               const double *xs, double amplitude, int for_f32);
 

@@ -3,12 +3,21 @@
 #include <math.h>
 
 /* libm reduces x exactly at any magnitude; x_lo is added by the angle-sum
-   formula. */
+   formula. Only the lanes past the fast range take it: the other lane keeps
+   the fast path's value, so that a lane's value never depends on its
+   neighbour's angle. */
 pe_sincos_lanes pe_sincos_f64x2_slow(v128_t x, v128_t x_lo) {
-  double lanes_s[2], lanes_c[2];
+  v128_t fast_s, fast_c;
+  pe_sincos_f64x2_terms(x, x_lo, &fast_s, &fast_c, 8, 8, 1);
+  double lanes_s[2] = {wasm_f64x2_extract_lane(fast_s, 0),
+                       wasm_f64x2_extract_lane(fast_s, 1)};
+  double lanes_c[2] = {wasm_f64x2_extract_lane(fast_c, 0),
+                       wasm_f64x2_extract_lane(fast_c, 1)};
   for (int k = 0; k < 2; k++) {
     double a =
         k == 0 ? wasm_f64x2_extract_lane(x, 0) : wasm_f64x2_extract_lane(x, 1);
+    if (fabs(a) <= PE_SINCOS_FAST_LIMIT)
+      continue;
     double a_lo = k == 0 ? wasm_f64x2_extract_lane(x_lo, 0)
                          : wasm_f64x2_extract_lane(x_lo, 1);
     double sin_a = sin(a), cos_a = cos(a);
