@@ -102,6 +102,12 @@ store_pairs(pe_angle_block *b, uint32_t i, v128_t a, v128_t s0, v128_t c0,
   wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
 }
 
+/* Lanes i and i + 1 of x: xs[i], or x for every lane when xs is null. */
+static inline __attribute__((always_inline)) v128_t
+positions_at(const double *xs, double x, uint32_t i) {
+  return xs ? wasm_v128_load(xs + i) : wasm_f64x2_splat(x);
+}
+
 /* (sin, cos)(x * w) times amplitude for every pair, x = xs[i] of pair i,
    or `x` for all when xs is null; `largest` is the largest |x|. Rotations
    are linear, so the recurrence carries the amplitude along. Float64
@@ -109,13 +115,9 @@ store_pairs(pe_angle_block *b, uint32_t i, v128_t a, v128_t s0, v128_t c0,
    the rounded product and a shorter sin/cos, whose errors vanish in float32
    rounding, as long as x * w stays in the fast range. Each lane's value
    depends on its own x alone. Two independent evaluations per iteration
-   keep both SIMD pipes busy. */
-static inline __attribute__((always_inline)) v128_t
-positions_at(const double *xs, double x, uint32_t i) {
-  return xs ? wasm_v128_load(xs + i) : wasm_f64x2_splat(x);
-}
-
-static inline __attribute__((always_inline)) void
+   keep both SIMD pipes busy. One copy, out of line: its loop, not the
+   call, is the cost. */
+__attribute__((noinline)) static void
 seed_lanes(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
            double largest, double amplitude, int for_f32) {
   v128_t a = wasm_f64x2_splat(amplitude);
