@@ -15,6 +15,7 @@ export async function run({ measure, report }) {
     highFreqFactor: 4,
     originalMaxPositionEmbeddings: 8192,
   };
+  const llama3 = { positions: count, dim, base: 500000, scaling };
   for (const [layout, dtype, Typed] of [
     ["duplicated", "float32", Float32Array],
     ["half", "float32", Float32Array],
@@ -34,18 +35,9 @@ export async function run({ measure, report }) {
     const bytes = 2 * length * Typed.BYTES_PER_ELEMENT;
     const view = table({ positions: bytes / 4 / dim, dim, view: true });
     const inModule = measure(() => view.fill(0.5), { runs: 5 });
-    const ms = measure(
-      () =>
-        ropeCache({
-          positions: count,
-          dim,
-          base: 500000,
-          scaling,
-          layout,
-          dtype,
-        }),
-      { runs: 5 },
-    );
+    const ms = measure(() => ropeCache({ ...llama3, layout, dtype }), {
+      runs: 5,
+    });
     report(`ropeCache ${count}×${dim} llama3, ${layout} ${dtype}`, ms, {
       // The target is float32's: float64 seeds every row from an exact
       // sin/cos, and float16 rounds every value from a double.
@@ -69,17 +61,7 @@ export async function run({ measure, report }) {
   );
   report(
     `ropeCache ${count}×${dim} llama3, half float32, into reused buffers`,
-    measure(
-      () =>
-        ropeCache({
-          positions: count,
-          dim,
-          base: 500000,
-          scaling,
-          out: reused,
-        }),
-      { runs: 7 },
-    ),
+    measure(() => ropeCache({ ...llama3, out: reused }), { runs: 7 }),
     {
       "a table of as many values into a reused out": {
         ms: sameValues,
@@ -90,12 +72,16 @@ export async function run({ measure, report }) {
 
   // M-RoPE (Qwen2-VL's sections): each pair seeded at its stream's position,
   // against the plain cache of the t stream, whose uneven positions are
-  // seeded at every row too.
+  // seeded at every row too; both into reused buffers.
   const rows = 16384;
   const t = Float64Array.from({ length: rows }, (_, j) => j + (j % 7) / 8);
   const h = t.map((p, j) => p + (j % 3));
   const w = t.map((p, j) => p + (j % 5));
-  const mrope = { dim, base: 1e6, mropeSection: [16, 24, 24] };
+  const out = {
+    cos: new Float32Array(rows * (dim / 2)),
+    sin: new Float32Array(rows * (dim / 2)),
+  };
+  const mrope = { dim, base: 1e6, mropeSection: [16, 24, 24], out };
   const plain = measure(() => ropeCache({ ...mrope, positions: t }), {
     runs: 5,
   });
@@ -103,7 +89,9 @@ export async function run({ measure, report }) {
     () => ropeCache({ ...mrope, positions: { t, h, w } }),
     { runs: 5 },
   );
-  report(`ropeCache ${rows}×${dim} M-RoPE { t, h, w }, half float32`, streams, {
-    "the same cache of one stream's positions": { ms: plain },
-  });
+  report(
+    `ropeCache ${rows}×${dim} M-RoPE { t, h, w }, half float32, into reused buffers`,
+    streams,
+    { "the same cache of one stream's positions": { ms: plain } },
+  );
 }

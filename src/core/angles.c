@@ -153,9 +153,11 @@ void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
 
 void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
                               const double *xs, double amplitude, int for_f32) {
+  /* Positions are finite (checked by every caller): a plain comparison,
+     not fmax, whose NaN rule costs a call per pair in wasm. */
   double largest = 0;
   for (uint32_t i = 0; i < n_pad; i++)
-    largest = fmax(largest, fabs(xs[i]));
+    largest = fabs(xs[i]) > largest ? fabs(xs[i]) : largest;
   seed_lanes(b, n_pad, xs, 0, largest, amplitude, for_f32);
   if (!for_f32 || largest * b->max_w <= PE_SINCOS_FAST_LIMIT)
     return;

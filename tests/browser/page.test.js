@@ -383,6 +383,9 @@ test("the language toggle switches every title, label and chart text", async () 
       legends: Array.from(document.querySelectorAll(".legend li"), (l) =>
         l.textContent.trim(),
       ),
+      captions: Array.from(document.querySelectorAll("figcaption"), (c) =>
+        c.textContent.trim(),
+      ),
       lang: document.documentElement.lang,
     }));
   const english = await texts();
@@ -398,6 +401,15 @@ test("the language toggle switches every title, label and chart text", async () 
   });
   for (const label of chinese.labels)
     assert.doesNotMatch(label, /^[A-Za-z ]+$/, `untranslated label ${label}`);
+  // A caption with English words in it (beyond sin, cos and symbols) is
+  // prose left untranslated.
+  for (const caption of chinese.captions)
+    if (/[A-Za-z]{4,}/.test(caption.replace(/linear\w*|PE\(|sin|cos/g, "")))
+      assert.match(
+        caption,
+        /[\u4e00-\u9fff]/,
+        `untranslated caption ${caption}`,
+      );
   assert.notDeepEqual(chinese.legends, english.legends);
   assert.equal((await hashEntries(page)).lang, "zh");
   assert.deepEqual(errors, []);

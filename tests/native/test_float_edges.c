@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "decay_integral.h"
@@ -457,8 +458,31 @@ static void test_decay(void) {
   }
 }
 
+/* Each lane's sin and cos depend on its own angle alone, whatever the other
+   lane holds (an angle past the fast range, where that lane goes to libm):
+   M-RoPE seeds pairs at different positions side by side, and each must
+   equal its plain row bit for bit. */
+static void test_lanes_alone(void) {
+  const double partners[] = {0.5, -3e8, 1e9, 0x1p60, 1e300, 0.0};
+  int bad = 0;
+  for (int k = 0; k < n_angles; k++)
+    for (size_t j = 0; j < sizeof partners / sizeof partners[0]; j++) {
+      double a = angles[k], b = partners[j];
+      v128_t s_alone, c_alone, s_mixed, c_mixed;
+      pe_sincos_f64x2(wasm_f64x2_splat(a), &s_alone, &c_alone);
+      pe_sincos_f64x2(wasm_f64x2_make(b, a), &s_mixed, &c_mixed);
+      double want[2] = {wasm_f64x2_extract_lane(s_alone, 0),
+                        wasm_f64x2_extract_lane(c_alone, 0)};
+      double got[2] = {wasm_f64x2_extract_lane(s_mixed, 1),
+                       wasm_f64x2_extract_lane(c_mixed, 1)};
+      bad += memcmp(want, got, sizeof want) != 0;
+    }
+  CHECK(bad == 0, "%d angles change with the other lane's angle", bad);
+}
+
 int main(void) {
   test_angles();
+  test_lanes_alone();
   test_powers_of_two();
   test_huge_factors();
   test_products_near_max();
