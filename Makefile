@@ -7,6 +7,7 @@ PORT ?= 8080
 CORE_C := $(wildcard src/core/*.c)
 CORE_H := $(wildcard src/core/*.h)
 JS_SRC := $(wildcard src/*.js)
+CLI_SRC := $(wildcard src/cli/*.js)
 TYPES := $(patsubst src/%,dist/%,$(wildcard src/*.d.ts))
 NATIVE_TESTS := $(patsubst tests/native/%.c,build/native/%,$(wildcard tests/native/test_*.c))
 
@@ -89,7 +90,7 @@ dist/sinusoidal-pe.wasm: build/sinusoidal-pe.wasm
 # command line also uses) goes to dist/library.js, which the slim entry
 # re-exports and the command line imports, so the package carries it once.
 # The command line reads the module file beside it.
-dist/slim.js dist/cli.js dist/library.js &: src/slim.js src/cli.js $(JS_SRC) \
+dist/slim.js dist/cli.js dist/library.js &: src/slim.js src/cli.js $(JS_SRC) $(CLI_SRC) \
 		build/constants.js package.json node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --platform=neutral '--external:node:*' --splitting \
 		--chunk-names=library --outdir=dist src/slim.js src/cli.js

@@ -303,7 +303,7 @@ test("--scaling takes a config.json's rope_scaling: the table of that schedule",
 test("--help documents every option", () => {
   const help = ok("--help");
   const source = readFileSync(
-    new URL("../../src/cli.js", import.meta.url),
+    new URL("../../src/cli/flags.js", import.meta.url),
     "utf8",
   );
   const options = [
@@ -314,7 +314,11 @@ test("--help documents every option", () => {
     assert.ok(help.includes(`--${option}`), `--${option} is documented`);
   for (const format of ["npy", "f32", "csv", "json"])
     assert.match(help, new RegExp(`\\b${format}\\b`));
-  assert.equal(ok(), help);
+  // No arguments at all: the help, on standard error, as a usage error.
+  const bare = sinusoidalPe();
+  assert.equal(bare.status, 2);
+  assert.equal(bare.stderr, help);
+  assert.equal(bare.stdout, "");
 });
 
 test("a bad option exits non-zero with the library's message and no stack trace", () => {
@@ -372,7 +376,7 @@ test("a bad option exits non-zero with the library's message and no stack trace"
         "-o",
         join(dir, "no/such/dir.npy"),
       ],
-      /sinusoidal-pe: ENOENT/,
+      /sinusoidal-pe: option -o \S+no\/such\/dir\.npy: the directory \S+no\/such does not exist \(ENOENT\)\n$/,
     ],
   ];
   for (const [args, message] of cases) {
@@ -832,7 +836,10 @@ test("a write that fails at the end leaves no partial file", () => {
     target,
   ]);
   assert.equal(result.status, 1, result.stderr);
-  assert.match(result.stderr, /sinusoidal-pe: EISDIR/);
+  assert.match(
+    result.stderr,
+    /sinusoidal-pe: option -o \S+taken: it is a directory \(EISDIR\)/,
+  );
   assert.deepEqual(readdirSync(folder), ["taken"]);
   assert.deepEqual(readdirSync(target), []);
 });
@@ -921,14 +928,17 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
     /config field "rope_theta" must be a number, got "x"/,
   );
-  refused(
-    sinusoidalPe(
-      ...command("rope-cache", {
-        config: join(dir, "missing.json"),
-        positions: 2,
-      }),
-    ),
-    /option --config .*missing\.json/,
+  // A file that cannot be read: status 1, naming it.
+  const missing = sinusoidalPe(
+    ...command("rope-cache", {
+      config: join(dir, "missing.json"),
+      positions: 2,
+    }),
+  );
+  assert.equal(missing.status, 1);
+  assert.match(
+    missing.stderr,
+    /option --config \S+missing\.json: no such file or directory \(ENOENT\)/,
   );
 });
 

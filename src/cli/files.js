@@ -1,0 +1,380 @@
+// The files the command line reads and writes, and its signals.
+//
+// Output. A regular file (or a new one) is written beside its target and
+// renamed into place once complete, so an error or a signal never leaves a
+// partial file under the target's name; through a symbolic link, the file it
+// points to is the target and the link stays. Anything else (a FIFO, a
+// device) is opened for writing as it is and written directly: renaming a
+// file over it would destroy it.
+//
+// Input. --config and --positions-file are read with a bound on their size,
+// whatever they are (a FIFO from `<(…)`, a device), without ever blocking
+// the process: files are opened non-blocking and pipes read through the
+// event loop, so SIGINT and SIGTERM are always handled.
+import {
+  closeSync,
+  constants,
+  createWriteStream,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
+import { open } from "node:fs/promises";
+import { Socket } from "node:net";
+import { basename, dirname, join } from "node:path";
+import { usage } from "./flags.js";
+
+const { O_RDONLY, O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
+
+// What went wrong with a file, in words, with the system's code.
+const REASONS = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "it is a directory",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "file too large",
+  ENXIO: "no such device, or a socket",
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "name too long",
+  EIO: "input/output error",
+  EXDEV: "the link's target is on another file system",
+};
+
+/**
+ * An error about the file the user named with `flag`: names that path, never
+ * a temporary one, with the system's reason and code.
+ */
+export class FileError extends Error {}
+export function fileError(flag, path, error) {
+  const reason = REASONS[error.code] ?? error.message;
+  return new FileError(
+    `sinusoidal-pe: option ${flag} ${path}: ${reason} (${error.code})`,
+  );
+}
+
+// Temporary files being written, removed if the process is interrupted, and
+// whether a direct output (standard output, a FIFO, a device) has had part
+// of a result.
+const partialFiles = new Set();
+let partialDirect = false;
+
+function removePartial(path) {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+  partialFiles.delete(path);
+}
+
+// SIGINT and SIGTERM remove a file being written and say so; the exit status
+// is the shell's for the signal (128 + its number). Nothing the process waits
+// on blocks its thread, so the handler runs whenever a signal comes.
+export function exitOnSignals() {
+  for (const [signal, status] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ])
+    process.on(signal, () => {
+      const removed = [...partialFiles];
+      for (const path of removed) removePartial(path);
+      process.stderr.write(
+        `\nsinusoidal-pe: interrupted by ${signal}; ` +
+          (removed.length > 0
+            ? `the partial output was removed and the target left as it was\n`
+            : partialDirect
+              ? `the output is incomplete\n`
+              : `nothing was written\n`),
+      );
+      process.exit(status);
+    });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The kind of file at `path`, following symbolic links, or null where there
+// is none yet. A link that leads nowhere is refused: writing through it would
+// create a file at a place the user never named.
+function targetOf(path) {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch (error) {
+    if (error.code === "ENOENT") return { path, stat: null };
+    throw fileError("-o", path, error);
+  }
+  if (!stat.isSymbolicLink()) return { path, stat };
+  try {
+    const real = realpathSync(path);
+    return { path: real, stat: statSync(real) };
+  } catch (error) {
+    if (error.code === "ENOENT")
+      throw usage(
+        `option -o ${path}: a symbolic link to a file that does not exist; give the file's own path`,
+      );
+    throw fileError("-o", path, error);
+  }
+}
+
+// A writable that resolves each write once its data is handed on (memory
+// holds one block at a time) and stores the first error.
+function streamWriter(stream, { flag, path, onClose, onAbort }) {
+  let failure = null;
+  const onError = (error) => {
+    failure ??= error;
+  };
+  stream.on("error", onError);
+  // One 'drain' (or 'error') listener per blocked write, removed when either
+  // fires: listeners never accumulate, however long the reader stalls.
+  const drained = () =>
+    new Promise((resolve) => {
+      const done = () => {
+        stream.off("drain", done);
+        stream.off("error", done);
+        resolve();
+      };
+      stream.on("drain", done);
+      stream.on("error", done);
+    });
+  const raise = () => {
+    if (failure === null) return;
+    // A reader that went away wants no more: as `head` does to a pipe.
+    if (failure.code === "EPIPE" || path === undefined) throw failure;
+    throw fileError(flag, path, failure);
+  };
+  return {
+    async write(chunk) {
+      raise();
+      if (onClose === undefined) partialDirect = true;
+      if (!stream.write(chunk)) await drained();
+      raise();
+    },
+    async close() {
+      if (stream === process.stdout) {
+        partialDirect = false;
+        stream.off("error", onError);
+        raise();
+        return;
+      }
+      await new Promise((resolve) => stream.end(resolve));
+      raise();
+      partialDirect = false;
+      onClose?.();
+    },
+    abort() {
+      if (stream !== process.stdout) stream.destroy();
+      onAbort?.();
+    },
+  };
+}
+
+// A regular target: a temporary file beside it, renamed over it at the end.
+function renamedInto(target, given) {
+  const temporary = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.partial`,
+  );
+  let fd;
+  try {
+    fd = openSync(temporary, "wx");
+  } catch (error) {
+    if (error.code === "ENOENT")
+      throw new FileError(
+        `sinusoidal-pe: option -o ${given}: the directory ${dirname(given)} does not exist (ENOENT)`,
+      );
+    throw fileError("-o", given, error);
+  }
+  partialFiles.add(temporary);
+  return streamWriter(createWriteStream(temporary, { fd }), {
+    flag: "-o",
+    path: given,
+    onClose() {
+      try {
+        renameSync(temporary, target);
+      } catch (error) {
+        removePartial(temporary);
+        throw fileError("-o", given, error);
+      }
+      partialFiles.delete(temporary);
+    },
+    onAbort: () => removePartial(temporary),
+  });
+}
+
+// A FIFO: opened once a reader has it open (polling, so that a signal ends
+// the wait), then written through the event loop.
+async function intoFifo(target, given) {
+  for (;;) {
+    try {
+      const fd = openSync(target, O_WRONLY | O_NONBLOCK);
+      return streamWriter(new Socket({ fd, readable: false, writable: true }), {
+        flag: "-o",
+        path: given,
+      });
+    } catch (error) {
+      if (error.code !== "ENXIO") throw fileError("-o", given, error);
+    }
+    await sleep(50);
+  }
+}
+
+// A device: opened as it is (never created, never truncated) and written
+// block by block; a device that is not ready is waited for, never blocked on.
+async function intoDevice(target, given) {
+  let handle;
+  try {
+    handle = await open(target, O_WRONLY | O_NONBLOCK | O_NOCTTY);
+  } catch (error) {
+    throw fileError("-o", given, error);
+  }
+  const fail = (error) => {
+    handle.close().catch(() => {});
+    throw fileError("-o", given, error);
+  };
+  return {
+    async write(chunk) {
+      partialDirect = true;
+      let bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      while (bytes.length > 0) {
+        let written;
+        try {
+          ({ bytesWritten: written } = await handle.write(bytes));
+        } catch (error) {
+          if (error.code !== "EAGAIN") fail(error);
+          await sleep(10);
+          continue;
+        }
+        bytes = bytes.subarray(written);
+      }
+    },
+    async close() {
+      await handle.close();
+      partialDirect = false;
+    },
+    abort() {
+      handle.close().catch(() => {});
+    },
+  };
+}
+
+// The output named by -o (standard output when undefined).
+async function output(path) {
+  if (path === undefined) return streamWriter(process.stdout, {});
+  const { path: target, stat } = targetOf(path);
+  if (stat === null || stat.isFile()) return renamedInto(target, path);
+  if (stat.isDirectory())
+    throw fileError("-o", path, { code: "EISDIR", message: "" });
+  if (stat.isFIFO()) return intoFifo(target, path);
+  if (stat.isCharacterDevice() || stat.isBlockDevice())
+    return intoDevice(target, path);
+  throw usage(
+    `option -o ${path}: not a file, FIFO or device that can be written`,
+  );
+}
+
+/**
+ * Runs `write(out)` on the output named by -o; a regular file is left as it
+ * was if `write` fails.
+ */
+export async function withOutput(path, write) {
+  const out = await output(path);
+  try {
+    await write(out);
+    await out.close();
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
+}
+
+// Reads a pipe or socket through the event loop, up to `limit` bytes.
+function readStream(fd, refuse, limit, check) {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket({ fd, readable: true, writable: false });
+    const chunks = [];
+    let size = 0;
+    socket.on("data", (chunk) => {
+      size += chunk.length;
+      try {
+        if (size > limit) throw refuse();
+        check?.(chunk, chunks.length === 0);
+        chunks.push(chunk);
+      } catch (error) {
+        socket.destroy();
+        reject(error);
+      }
+    });
+    socket.on("end", () => resolve(Buffer.concat(chunks)));
+    socket.on("error", reject);
+  });
+}
+
+// Reads a device (or any file) opened non-blocking, up to `limit` bytes,
+// waiting without blocking when it has nothing yet.
+async function readHandle(fd, refuse, limit, check) {
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(Math.min(1 << 20, limit + 1 - size));
+    let count;
+    try {
+      count = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+      await sleep(10);
+      continue;
+    }
+    if (count === 0) return Buffer.concat(chunks);
+    size += count;
+    if (size > limit) throw refuse();
+    check?.(chunk.subarray(0, count), chunks.length === 0);
+    chunks.push(chunk.subarray(0, count));
+    // Let a signal in between large reads.
+    await sleep(0);
+  }
+}
+
+/**
+ * The bytes of the file the user named with `flag`, of at most `limit`
+ * bytes (`what` names the limit in the refusal); a directory is refused. A
+ * FIFO is waited on without blocking the process. `check(chunk, first)`, if
+ * given, sees each chunk as it comes and may refuse the file early.
+ */
+export async function readBounded(flag, path, { limit, what, check }) {
+  const refuse = () =>
+    usage(`option ${flag} ${path}: larger than ${what}; refused`);
+  let fd;
+  try {
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  } catch (error) {
+    throw fileError(flag, path, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory())
+      throw fileError(flag, path, { code: "EISDIR", message: "" });
+    if (stat.isFile() && stat.size > limit) throw refuse();
+    if (stat.isFIFO() || stat.isSocket()) {
+      // The socket owns the descriptor from here and closes it.
+      const owned = fd;
+      fd = null;
+      return await readStream(owned, refuse, limit, check);
+    }
+    return await readHandle(fd, refuse, limit, check);
+  } catch (error) {
+    if (error instanceof Error && error.syscall !== undefined)
+      throw fileError(flag, path, error);
+    throw error;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
