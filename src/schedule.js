@@ -151,12 +151,16 @@ function scheduleOf(options, defaultOddDim) {
       if (options[key] !== undefined)
         throw typeError(
           `option "${key}" cannot be combined with explicit "frequencies"`,
+          key,
+          "ERR_COMBINATION",
         );
     const explicit = numbers(options.frequencies, "frequencies");
     // They are copied into a buffer of `pairs` numbers.
     if (explicit.length !== pairs)
       throw rangeError(
         `option "frequencies" must have ${pairs} entries for dim ${dim}, got ${explicit.length}`,
+        "frequencies",
+        "ERR_LENGTH",
       );
     spec.explicit = explicit;
     return spec;
@@ -172,6 +176,8 @@ function scheduleOf(options, defaultOddDim) {
     if (options[key] !== undefined && !allowed.includes(key))
       throw typeError(
         `option "${key}" does not apply to schedule "${name}" (it takes ${allowed.join(", ")})`,
+        key,
+        "ERR_NOT_APPLICABLE",
       );
   for (const key of ["base", "minTimescale", "maxTimescale", "shift"])
     if (options[key] !== undefined) spec[key] = number(options[key], key);
@@ -179,11 +185,15 @@ function scheduleOf(options, defaultOddDim) {
     if (name !== "paper")
       throw typeError(
         `option "scaling" rescales the paper schedule (RoPE's), not schedule "${name}"`,
+        "scaling",
+        "ERR_NOT_APPLICABLE",
       );
     // The pairs of a RoPE scaling size its buffers: an odd dim has none.
     if (dim % 2 === 1)
       throw rangeError(
         `option "dim" must be even with "scaling" (the rotary dim), got ${dim}`,
+        "dim",
+        "ERR_ODD_DIM",
       );
     spec.rope = ropeSpec({ dim, base: spec.base, scaling: options.scaling });
   }
@@ -212,6 +222,8 @@ export function writeFrequencies(prepared, scratch) {
     )
       throw rangeError(
         `the attention factor of option "scaling" (${attentionFactor}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
+        "scaling",
+        "ERR_ATTENTION_OVERFLOW",
       );
     return { omega: pointer, attention: attentionFactor, amplitude };
   }
