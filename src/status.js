@@ -58,6 +58,8 @@ export function statusMessage(status) {
  */
 export function check(status, where, values) {
   if (status === 0) return;
+  // A call's resolved options describe themselves only for an error.
+  if (typeof values?.describe === "function") values = values.describe();
   const known = STATUS[status];
   if (known === undefined)
     throw rangeError(
