@@ -34,6 +34,8 @@ async function compile(source) {
     return compileResponse(source);
   throw typeError(
     "init(source) takes a WebAssembly.Module, bytes (ArrayBuffer or typed array), a URL or a Response",
+    "source",
+    "ERR_TYPE",
   );
 }
 
@@ -65,6 +67,8 @@ async function load(source, fallback) {
       if (fallback === undefined)
         throw typeError(
           "this entry carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
+          "source",
+          "ERR_TYPE",
         );
       source = await fallback();
     }
@@ -169,11 +173,15 @@ function allocate(bytes, what) {
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `${what} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      undefined,
+      "ERR_SIZE",
     );
   const pointer = call("malloc", what, [Math.max(bytes, 8)]) >>> 0;
   if (pointer === 0)
     throw rangeError(
       `${what} needs ${bytes} bytes, but the largest block the module can allocate now is ${largestBlock(what)} bytes`,
+      undefined,
+      "ERR_MEMORY",
     );
   return pointer;
 }
@@ -228,6 +236,42 @@ export function allocateView(bytes, what) {
   }
   viewPointer = allocate(bytes, what);
   return viewPointer;
+}
+
+/**
+ * Module memory kept between calls (a plan's): reserve(bytes) returns a
+ * block of at least `bytes`, the same one while it is large enough and the
+ * instance that owns it lives; after an internal fault replaced the
+ * instance, a new block is taken from the new one. release() frees it.
+ */
+export class Reservation {
+  #what;
+  #pointer = 0;
+  #bytes = 0;
+  #owner = null;
+
+  constructor(what) {
+    this.#what = what;
+  }
+
+  reserve(bytes) {
+    const exports = wasm();
+    if (this.#owner === exports && this.#bytes >= bytes) return this.#pointer;
+    this.release();
+    this.#pointer = allocate(bytes, this.#what);
+    this.#bytes = bytes;
+    this.#owner = exports;
+    return this.#pointer;
+  }
+
+  release() {
+    // A block of an instance dropped after a fault went with it.
+    if (this.#pointer !== 0 && this.#owner === instance)
+      call("free", this.#what, [this.#pointer]);
+    this.#pointer = 0;
+    this.#bytes = 0;
+    this.#owner = null;
+  }
 }
 
 export function memoryBuffer() {
