@@ -225,10 +225,12 @@ async function configOptions(values, names) {
     throw usage(`option --config ${path}: ${error.message}`);
   }
   const layerType = values["layer-type"];
+  names.readingConfig = true;
   const options = fromConfig(
     config,
     layerType === undefined ? {} : { layerType },
   );
+  names.readingConfig = false;
   names.fromConfig = new Set(Object.keys(options));
   return options;
 }
@@ -295,7 +297,11 @@ async function ropeCacheCommand({ values, format, output, blockRows }, names) {
   } else {
     rows = positions.count;
     piece = cache({ positions: 1 });
-    checkCount(ropeCache, { ...options, positions: rows }, {});
+    checkCount(
+      ropeCache,
+      { ...options, positions: rows },
+      { cos: PROBE_OUT, sin: PROBE_OUT },
+    );
     const start = options.start ?? 0;
     if (rows > 1) cache({ positions: 1, start: start + rows - 1 });
     rowsAt = (row, count) => cache({ positions: count, start: start + row });

@@ -1,8 +1,9 @@
-// The library's refusals in the command line's words: each option the
-// library names becomes the flag the user typed ("oddDim" → --odd-dim,
-// "scaling.factor" → the key of --scaling's JSON as written); an option read
-// from --config is named as the config's, never as a flag the user did not
-// give.
+// The library's refusals in the command line's words. Every library error
+// about an input carries `option` (the option's path, "scaling.factor"),
+// `code` (the rule) and `function`; the option is mapped to the flag the user
+// typed ("oddDim" → --odd-dim, "scaling.factor" → the key of --scaling's JSON
+// as written), and an option read from --config is named as the config's,
+// never as a flag the user did not give.
 
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
@@ -16,6 +17,8 @@ export class Names {
     // The --config file and the options read from it, which no flag gave.
     this.config = undefined;
     this.fromConfig = new Set();
+    // Whether fromConfig is reading it, whose refusals name its fields.
+    this.readingConfig = false;
   }
   flag(option, flag) {
     this.flags.set(option, `--${flag}`);
@@ -27,10 +30,15 @@ export class Names {
       ? libraryKey.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
       : libraryKey;
   }
-  // The words for the library option `option`, or undefined for a name
-  // that is no option of the command (a config field, a preset's value).
-  of(option) {
-    if (this.fromConfig.has(option.split(".")[0]))
+  // The words for the option `option` of a refusal by `fn`, or undefined
+  // for a name that is no option of the command.
+  of(option, fn) {
+    // fromConfig names the config's fields, and its own option layerType.
+    if (fn === "fromConfig" || this.readingConfig)
+      return option === "layerType"
+        ? this.flags.get(option)
+        : `"${option}" of --config ${this.config}`;
+    if (this.fromConfig.has(option.split(/[.[]/)[0]))
       return `"${option}" of --config ${this.config}`;
     if (this.flags.has(option)) return this.flags.get(option);
     if (option.startsWith("scaling.") && this.flags.has("scaling"))
@@ -40,28 +48,61 @@ export class Names {
 }
 
 /**
- * Whether the library refused only the probe's `out` (which fits no result)
- * or the size of a result, which blocks never reach: every other refusal of
- * a probe is the user's.
+ * Whether the library refused only a probe's `out` (which fits no result)
+ * or the size of one call's result, which blocks never reach: every other
+ * refusal of a probe is the user's.
  */
 export function isProbeRefusal(error) {
+  const option = error?.option;
   return (
-    /option "out/.test(error?.message) || /address space/.test(error?.message)
+    option === "out" ||
+    (typeof option === "string" && option.startsWith("out.")) ||
+    error?.code === "ERR_SIZE" ||
+    error?.code === "ERR_TOO_LARGE"
   );
 }
 
+// Rules whose library text speaks to JavaScript callers, in the command
+// line's own words: by code, for the options they concern.
+const OWN_WORDS = {
+  ERR_REQUIRED: (option, names) =>
+    option === "layerType"
+      ? `option --config ${names.config} holds RoPE parameters per layer type: give --layer-type with the one to write (as its rope_parameters names them, e.g. full_attention)`
+      : undefined,
+  ERR_UNKNOWN_OPTION: (option, names) =>
+    option.startsWith("scaling.") && names.flags.has("scaling")
+      ? `option --scaling has the key ${JSON.stringify(names.scalingKey(option.slice(8)))}, which no rope type takes`
+      : undefined,
+};
+
 /**
- * The text of a refusal for the command line: a library TypeError or
- * RangeError with its option names put as the user's flags, up to the value
- * it shows ("got …"), which is the user's own text.
+ * The text of a library TypeError or RangeError for the command line: its
+ * option, wherever the message quotes it, put as the user's flag.
  */
 export function describe(error, names) {
-  const message = error.message;
+  const { option, code, message } = error;
+  if (typeof option !== "string") return unnamed(error, names);
+  const own = OWN_WORDS[code]?.(option, names);
+  if (own !== undefined) return `sinusoidal-pe: ${own}`;
+  const words = names.of(option, error.function);
+  const quoted = `"${option}"`;
+  if (words === undefined || !message.includes(quoted))
+    return unnamed(error, names);
+  return message.replaceAll(quoted, words);
+}
+
+// An error that carries no option the command knows (the rules of
+// rope_scaling and of config.json reading give none yet): the names it
+// quotes are put as the command's flags, up to the value it shows
+// ("got …"), which is the user's own text.
+function unnamed(error, names) {
+  const { message } = error;
   const cut = message.search(/\bgot\b/);
   const head = cut < 0 ? message : message.slice(0, cut);
   const named = head.replace(/"([\w.]+)"/g, (quoted, key) => {
-    const flag = names.of(key);
-    if (flag !== undefined) return flag;
+    const words = names.of(key, error.function);
+    if (words?.includes("of --config")) return quoted;
+    if (words !== undefined) return words;
     if (names.scaling.has(key) && /"scaling"/.test(head))
       return JSON.stringify(names.scaling.get(key));
     return quoted;
