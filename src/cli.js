@@ -26,7 +26,7 @@ export async function main(argv) {
   try {
     const request = parse(argv);
     for (const key of COMMAND_KEYS[request.command] ?? [])
-      names.flag(camel(key), key);
+      names.commandFlag(camel(key), key);
     if (request.version) {
       process.stdout.write(`${version}\n`);
       return 0;

@@ -8,9 +8,11 @@
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
   constructor() {
-    // Library option path → "--flag": the command's flags, with the one
-    // the user gave where two flags set one option (--positions-file).
-    this.flags = new Map();
+    // Library option path → "--flag", for the flags the user gave, and for
+    // every flag of the command (one the user may give: "--alpha is
+    // required").
+    this.given = new Map();
+    this.known = new Map();
     // --scaling's keys: the library's name → the key as written.
     this.scaling = new Map();
     this.snakeScaling = false;
@@ -21,7 +23,10 @@ export class Names {
     this.readingConfig = false;
   }
   flag(option, flag) {
-    this.flags.set(option, `--${flag}`);
+    this.given.set(option, `--${flag}`);
+  }
+  commandFlag(option, flag) {
+    this.known.set(option, `--${flag}`);
   }
   scalingKey(libraryKey) {
     const written = this.scaling.get(libraryKey);
@@ -36,13 +41,14 @@ export class Names {
     // fromConfig names the config's fields, and its own option layerType.
     if (fn === "fromConfig" || this.readingConfig)
       return option === "layerType"
-        ? this.flags.get(option)
+        ? (this.given.get(option) ?? this.known.get(option))
         : `"${option}" of --config ${this.config}`;
+    if (this.given.has(option)) return this.given.get(option);
     if (this.fromConfig.has(option.split(/[.[]/)[0]))
       return `"${option}" of --config ${this.config}`;
-    if (this.flags.has(option)) return this.flags.get(option);
-    if (option.startsWith("scaling.") && this.flags.has("scaling"))
+    if (option.startsWith("scaling.") && this.given.has("scaling"))
       return `--scaling key ${JSON.stringify(this.scalingKey(option.slice(8)))}`;
+    if (this.known.has(option)) return this.known.get(option);
     return undefined;
   }
 }
@@ -70,7 +76,7 @@ const OWN_WORDS = {
       ? `option --config ${names.config} holds RoPE parameters per layer type: give --layer-type with the one to write (as its rope_parameters names them, e.g. full_attention)`
       : undefined,
   ERR_UNKNOWN_OPTION: (option, names) =>
-    option.startsWith("scaling.") && names.flags.has("scaling")
+    option.startsWith("scaling.") && names.given.has("scaling")
       ? `option --scaling has the key ${JSON.stringify(names.scalingKey(option.slice(8)))}, which no rope type takes`
       : undefined,
 };
@@ -100,8 +106,10 @@ function unnamed(error, names) {
   const cut = message.search(/\bgot\b/);
   const head = cut < 0 ? message : message.slice(0, cut);
   const named = head.replace(/"([\w.]+)"/g, (quoted, key) => {
+    // fromConfig's messages name config fields and its own options.
+    const config = error.function === "fromConfig" || names.readingConfig;
+    if (config && key !== "layerType") return quoted;
     const words = names.of(key, error.function);
-    if (words?.includes("of --config")) return quoted;
     if (words !== undefined) return words;
     if (names.scaling.has(key) && /"scaling"/.test(head))
       return JSON.stringify(names.scaling.get(key));
