@@ -252,8 +252,56 @@ function withSeqLen(options, values, names) {
   return { ...options, scaling: { ...scaling, seqLen: value(text) } };
 }
 
+// The largest position of the whole output, or -Infinity for none (or for
+// a count the library will refuse).
+function largestPosition(positions, start = 0) {
+  const lists = positions.streams
+    ? Object.values(positions.streams)
+    : positions.list
+      ? [positions.list]
+      : [];
+  if (lists.length > 0) {
+    let largest = -Infinity;
+    for (const list of lists)
+      for (const p of list) if (p > largest) largest = p;
+    return largest;
+  }
+  const { count } = positions;
+  return typeof count === "number" && typeof start === "number" && count > 0
+    ? start + count - 1
+    : -Infinity;
+}
+
+// A dynamic or longrope cache depends on the length of the sequence it
+// serves; without --seq-len the library takes it from the positions of one
+// call (the largest + 1, as transformers' max(position_ids) + 1). The
+// output is computed in blocks, so that length is given for the whole
+// output, where the scaling takes one (the library refuses it elsewhere).
+function forWholeSequence(options, largest) {
+  const { scaling } = options;
+  if (
+    scaling === undefined ||
+    scaling === null ||
+    Object.hasOwn(scaling, "seqLen") ||
+    !(largest >= 0)
+  )
+    return options;
+  const whole = {
+    ...options,
+    scaling: { ...scaling, seqLen: Math.floor(largest) + 1 },
+  };
+  try {
+    ropeCache({ ...whole, positions: 1 });
+  } catch {
+    // A scaling without a sequence length, or options the calls below
+    // refuse with the user's own values.
+    return options;
+  }
+  return whole;
+}
+
 async function ropeCacheCommand({ values, format, output, blockRows }, names) {
-  const options = withSeqLen(
+  let options = withSeqLen(
     {
       ...(values.config === undefined
         ? {}
@@ -264,6 +312,10 @@ async function ropeCacheCommand({ values, format, output, blockRows }, names) {
     names,
   );
   const positions = await positionsOption(values, names);
+  options = forWholeSequence(
+    options,
+    largestPosition(positions, options.start),
+  );
   const cache = (at) => ropeCache({ ...options, ...at });
   let rows, piece, rowsAt;
   if (positions.streams !== undefined) {

@@ -186,6 +186,42 @@ test("--seq-len picks longrope's factors and dynamic's base", () => {
   close(cos, positions, (p, i) => Math.cos(p * w(i, base)));
 });
 
+test("without --seq-len, a longrope cache in blocks is computed for the whole sequence", () => {
+  // 2048 rows in blocks of 256: every block uses the long factors, as one
+  // call for positions 0 … 2047 does (2048 > the original 1024), the first
+  // blocks too.
+  const w = (i) => 10000 ** (-(2 * i) / 8);
+  const attention = Math.sqrt(1 + Math.log(4) / Math.log(1024));
+  const long = (p, i) =>
+    attention * Math.cos((p * w(i)) / LONGROPE.long_factor[i]);
+  const [cos] = cache(
+    ...["--dim", "8", "--positions", "2048", "--block-rows", "256"],
+    ...["--scaling", JSON.stringify(LONGROPE)],
+  );
+  const rows = [0, 5, 255, 256, 1023, 1024, 2047];
+  close(
+    rows.map((p) => cos[p]),
+    rows,
+    long,
+  );
+  // Explicit positions, one a block: the largest of them sets the length.
+  const [listed] = cache(
+    ...["--dim", "8", "--positions", "5,2000", "--block-rows", "1"],
+    ...["--scaling", JSON.stringify(LONGROPE)],
+  );
+  close(listed, [5, 2000], long);
+  // A short sequence keeps the short factors.
+  const [short] = cache(
+    ...["--dim", "8", "--positions", "5,7", "--block-rows", "1"],
+    ...["--scaling", JSON.stringify(LONGROPE)],
+  );
+  close(
+    short,
+    [5, 7],
+    (p, i) => attention * Math.cos((p * w(i)) / LONGROPE.short_factor[i]),
+  );
+});
+
 test("--seq-len reaches a --config's scaling, and is refused where none takes it", () => {
   const config = join(dir, "longrope.json");
   writeFileSync(
