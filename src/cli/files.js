@@ -101,21 +101,23 @@ export function exitOnSignals() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// The kind of file at `path`, following symbolic links, or null where there
-// is none yet. A link that leads nowhere is refused: writing through it would
-// create a file at a place the user never named.
+// The file at `path`, following symbolic links, or null where there is none
+// yet. A regular file's target is its real path, where the new file is
+// renamed; anything else is opened by the path given (/dev/stdout too). A
+// link that leads nowhere is refused: writing through it would create a
+// file at a place the user never named.
 function targetOf(path) {
-  let stat;
+  let link;
   try {
-    stat = lstatSync(path);
+    link = lstatSync(path).isSymbolicLink();
   } catch (error) {
     if (error.code === "ENOENT") return { path, stat: null };
     throw fileError("-o", path, error);
   }
-  if (!stat.isSymbolicLink()) return { path, stat };
+  if (!link) return { path, stat: lstatSync(path) };
   try {
-    const real = realpathSync(path);
-    return { path: real, stat: statSync(real) };
+    const stat = statSync(path);
+    return { path: stat.isFile() ? realpathSync(path) : path, stat };
   } catch (error) {
     if (error.code === "ENOENT")
       throw usage(
