@@ -209,6 +209,17 @@ async function tableCommand({ values, format, output, blockRows }, names) {
   );
 }
 
+// What transformers would only log (a config's unknown keys, a factor
+// below 1), on standard error, each once.
+const warned = new Set();
+function warn(warnings = []) {
+  for (const warning of warnings)
+    if (!warned.has(warning)) {
+      warned.add(warning);
+      process.stderr.write(`sinusoidal-pe: warning: ${warning}\n`);
+    }
+}
+
 // The RoPE options of a config.json, read by the library's fromConfig; its
 // messages name the config's fields.
 async function configOptions(values, names) {
@@ -231,6 +242,7 @@ async function configOptions(values, names) {
     layerType === undefined ? {} : { layerType },
   );
   names.readingConfig = false;
+  warn(options.warnings);
   names.fromConfig = new Set(Object.keys(options));
   return options;
 }
@@ -358,6 +370,7 @@ async function ropeCacheCommand({ values, format, output, blockRows }, names) {
     if (rows > 1) cache({ positions: 1, start: start + rows - 1 });
     rowsAt = (row, count) => cache({ positions: count, start: start + row });
   }
+  warn(piece.warnings);
   const kind = kindOf(piece.cos);
   formatCheck(format, kind);
   const width =

@@ -75,10 +75,6 @@ const OWN_WORDS = {
     option === "layerType"
       ? `option --config ${names.config} holds RoPE parameters per layer type: give --layer-type with the one to write (as its rope_parameters names them, e.g. full_attention)`
       : undefined,
-  ERR_UNKNOWN_OPTION: (option, names) =>
-    option.startsWith("scaling.") && names.given.has("scaling")
-      ? `option --scaling has the key ${JSON.stringify(names.scalingKey(option.slice(8)))}, which no rope type takes`
-      : undefined,
 };
 
 /**

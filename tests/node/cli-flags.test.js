@@ -355,7 +355,7 @@ test("messages map error.option to the flag typed, or to the --config it came fr
         "ERR_UNKNOWN_OPTION",
         "table",
       ),
-      'sinusoidal-pe: option --scaling has the key "beta", which no rope type takes',
+      'sinusoidal-pe: table: unknown option "beta" for option --scaling',
     ],
   ];
   for (const [error, want] of cases) assert.equal(describe(error, names), want);

@@ -926,7 +926,7 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
   writeFileSync(path, JSON.stringify({ head_dim: 64, rope_theta: "x" }));
   refused(
     sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
-    /config field "rope_theta" must be a number, got "x"/,
+    /config field "rope_theta" (of --config \S+ )?must be a number, got "x"/,
   );
   // A file that cannot be read: status 1, naming it.
   const missing = sinusoidalPe(
