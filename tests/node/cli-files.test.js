@@ -11,6 +11,7 @@ import {
   readFileSync,
   readlinkSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -212,6 +213,23 @@ test("a regular --config larger than the bound is refused unread", () => {
   assert.match(
     result.stderr,
     /option --config \S+huge\.json: larger than 8 MiB/,
+  );
+});
+
+test("a --positions-file beyond 2 GiB (2^28 float64 positions) is refused unread", () => {
+  const dir = scratch();
+  const path = join(dir, "positions.txt");
+  // A sparse file: its size without its bytes on disk.
+  writeFileSync(path, "");
+  truncateSync(path, 2 ** 31 + 1);
+  const result = run(["table", "--positions-file", path, "--dim", "4"], {
+    encoding: "utf8",
+    timeout: 10000,
+  });
+  assert.equal(result.status, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /^sinusoidal-pe: option --positions-file \S+positions\.txt: larger than 2 GiB/,
   );
 });
 
