@@ -54,6 +54,9 @@ export const PARAMETERS = Object.fromEntries(
   ]),
 );
 
+// Every key a scaling may have.
+const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
+
 // Reads each own enumerable key once into a plain object; undefined values
 // count as absent.
 function readOptions(object, allowed, where, name) {
@@ -88,7 +91,7 @@ export function ropeSpec(raw) {
       ? { type: "default" }
       : readOptions(
           raw.scaling,
-          ["type", ...new Set(Object.values(PARAMETERS).flat())],
+          SCALING_KEYS,
           'option "scaling"',
           'option "scaling"',
         );
