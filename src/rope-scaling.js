@@ -6,6 +6,7 @@ import {
   CACHE_DTYPES,
   CACHE_LAYOUTS,
   MAX_DIM,
+  PAIRINGS,
   ROPE_PARAMETER_SLOTS,
   ROPE_TYPE_PARAMETERS,
   ROPE_TYPES,
@@ -15,12 +16,12 @@ import * as kernels from "./kernels.js";
 import {
   boolean,
   integer,
-  number,
   numbers,
   oneOf,
   positionList,
   rangeError,
   rejectUnknown,
+  show,
   snapshot,
   typeError,
 } from "./options.js";
@@ -64,6 +65,18 @@ function readOptions(object, allowed, where, name) {
   return copy;
 }
 
+// A number option that must be finite: NaN or an infinity is refused by
+// name here, so that no caller's value can read as "absent" below.
+function finite(value, name) {
+  if (typeof value !== "number")
+    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+  if (!Number.isFinite(value))
+    throw rangeError(
+      `option "${name}" must be a finite number, got ${show(value)}`,
+    );
+  return value;
+}
+
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
 // of the C core (NaN = absent) and longrope's factors. spec.dim is the
 // rotary dim, over which the frequencies are computed; spec.given the
@@ -82,7 +95,10 @@ export function ropeSpec(raw) {
       : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
   if (dim % 2 !== 0)
     throw rangeError(`option "rotaryDim" must be even, got ${dim}`);
-  const base = raw.base === undefined ? 10000 : number(raw.base, "base");
+  const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
+  // A model's pairing goes with its options (fromConfig gives it); the
+  // frequencies and caches do not depend on it.
+  if (raw.pairing !== undefined) oneOf(raw.pairing, "pairing", PAIRINGS);
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
@@ -115,7 +131,7 @@ export function ropeSpec(raw) {
           ? boolean(scaling.truncate, "scaling.truncate")
             ? 1
             : 0
-          : number(scaling[key], `scaling.${key}`);
+          : finite(scaling[key], `scaling.${key}`);
 
   let factors = new Float64Array(0);
   if (
@@ -142,13 +158,8 @@ export function ropeSpec(raw) {
     factors = new Float64Array(dim);
     factors.set(short);
     factors.set(long, dim / 2);
-    const original = p.originalMaxPositionEmbeddings;
-    if (!Number.isNaN(original) && !Number.isNaN(p.factor))
-      throw typeError(
-        'options "scaling.factor" and "scaling.originalMaxPositionEmbeddings" exclude each other for rope type "longrope" (the factor is maxPositionEmbeddings / originalMaxPositionEmbeddings)',
-      );
     if (
-      Number.isNaN(original) &&
+      Number.isNaN(p.originalMaxPositionEmbeddings) &&
       Number.isNaN(p.factor) &&
       Number.isNaN(p.attentionFactor)
     )
@@ -253,6 +264,60 @@ export function writeStreams(mrope, pairs, scratch, api) {
 }
 
 /**
+ * Every rule ropeFrequencies applies to `options` (JS-owned), for the public
+ * function `api`; nothing is returned.
+ */
+export function checkRopeOptions(options, api) {
+  const spec = ropeSpec(options);
+  const mrope = mropeSpec(options);
+  withScratch((scratch) => {
+    if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch, api);
+    writeRopeFrequencies(spec, scratch, api);
+  });
+}
+
+// The rope types whose frequencies depend on the sequence length.
+const FOLLOWS_SEQUENCE = ["dynamic", "longrope"];
+const SEQ_LEN_SLOT = ROPE_PARAMETER_SLOTS.indexOf("seqLen");
+
+/**
+ * A cache's sequence length when the caller gave none: the largest position
+ * + 1, as transformers' forward takes max(position_ids) + 1 for dynamic and
+ * longrope. Sets it in `spec` and returns the warning to give when it
+ * changes the frequencies (beyond the original context), or null.
+ */
+export function followSequence(spec, largest) {
+  const name = ROPE_TYPES[spec.type];
+  const scaling = spec.given.scaling;
+  if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
+    return null;
+  if (!(largest >= 0)) return null;
+  // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
+  const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
+  spec.params[SEQ_LEN_SLOT] = seqLen;
+  scaling.seqLen = seqLen;
+  const original =
+    name === "longrope"
+      ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
+      : scaling.maxPositionEmbeddings;
+  if (!(seqLen > original)) return null;
+  const effect =
+    name === "longrope"
+      ? "the long factors are used"
+      : "the base grows with it";
+  return `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`;
+}
+
+// The largest of the positions a cache serves.
+function largestOf(lists) {
+  let largest = -Infinity;
+  for (const list of lists)
+    for (let i = 0; i < list.length; i++)
+      if (list[i] > largest) largest = list[i];
+  return largest;
+}
+
+/**
  * The inverse frequencies (rotaryDim / 2 of them) and attention factor of a
  * rope type, computed in float64, with the warnings the source would log.
  */
@@ -266,6 +331,7 @@ export function ropeFrequencies(options) {
       "scaling",
       "mropeSection",
       "mropeInterleaved",
+      "pairing",
       "out",
     ],
     "ropeFrequencies()",
@@ -340,7 +406,8 @@ export function ropeCache(options) {
     options,
     [
       ["positions", "start", "dim", "rotaryDim", "base", "scaling"],
-      ["mropeSection", "mropeInterleaved", "layout", "dtype", "out"],
+      ["mropeSection", "mropeInterleaved", "pairing", "layout", "dtype"],
+      ["out"],
     ].flat(),
     "ropeCache()",
   );
@@ -376,6 +443,16 @@ export function ropeCache(options) {
     });
     ({ count, start, values: positions } = rows);
   }
+  const followed = followSequence(
+    spec,
+    count === 0
+      ? -Infinity
+      : streams !== null
+        ? largestOf(streams)
+        : positions !== null
+          ? largestOf([positions])
+          : start + count - 1,
+  );
   const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
   const Typed = ARRAYS[dtype];
   const bytes = count * width * Typed.BYTES_PER_ELEMENT;
@@ -391,11 +468,10 @@ export function ropeCache(options) {
       mrope === null
         ? 0
         : writeStreams(mrope, spec.dim / 2, scratch, "ropeCache");
-    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
-      spec,
-      scratch,
-      "ropeCache",
-    );
+    const written = writeRopeFrequencies(spec, scratch, "ropeCache");
+    const { pointer, attentionFactor } = written;
+    const warnings =
+      followed === null ? written.warnings : [...written.warnings, followed];
     // The first block checks the cache's arguments (the attention factor
     // must fit the dtype) before it writes; no rows have no block, so a call
     // of no rows checks them.

@@ -152,12 +152,14 @@ static int32_t longrope(const double *p, const double *factors,
   if (!valid_length(seq_len, 0, 0))
     return PE_ERR_ROPE_SEQ_LEN;
   if (present(original)) {
-    /* Phi-3's form: the factor is the ratio of the two lengths. */
-    if (present(factor))
-      return PE_ERR_ROPE_PARAMETER;
+    /* transformers v5: a factor given is used as given; without one, the
+       factor is the ratio of the two lengths (Phi-3's form). */
     if (!valid_length(original, 1, 1))
       return PE_ERR_ROPE_ORIGINAL;
-    factor = max_length / original;
+    if (!valid_factor(factor, 0))
+      return PE_ERR_ROPE_FACTOR;
+    if (!present(factor))
+      factor = max_length / original;
   } else {
     original = max_length;
     if (!valid_factor(factor, !present(given)))
@@ -190,8 +192,9 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   if (!valid_length(original, 1, 1))
     return PE_ERR_ROPE_ORIGINAL;
   /* high < low is computed as the source does (no band is smoothed), with a
-     warning; equal ones would divide by zero in the smooth band. */
-  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || high == low)
+     warning; so is high == low, whose smooth band is empty: the source's
+     torch.where drops the band's division by zero. */
+  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1))
     return PE_ERR_ROPE_FREQ_FACTOR;
   if (out == NULL)
     return PE_OK;
@@ -202,7 +205,7 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
     double w = out[i], wavelength = 2 * PE_PI / w;
     if (wavelength > low_wavelength) {
       out[i] = w / factor;
-    } else if (!(wavelength < high_wavelength)) {
+    } else if (!(wavelength < high_wavelength) && high != low) {
       double smooth = (original / wavelength - low) / (high - low);
       out[i] = (1 - smooth) * w / factor + smooth * w;
     }
@@ -332,7 +335,7 @@ uint32_t pe_rope_warnings(int32_t type, const double *params,
       warnings |= PE_BIT(PE_WARN_ROPE_BETA_ORDER);
   }
   if (type == PE_ROPE_LLAMA3 &&
-      params[PE_ROPE_HIGH_FREQ_FACTOR] < params[PE_ROPE_LOW_FREQ_FACTOR])
+      params[PE_ROPE_HIGH_FREQ_FACTOR] <= params[PE_ROPE_LOW_FREQ_FACTOR])
     warnings |= PE_BIT(PE_WARN_ROPE_FREQ_ORDER);
   return warnings;
 }

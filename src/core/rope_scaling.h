@@ -82,7 +82,7 @@ PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
 
 /* Inputs the source computes with only a logged warning: a factor below 1;
    YaRN's betaFast below betaSlow (the ramp runs backwards); Llama 3's
-   highFreqFactor below lowFreqFactor (no band is smoothed). */
+   highFreqFactor not above lowFreqFactor (no band is smoothed). */
 #define PE_ROPE_WARNING_LIST(X)                                                \
   X(PE_WARN_ROPE_FACTOR_BELOW_ONE,                                             \
     "scaling.factor is below 1: transformers computes it but logs that it "    \
@@ -91,8 +91,9 @@ PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     "scaling.betaFast is below scaling.betaSlow: transformers computes it "    \
     "but logs that betaFast must be greater (the ramp runs backwards)")        \
   X(PE_WARN_ROPE_FREQ_ORDER,                                                   \
-    "scaling.highFreqFactor is below scaling.lowFreqFactor: transformers "     \
-    "computes it but logs that it must be greater (no band is smoothed)")
+    "scaling.highFreqFactor is not above scaling.lowFreqFactor: "              \
+    "transformers computes it but logs that it must be greater (no band is "   \
+    "smoothed)")
 
 #define PE_ENUMERATOR(name, message) name,
 enum pe_rope_warning { PE_ROPE_WARNING_LIST(PE_ENUMERATOR) };

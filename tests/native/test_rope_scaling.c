@@ -216,6 +216,19 @@ static void test_llama3(void) {
   }
   CHECK(kept > 0 && divided > 0, "llama3 has both ends: %d %d", kept, divided);
   check_all("llama3", out, expected, 64, attention, 1);
+
+  /* Equal factors: the smooth band is empty (the source's torch.where
+     drops its division by zero), so wavelengths above 8192 / 2 are divided
+     by 8 and the others kept, all finite. */
+  p[PE_ROPE_LOW_FREQ_FACTOR] = 2;
+  p[PE_ROPE_HIGH_FREQ_FACTOR] = 2;
+  CHECK(run(PE_ROPE_LLAMA3, 128, 500000, p, NULL, 0, out, &attention) == PE_OK,
+        "llama3 with equal factors");
+  for (int i = 0; i < 64; i++) {
+    double w = unscaled(i, 128, 500000);
+    expected[i] = 2 * PI / w > 8192 / 2.0 ? w / 8 : w;
+  }
+  check_all("llama3 equal factors", out, expected, 64, attention, 1);
 }
 
 typedef struct {
@@ -258,12 +271,12 @@ static void test_rules(void) {
       {PE_ROPE_YARN, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 0,
        PE_ERR_ROPE_ORIGINAL},
       {PE_ROPE_YARN, PE_ROPE_LOW_FREQ_FACTOR, 1, PE_ERR_ROPE_PARAMETER},
-      {PE_ROPE_LONGROPE, PE_ROPE_FACTOR, 2, PE_ERR_ROPE_PARAMETER},
+      {PE_ROPE_LONGROPE, PE_ROPE_FACTOR, 0, PE_ERR_ROPE_FACTOR},
       {PE_ROPE_LONGROPE, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 1,
        PE_ERR_ROPE_ORIGINAL},
       {PE_ROPE_LONGROPE, PE_ROPE_MAX_POSITION_EMBEDDINGS, NAN,
        PE_ERR_ROPE_MAX_LENGTH},
-      {PE_ROPE_LLAMA3, PE_ROPE_HIGH_FREQ_FACTOR, 1, PE_ERR_ROPE_FREQ_FACTOR},
+      {PE_ROPE_LLAMA3, PE_ROPE_HIGH_FREQ_FACTOR, -1, PE_ERR_ROPE_FREQ_FACTOR},
       {PE_ROPE_LLAMA3, PE_ROPE_LOW_FREQ_FACTOR, 0, PE_ERR_ROPE_FREQ_FACTOR},
       {PE_ROPE_LLAMA3, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, NAN,
        PE_ERR_ROPE_ORIGINAL},

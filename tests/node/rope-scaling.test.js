@@ -613,7 +613,7 @@ test("bad options are errors that name them, and the module keeps working", () =
       "scaling.truncate",
     ],
     [
-      { dim: 128, scaling: { ...llama3, highFreqFactor: 1 } },
+      { dim: 128, scaling: { ...llama3, highFreqFactor: -1 } },
       RangeError,
       "scaling.highFreqFactor",
     ],
@@ -656,7 +656,11 @@ test("bad options are errors that name them, and the module keeps working", () =
       TypeError,
       "scaling.longFactor",
     ],
-    [{ dim: 96, scaling: { ...phi, factor: 32 } }, TypeError, "scaling.factor"],
+    [
+      { dim: 96, scaling: { ...phi, factor: NaN } },
+      RangeError,
+      "scaling.factor",
+    ],
     [
       { dim: 96, scaling: { ...phi, originalMaxPositionEmbeddings: 1 } },
       RangeError,
@@ -673,6 +677,14 @@ test("bad options are errors that name them, and the module keeps working", () =
   ];
   for (const [options, Type, word] of bad)
     throwsNaming(() => ropeFrequencies(options), Type, word);
+  // transformers v5's longrope takes a factor beside the original length:
+  // the factor sets the attention factor, the length the logarithm's base.
+  const both = ropeFrequencies({ dim: 96, scaling: { ...phi, factor: 8 } });
+  assert.ok(
+    Math.abs(
+      both.attentionFactor - Math.sqrt(1 + Math.log(8) / Math.log(4096)),
+    ) <= 4e-16,
+  );
   const cacheBad = [
     [{ dim: 64 }, TypeError, "positions"],
     [{ dim: 64, positions: -1 }, RangeError, "positions"],

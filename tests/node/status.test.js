@@ -391,7 +391,7 @@ const CASES = {
   PE_ERR_ROPE_FREQ_FACTOR: [
     RangeError,
     /"scaling.lowFreqFactor"/,
-    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 2 }),
+    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 0 }),
   ],
   PE_ERR_ROPE_SHORT_FACTOR: [
     RangeError,
