@@ -132,10 +132,10 @@ function node(object, path) {
     return values.get(key);
   };
   let keys;
-  // Its own enumerable keys, listed once and bounded.
+  // Its own keys, listed once (the ownKeys trap alone) and bounded.
   const keysOf = () => {
     if (keys === undefined) {
-      keys = Object.keys(object);
+      keys = Reflect.ownKeys(object).filter((k) => typeof k === "string");
       if (keys.length > MAX_ROPE_KEYS)
         throw configError(
           rangeError,
