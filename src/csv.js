@@ -24,7 +24,11 @@ function kind(values) {
   const name = kindOf(values);
   if (name === "Float32Array" || name === "Float64Array") return name;
   if (Array.isArray(values)) return "Array";
-  throw typeError("values must be a Float32Array, a Float64Array or an array");
+  throw typeError(
+    "values must be a Float32Array, a Float64Array or an array",
+    "values",
+    "ERR_TYPE",
+  );
 }
 
 // ASCII text into `bytes` from `at`; returns the next free index.
@@ -142,6 +146,8 @@ function checkedWidth(values, columns) {
   if (length % width !== 0)
     throw rangeError(
       `values has ${length} entries, not a multiple of ${width} columns`,
+      "values",
+      "ERR_LENGTH",
     );
   return { width, length };
 }
@@ -164,7 +170,11 @@ export function encodeRows(
     for (let i = 0; i < length; i++) {
       const v = values[i];
       if (typeof v !== "number")
-        throw typeError(`values[${i}] must be a number, got ${typeof v}`);
+        throw typeError(
+          `values[${i}] must be a number, got ${typeof v}`,
+          `values[${i}]`,
+          "ERR_NOT_NUMBER",
+        );
       typed[i] = v;
     }
   }

@@ -33,15 +33,27 @@ function familyOf(options, api) {
   const theta = oneOf(options.theta, "theta", THETAS, "exp");
   const name = THETAS[theta];
   if (options.base !== undefined && name !== "exp")
-    throw typeError(`option "base" applies only to theta "exp"`);
+    throw typeError(
+      `option "base" applies only to theta "exp"`,
+      "base",
+      "ERR_NOT_APPLICABLE",
+    );
   if (options.alpha !== undefined && name !== "power")
-    throw typeError(`option "alpha" applies only to theta "power"`);
+    throw typeError(
+      `option "alpha" applies only to theta "power"`,
+      "alpha",
+      "ERR_NOT_APPLICABLE",
+    );
   const base =
     options.base === undefined ? 10000 : number(options.base, "base");
   let alpha = 1;
   if (name === "power") {
     if (options.alpha === undefined)
-      throw typeError(`option "alpha" is required for theta "power"`);
+      throw typeError(
+        `option "alpha" is required for theta "power"`,
+        "alpha",
+        "ERR_REQUIRED",
+      );
     alpha = number(options.alpha, "alpha");
   }
   return { theta, base, alpha, api, given: { ...options, base, alpha } };
@@ -78,6 +90,8 @@ export function decayIntegral(options) {
   if (quadrature && options.out !== undefined)
     throw typeError(
       `option "out" applies to method "closed-form" only (the quadrature returns { values, errors })`,
+      "out",
+      "ERR_NOT_APPLICABLE",
     );
   const out = outArray(options.out, Float64Array, n);
   return withScratch((scratch) => {
@@ -111,6 +125,8 @@ function specialOut(options, scalar, where) {
   if (scalar && out !== undefined)
     throw typeError(
       `option "out" applies only when x is an array (${where} of a number returns a number)`,
+      "out",
+      "ERR_NOT_APPLICABLE",
     );
   return out;
 }
@@ -118,7 +134,11 @@ function specialOut(options, scalar, where) {
 // values: a Float64Array of the caller's points, read once.
 function special(kernel, values, scalar, given, where) {
   if (values.length > MAX_POINTS)
-    throw rangeError(`${where}: at most ${MAX_POINTS} points`);
+    throw rangeError(
+      `${where}: at most ${MAX_POINTS} points`,
+      "x",
+      "ERR_LENGTH",
+    );
   const out = outArray(given, Float64Array, values.length);
   const result = withScratch((scratch) => {
     const x = scratch(values.length * 8, "x");

@@ -30,6 +30,8 @@ function descriptorOf(values) {
   if (descriptor === undefined)
     throw typeError(
       "values must be a Float32Array, a Float64Array or a Uint16Array of float16 bits",
+      "values",
+      "ERR_TYPE",
     );
   return descriptor;
 }
@@ -37,7 +39,11 @@ function descriptorOf(values) {
 // The shape read once into integers whose product is a safe integer.
 function checkedShape(shape) {
   if (!Array.isArray(shape) || shape.length < 1)
-    throw typeError("shape must be a non-empty array of integers");
+    throw typeError(
+      "shape must be a non-empty array of integers",
+      "shape",
+      "ERR_NOT_ARRAY",
+    );
   const dims = Array.from(shape, (n, i) =>
     integer(n, `shape[${i}]`, 0, Number.MAX_SAFE_INTEGER),
   );
@@ -45,6 +51,8 @@ function checkedShape(shape) {
   if (!Number.isSafeInteger(count))
     throw rangeError(
       `shape [${dims.join(", ")}] holds ${count} values, more than ${Number.MAX_SAFE_INTEGER}`,
+      "shape",
+      "ERR_SIZE",
     );
   return { dims, count };
 }
@@ -106,6 +114,8 @@ export function toNpy(values, shape) {
   if (count !== length)
     throw rangeError(
       `shape [${dims.join(", ")}] holds ${count} values, but values has ${length}`,
+      "shape",
+      "ERR_LENGTH",
     );
   const header = npyHeader(descriptor, dims);
   const data = littleEndianBytes(values);
@@ -154,7 +164,7 @@ export function float16ToFloat32(bits) {
  */
 export function fromNpy(bytes, name) {
   const refuse = (why) =>
-    rangeError(`${name} is not a 1-D .npy of numbers: ${why}`);
+    rangeError(`${name} is not a 1-D .npy of numbers: ${why}`, name, "ERR_NPY");
   if (bytes.length < 10 || MAGIC.some((b, i) => bytes[i] !== b))
     throw refuse("no NUMPY magic");
   const version = bytes[6];

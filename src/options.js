@@ -31,12 +31,26 @@ function prefixed(message) {
     : `${PREFIX}${name}: ${message}`;
 }
 
-export function typeError(message) {
-  return new TypeError(prefixed(message));
+// An error about an input is data as well as text: `option` is the path of
+// the option (or argument) as the caller wrote it ("scaling.factor",
+// "positions[3]"), `code` a stable name of the rule it breaks, `function`
+// the public function that raised it. Callers that speak of the input in
+// their own words (fromConfig's config fields, the command line's flags)
+// map `option`, never the message.
+function inputError(Class, message, option, code) {
+  const error = new Class(prefixed(message));
+  error.option = option;
+  error.code = code;
+  error.function = running.at(-1);
+  return error;
 }
 
-export function rangeError(message) {
-  return new RangeError(prefixed(message));
+export function typeError(message, option, code = "ERR_TYPE") {
+  return inputError(TypeError, message, option, code);
+}
+
+export function rangeError(message, option, code = "ERR_RANGE") {
+  return inputError(RangeError, message, option, code);
 }
 
 export function show(value) {
@@ -55,14 +69,18 @@ const objectKind = Function.prototype.call.bind(Object.prototype.toString);
 
 // Objects of another kind (a Date, a Map, a typed array) are refused rather
 // than read as an empty set of options.
-export function snapshot(options, name = "options") {
+export function snapshot(options, name = "options", path = "options") {
   if (
     options === null ||
     typeof options !== "object" ||
     Array.isArray(options) ||
     objectKind(options) !== "[object Object]"
   )
-    throw typeError(`${name} must be a plain object, got ${show(options)}`);
+    throw typeError(
+      `${name} must be a plain object, got ${show(options)}`,
+      path,
+      "ERR_NOT_OBJECT",
+    );
   return { ...options };
 }
 
@@ -73,10 +91,14 @@ export function rejectUnknown(options, allowed, where, hints = {}) {
     if (Object.hasOwn(hints, key))
       throw typeError(
         `option "${key}" does not apply to ${where}: ${hints[key]}`,
+        key,
+        "ERR_NOT_APPLICABLE",
       );
     if (!allowed.includes(key))
       throw typeError(
         `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+        key,
+        "ERR_UNKNOWN_OPTION",
       );
   }
 }
@@ -85,13 +107,21 @@ export function rejectUnknown(options, allowed, where, hints = {}) {
 // with the value when the value breaks it.
 export function number(value, name) {
   if (typeof value !== "number")
-    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+    throw typeError(
+      `option "${name}" must be a number, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
   return value;
 }
 
 export function finiteNumber(value, name, { min, max, above } = {}) {
   if (typeof value !== "number")
-    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+    throw typeError(
+      `option "${name}" must be a number, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
   const range =
     above !== undefined
       ? `> ${above}` + (max !== undefined ? ` and <= ${max}` : "")
@@ -104,13 +134,19 @@ export function finiteNumber(value, name, { min, max, above } = {}) {
   )
     throw rangeError(
       `option "${name}" must be a finite number ${range}, got ${show(value)}`,
+      name,
+      "ERR_OUT_OF_RANGE",
     );
   return value;
 }
 
 export function integer(value, name, min = -Infinity, max = Infinity) {
   if (typeof value !== "number")
-    throw typeError(`option "${name}" must be an integer, got ${show(value)}`);
+    throw typeError(
+      `option "${name}" must be an integer, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
   if (!Number.isInteger(value) || value < min || value > max) {
     const range =
       max !== Infinity
@@ -120,6 +156,8 @@ export function integer(value, name, min = -Infinity, max = Infinity) {
           : "";
     throw rangeError(
       `option "${name}" must be an integer${range}, got ${show(value)}`,
+      name,
+      Number.isInteger(value) ? "ERR_OUT_OF_RANGE" : "ERR_NOT_INTEGER",
     );
   }
   return value;
@@ -132,6 +170,8 @@ export function oneOf(value, name, choices, fallback) {
   if (!choices.includes(value))
     throw (typeof value === "string" ? rangeError : typeError)(
       `option "${name}" must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${show(value)}`,
+      name,
+      "ERR_NOT_ONE_OF",
     );
   return choices.indexOf(value);
 }
@@ -140,6 +180,8 @@ export function boolean(value, name) {
   if (typeof value !== "boolean")
     throw typeError(
       `option "${name}" must be true or false, got ${show(value)}`,
+      name,
+      "ERR_NOT_BOOLEAN",
     );
   return value;
 }
@@ -148,15 +190,19 @@ export function boolean(value, name) {
 // refused by name rather than taken as empty: a detached view (a view result
 // that a later call invalidated, or a transferred buffer), or a view past
 // the end of a resizable buffer that shrank.
-export function requireReadable(value, name) {
+export function requireReadable(value, path, name = path) {
   const state = readability(value);
   if (state === "detached")
     throw typeError(
       `${name} is a detached view: a view result that a later call invalidated, or a transferred buffer; copy views (view.slice()) to keep them`,
+      path,
+      "ERR_DETACHED",
     );
   if (state === "out-of-bounds")
     throw typeError(
       `${name} is out of bounds: its resizable buffer shrank below the view`,
+      path,
+      "ERR_OUT_OF_BOUNDS",
     );
 }
 
@@ -167,15 +213,20 @@ const MAX_ELEMENTS = MEMORY_BYTES / 4;
 /**
  * The length of an array of numbers, read once, or null for anything that
  * is not one. A typed array is checked readable and measured through the
- * intrinsics; a DataView, a string or a BigInt array is not an array of
- * numbers; an array-like longer than the module could hold is refused.
+ * intrinsics; a DataView or a string is not an array of numbers, nor a
+ * BigInt array unless `bigints` (integer positions, as ONNX Runtime's int64
+ * position_ids); an array-like longer than the module could hold is refused.
  */
-export function arrayLength(value, name) {
+export function arrayLength(value, name, bigints = false) {
   if (value === null || typeof value !== "object") return null;
   const kind = kindOf(value);
   if (kind !== undefined) {
-    if (kind.startsWith("Big"))
-      throw typeError(`${name} must hold numbers, got a ${kind}`);
+    if (kind.startsWith("Big") && !bigints)
+      throw typeError(
+        `${name} must hold numbers, got a ${kind}`,
+        name,
+        "ERR_NOT_NUMBER",
+      );
     requireReadable(value, name);
     return lengthOf(value);
   }
@@ -185,6 +236,8 @@ export function arrayLength(value, name) {
   if (length > MAX_ELEMENTS)
     throw rangeError(
       `${name} has ${length} elements, more than the module's memory can hold (${MAX_ELEMENTS})`,
+      name,
+      "ERR_TOO_LONG",
     );
   return length;
 }
@@ -193,21 +246,52 @@ export function arrayLength(value, name) {
 // Typed arrays are copied whole through the intrinsic: their elements run no
 // code.
 function readInto(values, length, target, name, finite) {
-  if (kindOf(values) !== undefined) {
+  const kind = kindOf(values);
+  if (kind?.startsWith("Big")) return readBigInts(values, length, target, name);
+  if (kind !== undefined) {
     write(target, values);
     if (finite)
       for (let i = 0; i < length; i++)
         if (!Number.isFinite(target[i]))
-          throw rangeError(`${name}[${i}] must be finite, got ${target[i]}`);
+          throw rangeError(
+            `${name}[${i}] must be finite, got ${target[i]}`,
+            `${name}[${i}]`,
+            "ERR_NOT_FINITE",
+          );
     return target;
   }
   for (let i = 0; i < length; i++) {
     const v = values[i];
     if (typeof v !== "number")
-      throw typeError(`${name}[${i}] must be a number, got ${show(v)}`);
+      throw typeError(
+        `${name}[${i}] must be a number, got ${show(v)}`,
+        `${name}[${i}]`,
+        "ERR_NOT_NUMBER",
+      );
     if (finite && !Number.isFinite(v))
-      throw rangeError(`${name}[${i}] must be finite, got ${show(v)}`);
+      throw rangeError(
+        `${name}[${i}] must be finite, got ${show(v)}`,
+        `${name}[${i}]`,
+        "ERR_NOT_FINITE",
+      );
     target[i] = v;
+  }
+  return target;
+}
+
+// Integers of a BigInt64Array or BigUint64Array (whose elements run no
+// code), each of which must be a double exactly.
+const EXACT = 2n ** 53n;
+function readBigInts(values, length, target, name) {
+  for (let i = 0; i < length; i++) {
+    const v = values[i];
+    if (v > EXACT || v < -EXACT)
+      throw rangeError(
+        `${name}[${i}] must be within ±2^53 (an exact double), got ${v}n`,
+        `${name}[${i}]`,
+        "ERR_OUT_OF_RANGE",
+      );
+    target[i] = Number(v);
   }
   return target;
 }
@@ -220,20 +304,31 @@ function readInto(values, length, target, name, finite) {
 export function numbers(
   value,
   name,
-  { min = 0, max = Infinity, expected = "an array of numbers" } = {},
+  {
+    min = 0,
+    max = Infinity,
+    expected = "an array of numbers",
+    bigints = false,
+  } = {},
 ) {
-  const length = arrayLength(value, name);
+  const length = arrayLength(value, name, bigints);
   if (length === null)
     throw typeError(
       `option "${name}" must be ${expected}, got ${value === undefined ? "nothing" : show(value)}`,
+      name,
+      "ERR_NOT_ARRAY",
     );
   if (length < min)
     throw rangeError(
       `option "${name}" must hold at least ${min === 1 ? "one number" : `${min} numbers`}, got ${length}`,
+      name,
+      "ERR_LENGTH",
     );
   if (length > max)
     throw rangeError(
       `option "${name}" must hold ${min} to ${max} numbers, got ${length}`,
+      name,
+      "ERR_LENGTH",
     );
   return readInto(value, length, new Float64Array(length), name, true);
 }
@@ -267,9 +362,14 @@ export function positionList(positions, start, { min, maxCount, maxArray }) {
     min,
     max: maxArray,
     expected: `a count (an integer >= ${min}) or an array of numbers`,
+    bigints: true,
   });
   if (start !== undefined)
-    throw typeError(`option "start" applies only when "positions" is a count`);
+    throw typeError(
+      `option "start" applies only when "positions" is a count`,
+      "start",
+      "ERR_NOT_APPLICABLE",
+    );
   return { count: values.length, start: 0, values };
 }
 
@@ -282,7 +382,7 @@ export function grid(value, name, maxCount = MAX_COUNT) {
     !ArrayBuffer.isView(value) &&
     !("length" in value)
   ) {
-    value = snapshot(value, `option "${name}"`);
+    value = snapshot(value, `option "${name}"`, name);
     rejectUnknown(value, ["from", "to", "count"], `option "${name}"`);
     const count = integer(value.count, `${name}.count`, 1, maxCount);
     const from = finiteNumber(value.from, `${name}.from`);
@@ -290,10 +390,16 @@ export function grid(value, name, maxCount = MAX_COUNT) {
     if (count === 1 && to !== from)
       throw rangeError(
         `option "${name}.count" is 1, so "${name}.to" must equal "${name}.from" (${from}), got ${to}`,
+        `${name}.to`,
+        "ERR_OUT_OF_RANGE",
       );
     const step = count === 1 ? 0 : (to - from) / (count - 1);
     if (!Number.isFinite(step))
-      throw rangeError(`option "${name}": (to - from) must be finite`);
+      throw rangeError(
+        `option "${name}": (to - from) must be finite`,
+        name,
+        "ERR_NOT_FINITE",
+      );
     return { count, from, step, values: null };
   }
   const values = numberList(value, name, maxCount);

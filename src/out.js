@@ -33,20 +33,28 @@ export function outArray(
   if (view)
     throw typeError(
       `option "${name}" cannot be combined with "view: true": a view lives in the module's memory, "${name}" in yours`,
+      name,
+      "ERR_COMBINATION",
     );
   if (kindOf(out) !== Typed.name)
     throw typeError(
       `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf(out) ?? out?.constructor?.name ?? typeof out)}`,
+      name,
+      "ERR_TYPE",
     );
-  requireReadable(out, `option "${name}"`);
+  requireReadable(out, name, `option "${name}"`);
   if (bufferOf(out) === memoryBuffer())
     throw typeError(
       `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
+      name,
+      "ERR_MODULE_MEMORY",
     );
   const available = lengthOf(out);
   if (available < length)
     throw rangeError(
       `option "${name}" must hold at least ${length} elements, got ${available}`,
+      name,
+      "ERR_LENGTH",
     );
   return out;
 }
@@ -110,6 +118,8 @@ export function checkBlockAngles(
     if (!Number.isFinite(position * maxFrequency))
       throw rangeError(
         `${api}: ${name} × ${frequency} must be a finite angle: ${position} × ${maxFrequency} is not finite`,
+        name,
+        "ERR_ANGLE",
       );
 }
 
@@ -136,5 +146,7 @@ export function aliasing(out, rows) {
   if (end <= rowsStart || rowsEnd <= start) return "apart";
   throw rangeError(
     `option "out" overlaps the input rows without starting at the same element; pass the input itself (in place) or a separate array`,
+    "out",
+    "ERR_OVERLAP",
   );
 }

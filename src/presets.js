@@ -190,7 +190,11 @@ export const presets = deepFreeze({
 const NAMES = Object.keys(presets);
 
 function refuse(name, dim, why) {
-  throw rangeError(`preset "${name}" refuses option "dim" = ${dim}: ${why}`);
+  throw rangeError(
+    `preset "${name}" refuses option "dim" = ${dim}: ${why}`,
+    "dim",
+    "ERR_PRESET_DIM",
+  );
 }
 
 const resolvers = {
@@ -249,6 +253,8 @@ const resolvers = {
     if (h > 0 && h - shift === 0)
       throw rangeError(
         `option "downscaleFreqShift" must differ from floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
+        "downscaleFreqShift",
+        "ERR_OUT_OF_RANGE",
       );
     const engine = {
       schedule: "shifted",
@@ -292,6 +298,8 @@ const resolvers = {
     if (!Number.isFinite(ratio) || !Number.isFinite(1 / ratio))
       throw rangeError(
         `options "maxFreq" and "minFreq" must have a ratio whose value and reciprocal are finite, got maxFreq ${maxFreq} / minFreq ${minFreq} = ${ratio}`,
+        "maxFreq",
+        "ERR_OUT_OF_RANGE",
       );
     const scale = p.scale === null ? null : finiteNumber(p.scale, "scale");
     boolean(p.cosFirst, "cosFirst");
@@ -327,16 +335,22 @@ export function resolvePreset(name, given, dim) {
   if (typeof name !== "string")
     throw typeError(
       `option "preset" must be one of ${NAMES.join(", ")}, got ${name === null ? "null" : typeof name}`,
+      "preset",
+      "ERR_NOT_ONE_OF",
     );
   if (!Object.hasOwn(presets, name))
     throw rangeError(
       `option "preset" must be one of ${NAMES.join(", ")}, got ${JSON.stringify(name)}`,
+      "preset",
+      "ERR_NOT_ONE_OF",
     );
   const { parameters } = presets[name];
   for (const key of Object.keys(given))
     if (!Object.hasOwn(parameters, key))
       throw typeError(
         `option "${key}" is not a parameter of preset "${name}" (its parameters: ${Object.keys(parameters).join(", ")})`,
+        key,
+        "ERR_NOT_APPLICABLE",
       );
   const values = { ...parameters };
   for (const key of Object.keys(given))
@@ -375,12 +389,16 @@ export function paddingRows(padding, count, positions) {
     if (padding < -count || padding >= count)
       throw rangeError(
         `option "paddingIdx" must be in [${-count}, ${count - 1}] for a table of ${count} positions (get_embedding raises IndexError), got ${padding}`,
+        "paddingIdx",
+        "ERR_OUT_OF_RANGE",
       );
     return [padding < 0 ? count + padding : padding];
   }
   if (padding < 0)
     throw rangeError(
       `option "paddingIdx" must be >= 0 with explicit positions (a negative index counts from the end of a table, which explicit positions do not have), got ${padding}`,
+      "paddingIdx",
+      "ERR_OUT_OF_RANGE",
     );
   const rows = [];
   for (let r = 0; r < count; r++) if (positions[r] === padding) rows.push(r);

@@ -69,12 +69,19 @@ export function rotationMatrix(k, options) {
   if (p.dim > MAX_MATRIX_DIM)
     throw rangeError(
       `option "dim" must be at most ${MAX_MATRIX_DIM} for a dense rotation matrix (use rotate for larger dims), got ${p.dim}`,
+      "dim",
+      "ERR_OUT_OF_RANGE",
     );
   // k is read as each offset is: a finite number (the core's rule on offsets
   // would name "offsets", which rotationMatrix does not take).
   if (typeof k !== "number")
-    throw typeError(`k must be a number, got ${typeof k}`);
-  if (!Number.isFinite(k)) throw rangeError(`k must be finite, got ${k}`);
+    throw typeError(
+      `k must be a number, got ${typeof k}`,
+      "k",
+      "ERR_NOT_NUMBER",
+    );
+  if (!Number.isFinite(k))
+    throw rangeError(`k must be finite, got ${k}`, "k", "ERR_NOT_FINITE");
   const out = outArray(p.options.out, Float64Array, p.dim * p.dim);
   return withScratch((scratch) => {
     const { omega } = writeFrequencies(p, scratch);

@@ -57,15 +57,22 @@ function tokenPositions(positions, { batch, heads, seq }, name) {
   let perToken;
   if (typeof positions === "number") {
     if (!Number.isFinite(positions))
-      throw rangeError(`${name} must be finite, got ${positions}`);
+      throw rangeError(
+        `${name} must be finite, got ${positions}`,
+        name,
+        "ERR_NOT_FINITE",
+      );
     perToken = Float64Array.from({ length: seq }, (_, s) => positions + s);
   } else {
     perToken = numbers(positions, name, {
       expected: `the first position or an array of seq (${seq}) or batch × seq (${batch * seq}) positions`,
+      bigints: true,
     });
     if (perToken.length !== seq && perToken.length !== batch * seq)
       throw rangeError(
         `${name} must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${perToken.length}`,
+        name,
+        "ERR_LENGTH",
       );
   }
   return perToken.length === seq
@@ -102,6 +109,8 @@ function rowStreams(streams, count) {
   if (streams[0].length !== count)
     throw rangeError(
       `positions.t, .h and .w must have one entry per row: ${count} rows, got ${streams[0].length}`,
+      "positions.t",
+      "ERR_LENGTH",
     );
   const angles = new Float64Array(3 * count);
   for (let j = 0; j < count; j++)
@@ -123,6 +132,8 @@ function tensorShape(own, count) {
   if (count % (batch * heads) !== 0)
     throw rangeError(
       `vectors holds ${count} rows of dim values, not a multiple of batch × heads = ${batch} × ${heads}`,
+      "heads",
+      "ERR_HEADS",
     );
   return { order: ORDERS[order], heads, batch, seq: count / (batch * heads) };
 }
@@ -149,6 +160,8 @@ export function rope(vectors, positions, options) {
     if (mrope === null)
       throw typeError(
         'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
+        "mropeSection",
+        "ERR_REQUIRED",
       );
     streams = readStreams(positions);
     // Text tokens (t = h = w everywhere) take plain RoPE's path.
@@ -161,14 +174,20 @@ export function rope(vectors, positions, options) {
     if (rotary % 2 === 1 || rotary > dim)
       throw rangeError(
         `option "rotaryDim" must be even and at most dim (${dim}), got ${rotary}`,
+        "rotaryDim",
+        "ERR_ROTARY_DIM",
       );
   } else if (dim % 2 === 1)
     throw rangeError(
       `option "dim" must be even for rope (pairs of columns are rotated), or give an even "rotaryDim" below it, got ${dim}`,
+      "dim",
+      "ERR_ODD_DIM",
     );
   if (own.order === undefined && (own.heads ?? own.batch) !== undefined)
     throw typeError(
       `options "heads" and "batch" describe a tensor: give "order" ("bhsd" or "bshd") too`,
+      "order",
+      "ERR_REQUIRED",
     );
   // The schedule is that of the rotary part.
   const p = prepare(

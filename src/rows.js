@@ -62,6 +62,8 @@ export function rowsOf(vectors, dim, options) {
   if (inPlace && options.out !== undefined)
     throw typeError(
       `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
+      "out",
+      "ERR_COMBINATION",
     );
   const names = ROW_KINDS.join(" or ");
   const kind = kindOf(vectors);
@@ -69,27 +71,37 @@ export function rowsOf(vectors, dim, options) {
   if (inPlace && !native)
     throw typeError(
       `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
+      "vectors",
+      "ERR_TYPE",
     );
   // Integer arrays are refused: a Uint16Array is read as float16 bits, so
   // another integer array is more likely a mistake than data.
   if (kind !== undefined && !native)
     throw typeError(
       `vectors must be a ${names} or an array of numbers, got a ${kind}`,
+      "vectors",
+      "ERR_TYPE",
     );
   const length = arrayLength(vectors, "vectors");
   if (length === null)
     throw typeError(
       `vectors must be a ${names} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
+      "vectors",
+      "ERR_TYPE",
     );
   if (length % dim !== 0)
     throw rangeError(
       `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
+      "vectors",
+      "ERR_LENGTH",
     );
   const Typed = CONSTRUCTORS[native ? kind : "Float32Array"];
   const inModule = native && bufferOf(vectors) === memoryBuffer();
   if (inPlace && inModule)
     throw typeError(
       `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
+      "vectors",
+      "ERR_MODULE_MEMORY",
     );
   const rows = !native
     ? rowValues(vectors, length, Typed, "vectors")
@@ -103,17 +115,25 @@ export function rowsOf(vectors, dim, options) {
 export function perRow(values, count, name) {
   if (typeof values === "number") {
     if (!Number.isFinite(values))
-      throw rangeError(`${name} must be finite, got ${values}`);
+      throw rangeError(
+        `${name} must be finite, got ${values}`,
+        name,
+        "ERR_NOT_FINITE",
+      );
     return values;
   }
   if (values === null || typeof values !== "object")
     throw typeError(
       `${name} must be a finite number or an array of ${count} numbers (one per row), got ${values === null ? "null" : typeof values}`,
+      name,
+      "ERR_TYPE",
     );
-  const list = numbers(values, name);
+  const list = numbers(values, name, { bigints: true });
   if (list.length !== count)
     throw rangeError(
       `${name} must have one entry per row: ${count} rows, got ${list.length}`,
+      name,
+      "ERR_LENGTH",
     );
   return list;
 }

@@ -34,6 +34,8 @@ async function compile(source) {
     return compileResponse(source);
   throw typeError(
     "init(source) takes a WebAssembly.Module, bytes (ArrayBuffer or typed array), a URL or a Response",
+    "source",
+    "ERR_TYPE",
   );
 }
 
@@ -65,6 +67,8 @@ async function load(source, fallback) {
       if (fallback === undefined)
         throw typeError(
           "this entry carries no inline module: pass init() the URL, a Response or the bytes of sinusoidal-pe.wasm, or a WebAssembly.Module",
+          "source",
+          "ERR_TYPE",
         );
       source = await fallback();
     }
@@ -169,11 +173,15 @@ function allocate(bytes, what) {
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `${what} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      undefined,
+      "ERR_SIZE",
     );
   const pointer = call("malloc", what, [Math.max(bytes, 8)]) >>> 0;
   if (pointer === 0)
     throw rangeError(
       `${what} needs ${bytes} bytes, but the largest block the module can allocate now is ${largestBlock(what)} bytes`,
+      undefined,
+      "ERR_MEMORY",
     );
   return pointer;
 }

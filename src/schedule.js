@@ -15,7 +15,8 @@ import {
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
 import { ropeSpec, writeRopeFrequencies } from "./rope-scaling.js";
-import { memoryBuffer } from "./runtime.js";
+import { cachedFrequencies, scheduleKey } from "./frequency-cache.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
 import {
   DTYPES,
   LAYOUTS,
@@ -65,42 +66,71 @@ export function prepare(
 ) {
   const given = snapshot(options);
   // With a preset, the preset itself refuses what is not its parameter.
-  const known = given.preset === undefined ? allowed : Object.keys(given);
-  rejectUnknown(given, [...known, "preset"], where, hints);
-  const { engine, outputScale, start, padding } =
-    given.preset === undefined
-      ? { engine: given, outputScale: 1, start: null, padding: null }
-      : expandPreset(given, withPreset);
-  const schedule = scheduleOf(engine, oddDim);
-  const dtypeIndex = oneOf(engine.dtype, "dtype", DTYPES, dtype);
-  const scale = engine.scale === undefined ? 1 : number(engine.scale, "scale");
-  const amplitude =
-    outputScale *
+  if (given.preset === undefined) rejectUnknown(given, allowed, where, hints);
+  else rejectUnknown(given, Object.keys(given), where, hints);
+  const preset =
+    given.preset === undefined ? null : expandPreset(given, withPreset);
+  const engine = preset === null ? given : preset.engine;
+  const p = new Prepared(scheduleOf(engine, oddDim));
+  p.layout = oneOf(engine.layout, "layout", LAYOUTS, "interleaved");
+  p.scale = engine.scale === undefined ? 1 : number(engine.scale, "scale");
+  p.amplitude =
+    (preset === null ? 1 : preset.outputScale) *
     (engine.outputScale === undefined
       ? 1
       : number(engine.outputScale, "outputScale"));
-  const { rope, ...rules } = schedule;
-  return {
-    ...schedule,
-    layout: oneOf(engine.layout, "layout", LAYOUTS, "interleaved"),
-    scale,
-    amplitude,
-    dtype: dtypeIndex,
-    float32: DTYPES[dtypeIndex] === "float32",
-    presetStart: start,
-    padding,
-    options: engine,
-    api: where.replace("()", ""),
-    given: {
-      ...engine,
-      ...rules,
-      ...rope?.given,
-      oddDim: ODD_DIMS[schedule.oddDim],
-      schedule: SCHEDULES[schedule.schedule],
-      scale,
-      outputScale: amplitude,
-    },
-  };
+  p.dtype = oneOf(engine.dtype, "dtype", DTYPES, dtype);
+  p.float32 = DTYPES[p.dtype] === "float32";
+  p.presetStart = preset === null ? null : preset.start;
+  p.padding = preset === null ? null : preset.padding;
+  p.options = engine;
+  p.api = where.replace("()", "");
+  return p;
+}
+
+// A call's resolved options, every field present from the start (one
+// shape for every call). `given` is the object itself: the values that the
+// C core's messages quote are built from it only when a status is an error.
+class Prepared {
+  constructor(schedule) {
+    this.dim = schedule.dim;
+    this.oddDim = schedule.oddDim;
+    this.pairs = schedule.pairs;
+    this.schedule = schedule.schedule;
+    this.base = schedule.base;
+    this.minTimescale = schedule.minTimescale;
+    this.maxTimescale = schedule.maxTimescale;
+    this.shift = schedule.shift;
+    this.explicit = schedule.explicit;
+    this.rope = schedule.rope;
+    this.layout = 0;
+    this.scale = 1;
+    this.amplitude = 1;
+    this.dtype = 0;
+    this.float32 = true;
+    this.presetStart = null;
+    this.padding = null;
+    this.options = null;
+    this.api = "";
+    this.given = this;
+  }
+
+  // The caller's options with defaults filled in, as messages quote them.
+  describe() {
+    return {
+      ...this.options,
+      dim: this.dim,
+      base: this.base,
+      minTimescale: this.minTimescale,
+      maxTimescale: this.maxTimescale,
+      shift: this.shift,
+      ...this.rope?.given,
+      oddDim: ODD_DIMS[this.oddDim],
+      schedule: SCHEDULES[this.schedule],
+      scale: this.scale,
+      outputScale: this.amplitude,
+    };
+  }
 }
 
 // The preset's engine options, plus the caller's dim and `withPreset` keys;
@@ -151,12 +181,16 @@ function scheduleOf(options, defaultOddDim) {
       if (options[key] !== undefined)
         throw typeError(
           `option "${key}" cannot be combined with explicit "frequencies"`,
+          key,
+          "ERR_COMBINATION",
         );
     const explicit = numbers(options.frequencies, "frequencies");
     // They are copied into a buffer of `pairs` numbers.
     if (explicit.length !== pairs)
       throw rangeError(
         `option "frequencies" must have ${pairs} entries for dim ${dim}, got ${explicit.length}`,
+        "frequencies",
+        "ERR_LENGTH",
       );
     spec.explicit = explicit;
     return spec;
@@ -172,6 +206,8 @@ function scheduleOf(options, defaultOddDim) {
     if (options[key] !== undefined && !allowed.includes(key))
       throw typeError(
         `option "${key}" does not apply to schedule "${name}" (it takes ${allowed.join(", ")})`,
+        key,
+        "ERR_NOT_APPLICABLE",
       );
   for (const key of ["base", "minTimescale", "maxTimescale", "shift"])
     if (options[key] !== undefined) spec[key] = number(options[key], key);
@@ -179,47 +215,106 @@ function scheduleOf(options, defaultOddDim) {
     if (name !== "paper")
       throw typeError(
         `option "scaling" rescales the paper schedule (RoPE's), not schedule "${name}"`,
+        "scaling",
+        "ERR_NOT_APPLICABLE",
       );
     // The pairs of a RoPE scaling size its buffers: an odd dim has none.
     if (dim % 2 === 1)
       throw rangeError(
         `option "dim" must be even with "scaling" (the rotary dim), got ${dim}`,
+        "dim",
+        "ERR_ODD_DIM",
       );
     spec.rope = ropeSpec({ dim, base: spec.base, scaling: options.scaling });
   }
   return spec;
 }
 
-// Writes the frequencies of a prepared schedule into module memory. Returns
-// `omega`, their pointer; `attention`, the attention factor of a RoPE
-// scaling (1 without), which multiplies cos and sin; and `amplitude`, the
-// output scale times it, the factor of every table value.
-export function writeFrequencies(prepared, scratch) {
-  if (prepared.rope !== null) {
-    const { pointer, attentionFactor } = writeRopeFrequencies(
-      prepared.rope,
-      scratch,
-      prepared.api,
-    );
-    const amplitude = prepared.amplitude * attentionFactor;
-    // The attention factor multiplies every value: name it, not outputScale,
-    // when it takes a valid output scale out of float32 (the C core names
-    // an output scale that is out of range by itself).
-    if (
-      prepared.float32 &&
-      Math.abs(prepared.amplitude) <= FLOAT32_MAX &&
-      !(Math.abs(amplitude) <= FLOAT32_MAX)
-    )
-      throw rangeError(
-        `the attention factor of option "scaling" (${attentionFactor}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
-      );
-    return { omega: pointer, attention: attentionFactor, amplitude };
-  }
-  const omega = scratch(prepared.pairs * 8, "frequencies");
+// The frequencies of a prepared schedule, JS-owned, computed by the C core
+// once per schedule: { omega, attention, warnings }, where attention is the
+// attention factor of a RoPE scaling (1 without), which multiplies cos and
+// sin.
+export function frequenciesOf(prepared) {
   if (prepared.explicit !== null)
-    new Float64Array(memoryBuffer(), omega, prepared.pairs).set(
-      prepared.explicit,
+    return { omega: prepared.explicit, attention: 1, warnings: [] };
+  const rope = prepared.rope;
+  if (rope !== null)
+    return cachedFrequencies(
+      scheduleKey([
+        "rope",
+        rope.type,
+        rope.dim,
+        rope.base,
+        rope.params,
+        rope.factors,
+      ]),
+      () => computeRopeFrequencies(rope, prepared.api),
     );
-  else kernels.frequencies({ ...prepared, out: omega, count: prepared.pairs });
-  return { omega, attention: 1, amplitude: prepared.amplitude };
+  const p = prepared;
+  return cachedFrequencies(
+    scheduleKey([
+      p.dim,
+      p.oddDim,
+      p.schedule,
+      p.base,
+      p.minTimescale,
+      p.maxTimescale,
+      p.shift,
+    ]),
+    () =>
+      withScratch((scratch) => {
+        const out = scratch(p.pairs * 8, "frequencies");
+        kernels.frequencies({ ...p, out, count: p.pairs });
+        return {
+          omega: new Float64Array(memoryBuffer(), out, p.pairs).slice(),
+          attention: 1,
+          warnings: [],
+        };
+      }),
+  );
+}
+
+// The frequencies of a RoPE scaling computed by the C core, copied out.
+function computeRopeFrequencies(spec, api) {
+  return withScratch((scratch) => {
+    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+      spec,
+      scratch,
+      api,
+    );
+    return {
+      omega: new Float64Array(memoryBuffer(), pointer, spec.dim / 2).slice(),
+      attention: attentionFactor,
+      warnings,
+    };
+  });
+}
+
+// The amplitude of every value of a table: the output scale times the
+// attention factor. The attention factor is named, not outputScale, when it
+// takes a valid output scale out of float32 (the C core names an output
+// scale that is out of range by itself).
+export function amplitudeOf(prepared, attention) {
+  const amplitude = prepared.amplitude * attention;
+  if (
+    prepared.float32 &&
+    Math.abs(prepared.amplitude) <= FLOAT32_MAX &&
+    !(Math.abs(amplitude) <= FLOAT32_MAX)
+  )
+    throw rangeError(
+      `the attention factor of option "scaling" (${attention}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
+      "scaling",
+      "ERR_ATTENTION_OVERFLOW",
+    );
+  return amplitude;
+}
+
+// Writes the frequencies of a prepared schedule into module memory. Returns
+// `omega`, their pointer; `attention`, the attention factor; and
+// `amplitude`, the output scale times it, the factor of every table value.
+export function writeFrequencies(prepared, scratch) {
+  const { omega: values, attention } = frequenciesOf(prepared);
+  const omega = scratch(prepared.pairs * 8, "frequencies");
+  new Float64Array(memoryBuffer(), omega, prepared.pairs).set(values);
+  return { omega, attention, amplitude: amplitudeOf(prepared, attention) };
 }

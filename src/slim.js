@@ -202,6 +202,8 @@ function tableOf(options) {
     if (rows.values !== null && p.presetStart.value !== 0)
       throw typeError(
         `option "${p.presetStart.key}" applies when "positions" is a count; add it to the explicit positions instead`,
+        p.presetStart.key,
+        "ERR_NOT_APPLICABLE",
       );
     start = p.presetStart.value;
   }
@@ -212,6 +214,8 @@ function tableOf(options) {
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a table of ${count} × ${p.dim} ${DTYPES[p.dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      "positions",
+      "ERR_SIZE",
     );
 
   const out = outArray(p.options.out, Typed, count * p.dim, { view });

@@ -2,7 +2,7 @@
 // into an exception. The header (src/core/status.h) names the options a
 // status is about and their rule; the message adds the public function and
 // the values the caller gave, read from the JS-owned copy of its options.
-import { STATUS } from "sinusoidal-pe-constants";
+import { STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
 import { rangeError, show, typeError } from "./options.js";
 
 // The value at a path such as "scaling.factor" in the caller's options.
@@ -58,10 +58,21 @@ export function statusMessage(status) {
  */
 export function check(status, where, values) {
   if (status === 0) return;
+  // A call's resolved options describe themselves only for an error.
+  if (typeof values?.describe === "function") values = values.describe();
   const known = STATUS[status];
   if (known === undefined)
-    throw rangeError(`${where}: unexpected status ${status}`);
+    throw rangeError(
+      `${where}: unexpected status ${status}`,
+      undefined,
+      "ERR_STATUS",
+    );
   const make = known.error === "TypeError" ? typeError : rangeError;
   const message = statusMessage(status) + got(known.options, values);
-  throw make(`${where}: ${message}`);
+  // The rule's code is the C status's name without its prefix: "ERR_BASE".
+  throw make(
+    `${where}: ${message}`,
+    known.options[0],
+    STATUS_NAMES[status].replace(/^PE_/, ""),
+  );
 }

@@ -102,7 +102,11 @@ test("positions must be finite, and so must every angle", () => {
     TypeError,
     /positions\[1\] must be a number/,
   );
-  rejects({ positions: new BigInt64Array(2), dim: 4 }, TypeError, /BigInt/);
+  rejects(
+    { positions: BigInt64Array.of(0n, 2n ** 53n + 1n), dim: 4 },
+    RangeError,
+    /positions\[1\] must be within ±2\^53/,
+  );
   rejects(
     { positions: [1e308], dim: 4, scale: 10 },
     RangeError,

@@ -179,7 +179,7 @@ test("typed arrays over SharedArrayBuffer are read like any other", () => {
 
 test("BigInt arrays and symbols inside arrays are refused by name", () => {
   assert.throws(
-    () => pe.table({ positions: new BigInt64Array(2), dim: 2 }),
+    () => pe.rotate(new BigInt64Array(2), 1, { dim: 2 }),
     TypeError,
   );
   assert.throws(

@@ -54,11 +54,12 @@ test("a view past the end of a shrunk resizable buffer is refused, not read as e
   );
 });
 
-test("BigInt arrays, even empty ones, are refused by name", () => {
+test("BigInt arrays are refused by name where they are not positions", () => {
   refused(
-    () => pe.table({ positions: new BigInt64Array(0), dim: 4 }),
+    () =>
+      pe.table({ positions: [0], dim: 4, frequencies: new BigInt64Array(2) }),
     TypeError,
-    /positions must hold numbers, got a BigInt64Array/,
+    /frequencies must hold numbers, got a BigInt64Array/,
   );
   refused(
     () => pe.rope(new BigUint64Array(4), 1, { dim: 4 }),
