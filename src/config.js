@@ -141,6 +141,7 @@ function node(object, path) {
           rangeError,
           path,
           `has ${keys.length} keys, more than a rope dict holds (${MAX_ROPE_KEYS})`,
+          "ERR_TOO_LONG",
         );
     }
     return keys;
@@ -149,20 +150,26 @@ function node(object, path) {
 }
 
 // Field readers: each names the field by its path in the config.
-function configError(Make, field, rule) {
-  return Make(`config field "${field}" ${rule}`);
+function configError(Make, field, rule, code) {
+  return Make(`config field "${field}" ${rule}`, field, code);
 }
 
 function numberField(n, key, path = n.at(key)) {
   const value = n.get(key);
   if (value === undefined) return undefined;
   if (typeof value !== "number")
-    throw configError(typeError, path, `must be a number, got ${show(value)}`);
+    throw configError(
+      typeError,
+      path,
+      `must be a number, got ${show(value)}`,
+      "ERR_NOT_NUMBER",
+    );
   if (!Number.isFinite(value))
     throw configError(
       rangeError,
       path,
       `must be a finite number, got ${value}`,
+      "ERR_NOT_FINITE",
     );
   return value;
 }
@@ -174,6 +181,7 @@ function stringField(n, key) {
       typeError,
       n.at(key),
       `must be a string, got ${show(value)}`,
+      "ERR_NOT_STRING",
     );
   return value;
 }
@@ -186,6 +194,7 @@ function objectField(n, key) {
       typeError,
       n.at(key),
       `must be an object, got ${show(value)}`,
+      "ERR_NOT_OBJECT",
     );
   return node(value, n.at(key));
 }
@@ -202,17 +211,24 @@ function listField(n, key, max, element) {
         rangeError,
         path,
         `must be a list of at most ${max} numbers`,
+        "ERR_TOO_LONG",
       );
     return Array.from(copyOf(value), (v, i) => element(v, `${path}[${i}]`));
   }
   if (!Array.isArray(value))
-    throw configError(typeError, path, `must be a list, got ${show(value)}`);
+    throw configError(
+      typeError,
+      path,
+      `must be a list, got ${show(value)}`,
+      "ERR_NOT_ARRAY",
+    );
   const length = value.length;
   if (!(length <= max))
     throw configError(
       rangeError,
       path,
       `must hold at most ${max} entries, got ${length}`,
+      "ERR_TOO_LONG",
     );
   const list = [];
   for (let i = 0; i < length; i++)
@@ -222,15 +238,30 @@ function listField(n, key, max, element) {
 
 function numberElement(value, path) {
   if (typeof value !== "number")
-    throw configError(typeError, path, `must be a number, got ${show(value)}`);
+    throw configError(
+      typeError,
+      path,
+      `must be a number, got ${show(value)}`,
+      "ERR_NOT_NUMBER",
+    );
   if (!Number.isFinite(value))
-    throw configError(rangeError, path, `must be finite, got ${value}`);
+    throw configError(
+      rangeError,
+      path,
+      `must be finite, got ${value}`,
+      "ERR_NOT_FINITE",
+    );
   return value;
 }
 
 function stringElement(value, path) {
   if (typeof value !== "string")
-    throw configError(typeError, path, `must be a string, got ${show(value)}`);
+    throw configError(
+      typeError,
+      path,
+      `must be a string, got ${show(value)}`,
+      "ERR_NOT_STRING",
+    );
   return value;
 }
 
@@ -250,6 +281,8 @@ function ropeType(rope, modelType) {
   if (given.length === 2 && canonical(given[0][1]) !== canonical(given[1][1]))
     throw typeError(
       `config fields "${rope.at("rope_type")}" (${given[0][1]}) and "${rope.at("type")}" (${given[1][1]}) disagree`,
+      rope.at("type"),
+      "ERR_CONFLICT",
     );
   const [key, name] = given[0] ?? ["rope_type", "default"];
   const type = canonical(name);
@@ -258,6 +291,7 @@ function ropeType(rope, modelType) {
       rangeError,
       rope.at(key),
       `names rope type "${name}", which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
+      "ERR_NOT_ONE_OF",
     );
   return { type, typePath: rope.at(key) };
 }
@@ -273,32 +307,26 @@ function perLayer(keys, layerTypes) {
 }
 
 // The error of the library's option readers, told the config field its
-// option came from. `fields` maps each option path to its config path.
-function optionPathOf(error) {
-  const match = /^(?:sinusoidal-pe: )?(?:\w+: )*options? "([^"]+)"/.exec(
-    error.message,
-  );
-  return match?.[1];
-}
-
+// option came from: `fields` maps each option path to { label, path }, the
+// field as a message names it and as `error.option` gives it.
 function fieldOf(option, fields) {
   if (option === undefined) return undefined;
   if (Object.hasOwn(fields, option)) return fields[option];
   // An element: "scaling.shortFactor[2]" is "rope_scaling.short_factor[2]".
   const element = /^(.*)(\[\d+\])$/.exec(option);
-  if (element !== null && Object.hasOwn(fields, element[1]))
-    return fields[element[1]] + element[2];
-  return undefined;
+  if (element === null || !Object.hasOwn(fields, element[1])) return undefined;
+  const { label, path } = fields[element[1]];
+  return { label: label + element[2], path: path && path + element[2] };
 }
 
 function retold(error, fields) {
-  const field = fieldOf(optionPathOf(error), fields);
+  const field = fieldOf(error.option, fields);
   if (field === undefined) return error;
   const Make = error instanceof RangeError ? RangeError : TypeError;
-  const told = new Make(`${error.message} (config field "${field}")`);
-  for (const key of ["code", "function"])
-    if (Object.hasOwn(error, key)) told[key] = error[key];
-  told.option = field;
+  const told = new Make(`${error.message} (config field "${field.label}")`);
+  told.option = field.path;
+  told.code = error.code;
+  told.function = error.function;
   return told;
 }
 
@@ -316,10 +344,14 @@ export function fromConfig(config, options = {}) {
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(
       `option "layerType" must be a string such as "full_attention", got ${show(layerType)}`,
+      "layerType",
+      "ERR_NOT_STRING",
     );
   if (!isObject(config))
     throw typeError(
       `config must be a parsed config.json object, got ${show(config)}`,
+      "config",
+      "ERR_NOT_OBJECT",
     );
   const root = node(config, "");
   const c = objectField(root, "text_config") ?? root;
@@ -328,6 +360,9 @@ export function fromConfig(config, options = {}) {
   const warnings = [];
   // Where each option comes from: named in the errors of its values.
   const fields = {};
+  const from = (option, label, path = label) => {
+    fields[option] = { label, path };
+  };
 
   const layerList = listField(c, "layer_types", MAX_LAYERS, stringElement);
   const layerTypes = layerList === undefined ? undefined : new Set(layerList);
@@ -335,6 +370,8 @@ export function fromConfig(config, options = {}) {
     if (!layerTypes.has(layerType))
       throw rangeError(
         `option "layerType" is "${layerType}", which "${c.at("layer_types")}" does not list (it has ${[...layerTypes].join(", ")})`,
+        "layerType",
+        "ERR_NOT_ONE_OF",
       );
 
   // convert_rope_params_to_dict: rope_scaling if given, else
@@ -354,10 +391,14 @@ export function fromConfig(config, options = {}) {
       if (layerType === undefined)
         throw typeError(
           `config field "${rope.path}" is per layer type (${keys.join(", ")}): pass { layerType }`,
+          "layerType",
+          "ERR_REQUIRED",
         );
       if (!keys.includes(layerType))
         throw rangeError(
           `config field "${rope.at(layerType)}" is missing (it has ${keys.join(", ")})`,
+          rope.at(layerType),
+          "ERR_REQUIRED",
         );
       const entry = rope;
       rope = objectField(entry, layerType);
@@ -366,6 +407,7 @@ export function fromConfig(config, options = {}) {
           typeError,
           entry.at(layerType),
           "must be an object, got null",
+          "ERR_NOT_OBJECT",
         );
     }
   }
@@ -381,27 +423,31 @@ export function fromConfig(config, options = {}) {
     if (layerType === undefined)
       throw typeError(
         `config has a base per layer type ("${c.at(localKey)}" for sliding-window layers): pass { layerType: "full_attention" } or "sliding_attention"`,
+        "layerType",
+        "ERR_REQUIRED",
       );
     if (layerType !== "full_attention" && layerType !== "sliding_attention")
       throw rangeError(
         `option "layerType" must be "full_attention" or "sliding_attention" for this config, got "${layerType}"`,
+        "layerType",
+        "ERR_NOT_ONE_OF",
       );
   }
   if (sliding) rope = undefined;
 
   // The base: the dict's rope_theta, else the config's (rope_theta, or the
   // names GPT-NeoX and ModernBERT give it), else the class default.
-  let base, basePath;
+  let base, basePath, baseField;
   const baseKeys = sliding
     ? [localKey]
     : ["global_rope_theta", "rope_theta", "rotary_emb_base"];
   if (rope !== undefined && rope.has("rope_theta")) {
-    basePath = rope.at("rope_theta");
+    basePath = baseField = rope.at("rope_theta");
     base = numberField(rope, "rope_theta");
   } else {
     const key = baseKeys.find((k) => c.has(k));
     if (key !== undefined) {
-      basePath = c.at(key);
+      basePath = baseField = c.at(key);
       base = numberField(c, key);
     }
   }
@@ -414,10 +460,14 @@ export function fromConfig(config, options = {}) {
   if (modelType !== undefined && Object.hasOwn(NO_ROPE, modelType) && !hasRope)
     throw typeError(
       `config of model type "${modelType}" has no RoPE: its positions are ${NO_ROPE[modelType]}`,
+      "model_type",
+      "ERR_NO_ROPE",
     );
   if (modelType === "falcon" && c.get("alibi") === true)
     throw typeError(
       `config of model type "falcon" has "${c.at("alibi")}": true: this Falcon uses ALiBi attention biases, not RoPE`,
+      c.at("alibi"),
+      "ERR_NO_ROPE",
     );
   if (base === undefined) {
     if (modelType !== undefined && Object.hasOwn(DEFAULT_THETA, modelType)) {
@@ -432,15 +482,17 @@ export function fromConfig(config, options = {}) {
     } else
       throw typeError(
         `config${modelType === undefined ? "" : ` of model type "${modelType}"`} has no RoPE field (rope_theta, rope_parameters, rope_scaling, rotary_dim), and fromConfig does not know the default base of ${modelType === undefined ? "a model without model_type" : "that model type"}: add "${c.at("rope_theta")}"`,
+        c.at("rope_theta"),
+        "ERR_REQUIRED",
       );
   }
-  fields.base = basePath;
+  from("base", basePath, baseField);
   if (rope === undefined)
     rope = node(Object.create(null), c.at("rope_scaling"));
 
   // Unknown keys are logged by transformers and left out; so here.
   const { type, typePath } = ropeType(rope, modelType);
-  fields["scaling.type"] = typePath;
+  from("scaling.type", typePath);
   const takes = PARAMETERS[type];
   for (const key of rope.keysOf()) {
     const used =
@@ -462,7 +514,7 @@ export function fromConfig(config, options = {}) {
   ].find((k) => c.has(k));
   if (headKey !== undefined) {
     dim = numberField(c, headKey);
-    fields.dim = c.at(headKey);
+    from("dim", c.at(headKey));
   } else {
     // GPT-J and CodeGen name them n_embd and n_head.
     const hiddenKey =
@@ -482,28 +534,30 @@ export function fromConfig(config, options = {}) {
           typeError,
           c.at(key),
           `must be a number, got nothing (no head_dim either)`,
+          "ERR_NOT_NUMBER",
         );
     if (!(heads >= 1))
       throw configError(
         rangeError,
         c.at(headsKey),
         `must be >= 1, got ${heads}`,
+        "ERR_OUT_OF_RANGE",
       );
     dim = Math.floor(hidden / heads);
-    fields.dim = `${c.at(hiddenKey)} / ${c.at(headsKey)}`;
+    from("dim", `${c.at(hiddenKey)} / ${c.at(headsKey)}`, c.at(hiddenKey));
   }
 
   // partial_rotary_factor: a top-level one overrides the dict's
   // (standardize_rope_params); GPT-NeoX calls it rotary_pct.
-  let partial, partialPath;
+  let partial, partialPath, partialField;
   const topPartial = ["partial_rotary_factor", "rotary_pct"].find((k) =>
     c.has(k),
   );
   if (topPartial !== undefined) {
-    partialPath = c.at(topPartial);
+    partialPath = partialField = c.at(topPartial);
     partial = numberField(c, topPartial);
   } else if (rope.has("partial_rotary_factor")) {
-    partialPath = rope.at("partial_rotary_factor");
+    partialPath = partialField = rope.at("partial_rotary_factor");
     partial = numberField(rope, "partial_rotary_factor");
   } else if (
     modelType !== undefined &&
@@ -514,10 +568,10 @@ export function fromConfig(config, options = {}) {
   }
 
   const scaling = { type };
-  const setScaling = (name, value, path) => {
+  const setScaling = (name, value, label, path = label) => {
     if (value === undefined) return;
     scaling[name] = value;
-    fields[`scaling.${name}`] = path;
+    from(`scaling.${name}`, label, path);
   };
   for (const [key, name] of Object.entries(SCALING_KEYS)) {
     if (!takes.includes(name) || !rope.has(key)) continue;
@@ -531,6 +585,7 @@ export function fromConfig(config, options = {}) {
           typeError,
           path,
           `must be true or false, got ${show(value)}`,
+          "ERR_NOT_BOOLEAN",
         );
       setScaling(name, value, path);
     } else setScaling(name, numberField(rope, key), path);
@@ -567,33 +622,43 @@ export function fromConfig(config, options = {}) {
   if (Object.hasOwn(ROTARY_DIM_MODELS, modelType)) {
     const rotary = numberField(c, "rotary_dim") ?? ROTARY_DIM_MODELS[modelType];
     result.rotaryDim = rotary;
-    fields.rotaryDim = c.has("rotary_dim")
-      ? c.at("rotary_dim")
-      : `the default rotary_dim of model type "${modelType}"`;
+    if (c.has("rotary_dim")) from("rotaryDim", c.at("rotary_dim"));
+    else
+      from(
+        "rotaryDim",
+        `the default rotary_dim of model type "${modelType}"`,
+        undefined,
+      );
   } else if (partial !== undefined) {
     if (type === "proportional")
-      setScaling("partialRotaryFactor", partial, partialPath);
+      setScaling("partialRotaryFactor", partial, partialPath, partialField);
     else {
       if (!(partial > 0 && partial <= 1))
         throw configError(
           rangeError,
           partialPath,
           `must be > 0 and <= 1, got ${partial}`,
+          "ERR_OUT_OF_RANGE",
         );
       result.rotaryDim = Math.trunc(dim * partial);
-      fields.rotaryDim = `int(${fields.dim} × ${partialPath})`;
+      from(
+        "rotaryDim",
+        `int(${fields.dim.label} × ${partialPath})`,
+        partialField,
+      );
     }
   }
   const section = listField(rope, "mrope_section", 3, numberElement);
   if (section !== undefined) {
     result.mropeSection = section;
-    fields.mropeSection = rope.at("mrope_section");
+    from("mropeSection", rope.at("mrope_section"));
     const said = rope.get("mrope_interleaved");
     if (said !== undefined && typeof said !== "boolean")
       throw configError(
         typeError,
         rope.at("mrope_interleaved"),
         `must be true or false, got ${show(said)}`,
+        "ERR_NOT_BOOLEAN",
       );
     const layout = MROPE_INTERLEAVED[modelType];
     if (layout !== undefined) {
@@ -603,7 +668,7 @@ export function fromConfig(config, options = {}) {
         );
       result.mropeInterleaved = layout;
     } else if (said !== undefined) result.mropeInterleaved = said;
-    fields.mropeInterleaved = rope.at("mrope_interleaved");
+    from("mropeInterleaved", rope.at("mrope_interleaved"));
   }
 
   // Every value rule, once, where it lives: an error names its field.

@@ -56,12 +56,23 @@ export const PARAMETERS = Object.fromEntries(
 );
 
 // Reads each own enumerable key once into a plain object; undefined values
-// count as absent.
-function readOptions(object, allowed, where, name) {
+// count as absent. `path` is the option a nested object is ("scaling"): its
+// errors name "scaling.facter".
+function readOptions(object, allowed, where, name, path) {
   const copy = Object.fromEntries(
-    Object.entries(snapshot(object, name)).filter(([, v]) => v !== undefined),
+    Object.entries(snapshot(object, name, path)).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
-  rejectUnknown(copy, allowed, where);
+  if (path === undefined) rejectUnknown(copy, allowed, where);
+  else
+    for (const key of Object.keys(copy))
+      if (!allowed.includes(key))
+        throw typeError(
+          `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+          `${path}.${key}`,
+          "ERR_UNKNOWN_OPTION",
+        );
   return copy;
 }
 
@@ -69,10 +80,16 @@ function readOptions(object, allowed, where, name) {
 // name here, so that no caller's value can read as "absent" below.
 function finite(value, name) {
   if (typeof value !== "number")
-    throw typeError(`option "${name}" must be a number, got ${show(value)}`);
+    throw typeError(
+      `option "${name}" must be a number, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
   if (!Number.isFinite(value))
     throw rangeError(
       `option "${name}" must be a finite number, got ${show(value)}`,
+      name,
+      "ERR_NOT_FINITE",
     );
   return value;
 }
@@ -88,13 +105,21 @@ export function ropeSpec(raw) {
   // they are checked before any is allocated.
   const headDim = integer(raw.dim, "dim", 2, MAX_DIM);
   if (headDim % 2 !== 0)
-    throw rangeError(`option "dim" must be even, got ${headDim}`);
+    throw rangeError(
+      `option "dim" must be even, got ${headDim}`,
+      "dim",
+      "ERR_ODD",
+    );
   const dim =
     raw.rotaryDim === undefined
       ? headDim
       : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
   if (dim % 2 !== 0)
-    throw rangeError(`option "rotaryDim" must be even, got ${dim}`);
+    throw rangeError(
+      `option "rotaryDim" must be even, got ${dim}`,
+      "rotaryDim",
+      "ERR_ODD",
+    );
   const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
   // A model's pairing goes with its options (fromConfig gives it); the
   // frequencies and caches do not depend on it.
@@ -107,6 +132,7 @@ export function ropeSpec(raw) {
           ["type", ...new Set(Object.values(PARAMETERS).flat())],
           'option "scaling"',
           'option "scaling"',
+          "scaling",
         );
   // A rope_scaling without a type is the default, as transformers reads it.
   const typeName = scaling.type === undefined ? "default" : scaling.type;
@@ -116,11 +142,15 @@ export function ropeSpec(raw) {
     if (key !== "type" && !takes.includes(key))
       throw typeError(
         `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${takes.join(", ") || "no parameters"})`,
+        `scaling.${key}`,
+        "ERR_NOT_APPLICABLE",
       );
   for (const key of requires)
     if (scaling[key] === undefined)
       throw typeError(
         `option "scaling.${key}" is required by rope type "${typeName}"`,
+        `scaling.${key}`,
+        "ERR_REQUIRED",
       );
 
   const p = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, NaN]));
@@ -141,6 +171,8 @@ export function ropeSpec(raw) {
   )
     throw typeError(
       'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
+      "scaling.originalMaxPositionEmbeddings",
+      "ERR_REQUIRED",
     );
   if (ROPE_TYPES[type] === "longrope") {
     const short = numbers(scaling.shortFactor, "scaling.shortFactor");
@@ -154,6 +186,8 @@ export function ropeSpec(raw) {
       if (list.length !== dim / 2)
         throw rangeError(
           `option "scaling.${key}" must have rotaryDim / 2 = ${dim / 2} entries, got ${list.length}`,
+          `scaling.${key}`,
+          "ERR_LENGTH",
         );
     factors = new Float64Array(dim);
     factors.set(short);
@@ -165,6 +199,8 @@ export function ropeSpec(raw) {
     )
       throw typeError(
         'rope type "longrope" requires option "scaling.factor", "scaling.originalMaxPositionEmbeddings" or "scaling.attentionFactor"',
+        "scaling.factor",
+        "ERR_REQUIRED",
       );
   }
   return {
@@ -226,6 +262,8 @@ export function mropeSpec(raw) {
     if (raw.mropeInterleaved !== undefined)
       throw typeError(
         'option "mropeInterleaved" applies only with "mropeSection"',
+        "mropeInterleaved",
+        "ERR_NOT_APPLICABLE",
       );
     return null;
   }
@@ -233,6 +271,8 @@ export function mropeSpec(raw) {
   if (section.length !== 3)
     throw rangeError(
       `option "mropeSection" must hold 3 numbers (t, h, w pairs), got ${section.length}`,
+      "mropeSection",
+      "ERR_LENGTH",
     );
   const interleaved =
     raw.mropeInterleaved === undefined
@@ -376,11 +416,14 @@ export function readStreams(value) {
     ["t", "h", "w"],
     'option "positions"',
     'option "positions"',
+    "positions",
   );
   const streams = ["t", "h", "w"].map((key) => {
     if (given[key] === undefined)
       throw typeError(
         `option "positions.${key}" is required when "positions" is { t, h, w }`,
+        `positions.${key}`,
+        "ERR_REQUIRED",
       );
     return numbers(given[key], `positions.${key}`);
   });
@@ -389,6 +432,8 @@ export function readStreams(value) {
     if (list.length !== count)
       throw rangeError(
         `option "positions.${"thw"[k]}" must have as many positions as "positions.t" (${count}), got ${list.length}`,
+        `positions.${"thw"[k]}`,
+        "ERR_LENGTH",
       );
   });
   return streams;
@@ -417,6 +462,8 @@ export function ropeCache(options) {
   if (raw.layout === "halves")
     throw rangeError(
       `option "layout" of ropeCache is "half" for the [n, rotaryDim / 2] cache of each half (onnxruntime's cos_cache), or "duplicated" for [n, rotaryDim]; "halves" names a table layout, got "halves"`,
+      "layout",
+      "ERR_NOT_ONE_OF",
     );
   const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
   const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
@@ -428,10 +475,14 @@ export function ropeCache(options) {
     if (mrope === null)
       throw typeError(
         'option "positions" as { t, h, w } needs "mropeSection" (the pairs of each stream)',
+        "mropeSection",
+        "ERR_REQUIRED",
       );
     if (raw.start !== undefined)
       throw typeError(
         `option "start" applies only when "positions" is a count`,
+        "start",
+        "ERR_NOT_APPLICABLE",
       );
     streams = readStreams(raw.positions);
     count = streams[0].length;
@@ -459,6 +510,8 @@ export function ropeCache(options) {
   if (2 * bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      "positions",
+      "ERR_TOO_LARGE",
     );
   const out = cacheOut(raw.out, Typed, count * width);
 
@@ -583,15 +636,22 @@ function cacheOut(value, Typed, length) {
     ["cos", "sin"],
     'option "out"',
     'option "out"',
+    "out",
   );
   for (const key of ["cos", "sin"])
     if (given[key] === undefined)
-      throw typeError(`option "out.${key}" is required when "out" is given`);
+      throw typeError(
+        `option "out.${key}" is required when "out" is given`,
+        `out.${key}`,
+        "ERR_REQUIRED",
+      );
   const cos = outArray(given.cos, Typed, length, { name: "out.cos" });
   const sin = outArray(given.sin, Typed, length, { name: "out.sin" });
   if (overlapping(cos, sin, length * Typed.BYTES_PER_ELEMENT))
     throw rangeError(
       'options "out.cos" and "out.sin" overlap: each needs its own elements',
+      "out.sin",
+      "ERR_OVERLAP",
     );
   return { cos, sin };
 }
