@@ -170,7 +170,15 @@ test("configs of models without RoPE are refused, naming the model type", () => 
 test("errors name the config field as written, with its index, behind one prefix", () => {
   const phi = clone(fragment("phi-3.5-mini-instruct.v4.json"));
   phi.rope_scaling.short_factor[2] = "1";
-  refuses(() => fromConfig(phi), TypeError, '"rope_scaling.short_factor[2]"');
+  const element = refuses(
+    () => fromConfig(phi),
+    TypeError,
+    '"rope_scaling.short_factor[2]"',
+  );
+  assert.deepEqual(
+    [element.option, element.code, element.function],
+    ["rope_scaling.short_factor[2]", "ERR_NOT_NUMBER", "fromConfig"],
+  );
   phi.rope_scaling.short_factor[2] = NaN;
   refuses(() => fromConfig(phi), RangeError, '"rope_scaling.short_factor[2]"');
   phi.rope_scaling.short_factor[2] = -1;
@@ -179,7 +187,10 @@ test("errors name the config field as written, with its index, behind one prefix
     RangeError,
     'config field "rope_scaling.short_factor"',
   );
-  assert.equal(negative.option, "rope_scaling.short_factor");
+  assert.deepEqual(
+    [negative.option, negative.code, negative.function],
+    ["rope_scaling.short_factor", "ERR_ROPE_SHORT_FACTOR", "fromConfig"],
+  );
   assert.ok(negative.message.startsWith("sinusoidal-pe: fromConfig: "));
   const yarn = clone(fragment("qwen2.5-7b-instruct-yarn.v5.json"));
   yarn.rope_parameters.beta_fast = -1;
