@@ -95,7 +95,7 @@ function finite(value, name) {
 }
 
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
-// of the C core (NaN = absent) and longrope's factors. spec.dim is the
+// of the C core with the bits of those given, and longrope's factors. spec.dim is the
 // rotary dim, over which the frequencies are computed; spec.given the
 // caller's options, for messages. Only types and presence are checked here:
 // the C core owns every rule on values (pe_rope_frequencies), and its status
@@ -207,7 +207,15 @@ export function ropeSpec(raw) {
     dim,
     base,
     type,
-    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
+    // The values, and which are given: bit k for slot k (no value means
+    // absent; every given one is finite here).
+    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) =>
+      Number.isNaN(p[key]) ? 0 : p[key],
+    ),
+    present: ROPE_PARAMETER_SLOTS.reduce(
+      (bits, key, k) => (Number.isNaN(p[key]) ? bits : bits | (1 << k)),
+      0,
+    ),
     factors,
     given: { dim: headDim, rotaryDim: dim, base, scaling },
   };
@@ -234,6 +242,7 @@ export function writeRopeFrequencies(spec, scratch, api) {
     spec.type,
     params,
     ROPE_PARAMETER_SLOTS.length,
+    spec.present,
   );
   kernels.ropeFrequencies({
     api,
@@ -243,6 +252,7 @@ export function writeRopeFrequencies(spec, scratch, api) {
     base: spec.base,
     params,
     paramCount: ROPE_PARAMETER_SLOTS.length,
+    present: spec.present,
     factors,
     factorCount: spec.factors.length,
     out,
@@ -335,6 +345,7 @@ export function followSequence(spec, largest) {
   // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
   const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
   spec.params[SEQ_LEN_SLOT] = seqLen;
+  spec.present |= 1 << SEQ_LEN_SLOT;
   scaling.seqLen = seqLen;
   const original =
     name === "longrope"
