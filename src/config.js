@@ -568,10 +568,10 @@ export function fromConfig(config, options = {}) {
   }
 
   const scaling = { type };
+  // A field is named even when missing: the error of a required one.
   const setScaling = (name, value, label, path = label) => {
-    if (value === undefined) return;
-    scaling[name] = value;
     from(`scaling.${name}`, label, path);
+    if (value !== undefined) scaling[name] = value;
   };
   for (const [key, name] of Object.entries(SCALING_KEYS)) {
     if (!takes.includes(name) || !rope.has(key)) continue;
@@ -592,10 +592,11 @@ export function fromConfig(config, options = {}) {
   }
   const maxPositions =
     numberField(c, "max_position_embeddings") ?? numberField(c, "n_positions");
+  // GPT-J and CodeGen name it n_positions.
   const maxPath = c.at(
-    c.has("max_position_embeddings")
-      ? "max_position_embeddings"
-      : "n_positions",
+    c.has("n_positions") && !c.has("max_position_embeddings")
+      ? "n_positions"
+      : "max_position_embeddings",
   );
   if (takes.includes("maxPositionEmbeddings"))
     setScaling("maxPositionEmbeddings", maxPositions, maxPath);

@@ -200,6 +200,15 @@ test("errors name the config field as written, with its index, behind one prefix
     '"rope_parameters.beta_fast"',
   );
   assert.equal(beta.option, "rope_parameters.beta_fast");
+  // A missing field is named as the config would hold it.
+  const dynamic = clone(fragment("dynamic-ntk.v4.json"));
+  delete dynamic.max_position_embeddings;
+  const missing = refuses(
+    () => fromConfig(dynamic),
+    TypeError,
+    'config field "max_position_embeddings"',
+  );
+  assert.equal(missing.option, "max_position_embeddings");
   // A null per-layer entry is named, not the rope_theta it lacks.
   const gemma = clone(fragment("gemma-3-4b.v5.json"));
   gemma.text_config.rope_parameters.sliding_attention = null;
