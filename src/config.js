@@ -355,8 +355,8 @@ export function fromConfig(config, options = {}) {
     );
   const root = node(config, "");
   const c = objectField(root, "text_config") ?? root;
-  const modelType =
-    stringField(c, "model_type") ?? stringField(root, "model_type");
+  const typeNode = c.has("model_type") ? c : root;
+  const modelType = stringField(typeNode, "model_type");
   const warnings = [];
   // Where each option comes from: named in the errors of its values.
   const fields = {};
@@ -460,7 +460,7 @@ export function fromConfig(config, options = {}) {
   if (modelType !== undefined && Object.hasOwn(NO_ROPE, modelType) && !hasRope)
     throw typeError(
       `config of model type "${modelType}" has no RoPE: its positions are ${NO_ROPE[modelType]}`,
-      "model_type",
+      typeNode.at("model_type"),
       "ERR_NO_ROPE",
     );
   if (modelType === "falcon" && c.get("alibi") === true)

@@ -8,33 +8,48 @@ Run with Debian's interpreter (numpy from python3-numpy):
     /usr/bin/python3 tests/vectors/generate_config_vectors.py
 
 Sources followed, written here as float64 NumPy ports:
-- huggingface/transformers src/transformers/modeling_rope_utils.py of the
-  v4.46 series (commit ef46806472a64b0013ed413781e3afed82bfa047):
-  _compute_default/linear/yarn/longrope/llama3_parameters, with
-  dim = int(head_dim * partial_rotary_factor); yarn as the later v4.5x
-  releases extend it (original_max_position_embeddings read from
-  rope_scaling, mscale / mscale_all_dim, truncate); longrope's factor list
-  chosen by sequence length (long when seq_len exceeds the original length)
-  as its dynamic update does, and its factors kept in float64 (the source
-  makes them a float32 tensor).
-- the v4 config classes' field handling: rope_scaling "type" copied to
-  "rope_type"; Qwen2-VL's "mrope" type is "default"; GPT-NeoX's rotary_pct
-  and rotary_emb_base are partial_rotary_factor and rope_theta; Phi-3 reads
-  original_max_position_embeddings beside rope_scaling; DeepSeek-V3's head
-  dim is qk_rope_head_dim; Gemma 3's sliding layers use rope_local_base_freq
-  and the default rope.
-- transformers v5's rope_parameters (flat, or per layer type) and its
-  "proportional" type (Gemma 4): rope_angles = int(partial_rotary_factor *
-  head_dim // 2) frequencies base^(-2i/head_dim), zeros up to head_dim / 2,
-  all divided by factor (default 1); Gemma 4's full-attention layers use
-  global_head_dim.
+- huggingface/transformers src/transformers/modeling_rope_utils.py of v5:
+  _compute_default/linear/dynamic/yarn/longrope/llama3_parameters, with
+  dim = int(head_dim * partial_rotary_factor); yarn's factor as given and
+  its original length from the standardized dict; longrope's factor as
+  given, else max_position_embeddings / original length, and its factor
+  list chosen by sequence length (long when seq_len exceeds the original
+  length), its factors kept in float64 (the source makes them a float32
+  tensor); llama3's smooth band, whose division by zero for equal factors
+  np.where drops as torch.where does.
+- v5's RotaryEmbeddingConfigMixin: convert_rope_params_to_dict (rope_scaling,
+  else rope_parameters; the dict's rope_theta, else the config's, else the
+  class default) and standardize_rope_params ("type" names rope_type; a
+  top-level partial_rotary_factor overwrites the dict's; for llama3, yarn
+  and longrope a top-level original_max_position_embeddings overwrites a
+  flat dict's, which otherwise defaults to max_position_embeddings, as a
+  per-layer dict always does).
+- the model config classes: Qwen2-VL's "mrope" type is "default"; Phi-3's
+  "su" is longrope; GPT-NeoX's rotary_pct and rotary_emb_base; GPT-J's and
+  CodeGen's n_embd, n_head, n_positions and rotary_dim (base 10000,
+  rotate_every_two: pairing "interleaved"); Falcon's default rope_theta
+  10000; DeepSeek-V3's head dim is qk_rope_head_dim; Gemma 3's sliding
+  layers use rope_local_base_freq and the default rope.
+- transformers v5's "proportional" type (Gemma 4): rope_angles =
+  int(partial_rotary_factor * head_dim // 2) frequencies base^(-2i/head_dim),
+  zeros up to head_dim / 2, all divided by factor (default 1); Gemma 4's
+  full-attention layers use global_head_dim.
 - M-RoPE: Qwen2-VL's apply_multimodal_rotary_pos_emb (the duplicated cos
   split by mrope_section * 2, chunk k from stream k % 3) and Qwen3-VL's
   apply_interleaved_mrope (t everywhere, then slice(1, 3 s1, 3) from h and
-  slice(2, 3 s2, 3) from w, before cat(freqs, freqs)).
+  slice(2, 3 s2, 3) from w, before cat(freqs, freqs)), which Qwen3-VL uses
+  whatever mrope_interleaved says.
+- dynamic_rope_update: a dynamic or longrope cache is computed at
+  seq_len = max(position_ids) + 1 (cacheSeqLen, cacheInverseFrequencies).
 
 The v4 fragments hold the rope-relevant fields of the published config.json
 files; the v5 fragments are the same values in the rope_parameters layout.
+A few fragments are made for one rule each: yarn-top-level-fields (top-level
+fields first), yarn-per-layer (the default for per-layer dicts),
+llama3-empty-band (equal frequency factors), dynamic-ntk (a cache past
+max_position_embeddings), yarn-llama4-scaling-beta (an unknown key, in the
+shape of Ministral 3's), qwen2-vl-7b-both-types ("type" and "rope_type") and
+qwen3-vl-8b-no-interleave-flag (Qwen3-VL without mrope_interleaved).
 cos and sin are of the exact product position * inv_freq (the rounded
 product plus its error, Dekker's two-product), to about an ulp, times the
 attention factor, and stored as the first half of the duplicated layout
