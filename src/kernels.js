@@ -11,20 +11,17 @@ import { check } from "./status.js";
 // `optional` lists the arguments that may be left out, with their value
 // then (0 as a pointer means "not given").
 function kernel(name, parameters, optional = {}) {
+  // The argument list of a call, filled in place: an export runs no code of
+  // the caller's, so no call of the same kernel can begin before it ends.
+  const list = new Array(parameters.length);
   return (args) => {
     if (typeof args.api !== "string")
       throw new TypeError(`sinusoidal-pe: ${name} called without its api`);
-    check(
-      call(
-        name,
-        args.api,
-        parameters.map((key) =>
-          args[key] === undefined ? optional[key] : args[key],
-        ),
-      ),
-      args.api,
-      args.given,
-    );
+    for (let i = 0; i < parameters.length; i++) {
+      const value = args[parameters[i]];
+      list[i] = value === undefined ? optional[parameters[i]] : value;
+    }
+    check(call(name, args.api, list), args.api, args.given);
   };
 }
 

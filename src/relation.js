@@ -10,9 +10,22 @@ import {
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./out.js";
-import { DTYPE_OF_KIND, outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import {
+  DTYPE_OF_KIND,
+  outputOf,
+  perRow,
+  perRowInput,
+  readRows,
+  resolveRows,
+  turnRows,
+} from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
-import { prepare, SCHEDULE_OPTIONS, writeFrequencies } from "./schedule.js";
+import {
+  frequenciesOf,
+  prepare,
+  SCHEDULE_OPTIONS,
+  writeFrequencies,
+} from "./schedule.js";
 import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
@@ -39,23 +52,44 @@ export function rotate(vectors, offsets, options) {
     allowed: [...ROTATE_OPTIONS, "inPlace", "out"],
     withPreset: ["inPlace", "out"],
   });
-  const { rows, count, Typed, inPlace } = rowsOf(vectors, p.dim, p.options);
-  const angles = perRow(offsets, count, "offsets");
+  const { omega } = frequenciesOf(p);
+  const input = readRows(vectors, p.options.inPlace);
+  const angles = perRowInput(offsets, "offsets");
+  const { rows, count, Typed, inPlace } = resolveRows(input, p.dim, p.options);
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
+  let maxFrequency = 0;
+  for (let i = 0; i < p.pairs; i++)
+    maxFrequency = Math.max(maxFrequency, Math.abs(p.scale * omega[i]));
   return turnRows({
     rows,
     Typed,
     count,
     dim: p.dim,
-    angles,
+    angles: perRow(angles, count, "offsets"),
     name: "offsets",
     api: "rotate",
-    out: outputOf(p, rows, Typed, count, p.dim, inPlace),
-    prepared: p,
+    out: outputOf(p.options.out, rows, Typed, count, p.dim, inPlace),
+    omega,
+    maxFrequency,
+    scale: p.scale,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).
-    kernel: ({ list, one, repeat, ...chunk }) =>
-      kernel({ ...p, ...chunk, offsets: list, offset: one }),
+    kernel: (chunk) =>
+      kernel({
+        api: p.api,
+        given: p,
+        out: chunk.data,
+        input: chunk.data,
+        count: chunk.count,
+        dim: p.dim,
+        offsets: chunk.list,
+        offset: chunk.one,
+        layout: p.layout,
+        oddDim: p.oddDim,
+        omega: chunk.omega,
+        pairs: p.pairs,
+        scale: p.scale,
+      }),
   });
 }
 

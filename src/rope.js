@@ -1,8 +1,12 @@
 // Rotary position embedding (RoPE) applied to rows or to the flat data of
-// 4-D attention tensors, in float32, float64 or float16, over the whole head
-// or its first `rotaryDim` columns. The rotation runs in the C core.
+// attention tensors, in float32, float64 or float16, over the whole head or
+// its first `rotaryDim` columns. Options are read, checked and resolved
+// once into a plan (schedule, frequencies, attention factor, tensor shape,
+// M-RoPE streams); `createRope` keeps it for many calls, `rope` makes one
+// and runs it once. The rotation runs in the C core.
 import * as kernels from "./kernels.js";
 import {
+  calling,
   integer,
   numbers,
   oneOf,
@@ -10,14 +14,24 @@ import {
   snapshot,
   typeError,
 } from "./options.js";
-import { DTYPE_OF_KIND, outputOf, perRow, rowsOf, turnRows } from "./rows.js";
+import {
+  DTYPE_OF_KIND,
+  outputOf,
+  perRow,
+  readRows,
+  resolveRows,
+  turnRows,
+} from "./rows.js";
 import {
   isStreams,
   mropeSpec,
   readStreams,
   writeStreams,
 } from "./rope-scaling.js";
-import { prepare, SCHEDULE_OPTIONS } from "./schedule.js";
+import { checkBlockAngles } from "./out.js";
+import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
+import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
+import { lengthOf, section, write } from "./typed-arrays.js";
 import {
   CACHE_DTYPES,
   MAX_COUNT,
@@ -31,9 +45,8 @@ const ROPE_OPTIONS = [
   ...SCHEDULE_OPTIONS.filter((key) => key !== "oddDim"),
   "pairing",
   "scale",
-  "inPlace",
-  "out",
 ];
+const PER_CALL = ["inPlace", "out"];
 const OWN = [
   ...["rotaryDim", "heads", "order", "batch"],
   ...["mropeSection", "mropeInterleaved"],
@@ -42,131 +55,58 @@ const HINTS = {
   layout:
     'rope pairs columns by option "pairing": "halves" (HF Llama rotate_half, the default) or "interleaved" (GPT-J rotate_every_two)',
 };
+const PLAN_HINTS = {
+  ...HINTS,
+  out: "it is given per call: plan.apply(vectors, positions, { out })",
+  inPlace:
+    "it is given per call: plan.apply(vectors, positions, { inPlace: true })",
+};
 
 // Tensor orders: batch × heads × seq × head dim, or batch × seq × heads ×
 // head dim.
 const ORDERS = ["bhsd", "bshd"];
+const ROWS = -1;
+
+// Rows are turned in chunks of about 1 MiB, each copied in, turned and
+// copied out while it is still in cache.
+const CHUNK_BYTES = 2 ** 20;
 
 /**
- * The positions of a tensor's tokens: `positions` is the first position (a
- * KV cache's past length; token s is at positions + s), or one per token of
- * the sequence (shared by the batch), or one per token of every batch row.
- * Returns a lookup (b, s) → position.
+ * A plan's options, read and resolved once: every field is a number, an
+ * enum, a JS-owned array or the prepared schedule (which builds the values
+ * a message quotes only for an error).
  */
-function tokenPositions(positions, { batch, heads, seq }, name) {
-  let perToken;
-  if (typeof positions === "number") {
-    if (!Number.isFinite(positions))
-      throw rangeError(
-        `${name} must be finite, got ${positions}`,
-        name,
-        "ERR_NOT_FINITE",
-      );
-    perToken = Float64Array.from({ length: seq }, (_, s) => positions + s);
-  } else {
-    perToken = numbers(positions, name, {
-      expected: `the first position or an array of seq (${seq}) or batch × seq (${batch * seq}) positions`,
-      bigints: true,
-    });
-    if (perToken.length !== seq && perToken.length !== batch * seq)
-      throw rangeError(
-        `${name} must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${perToken.length}`,
-        name,
-        "ERR_LENGTH",
-      );
+class RopeSpec {
+  constructor(dim, rotary, prepared, pairing, order, heads, batch) {
+    const { omega, attention } = frequenciesOf(prepared);
+    this.dim = dim;
+    this.rotary = rotary;
+    this.pairs = rotary / 2;
+    this.prepared = prepared;
+    this.pairing = pairing;
+    this.order = order;
+    this.heads = heads;
+    this.batch = batch;
+    this.omega = omega;
+    this.attention = attention;
+    this.scale = prepared.scale;
+    this.streams = null;
+    let largest = 0;
+    for (let i = 0; i < omega.length; i++)
+      largest = Math.max(largest, Math.abs(this.scale * omega[i]));
+    this.maxFrequency = largest;
   }
-  return perToken.length === seq
-    ? (b, s) => perToken[s]
-    : (b, s) => perToken[b * seq + s];
 }
 
-/**
- * Where the angles of a tensor's rows come from: one lookup of token
- * positions, or M-RoPE's three (t, h, w). Every head of a token shares its
- * positions: returns them per token (`width` per token), the heads as the
- * rows of a group, the tokens per sequence and, for bhsd, that the heads
- * of a token are a sequence apart.
- */
-function tensorAngles(lookups, { batch, heads, seq, order }) {
-  const width = lookups.length;
-  const angles = new Float64Array(batch * seq * width);
-  let at = 0;
-  for (let b = 0; b < batch; b++)
-    for (let s = 0; s < seq; s++)
-      for (const lookup of lookups) angles[at++] = lookup(b, s);
-  return {
-    angles,
-    width,
-    repeat: heads,
-    segment: seq,
-    apart: order === "bhsd",
-  };
-}
-
-// M-RoPE positions { t, h, w } for rows (one of each per row), read once:
-// the rows' positions in groups of three.
-function rowStreams(streams, count) {
-  if (streams[0].length !== count)
-    throw rangeError(
-      `positions.t, .h and .w must have one entry per row: ${count} rows, got ${streams[0].length}`,
-      "positions.t",
-      "ERR_LENGTH",
-    );
-  const angles = new Float64Array(3 * count);
-  for (let j = 0; j < count; j++)
-    for (let k = 0; k < 3; k++) angles[3 * j + k] = streams[k][j];
-  return { angles, width: 3 };
-}
-
-// Whether M-RoPE's three streams agree at every token: text positions,
-// which are plain RoPE.
-const sameStreams = ([t, h, w]) =>
-  t.every((p, j) => Object.is(p, h[j]) && Object.is(p, w[j]));
-
-// The tensor's shape from the options and the row count.
-function tensorShape(own, count) {
-  const order = oneOf(own.order, "order", ORDERS);
-  const heads = integer(own.heads, "heads", 1, MAX_COUNT);
-  const batch =
-    own.batch === undefined ? 1 : integer(own.batch, "batch", 1, MAX_COUNT);
-  if (count % (batch * heads) !== 0)
-    throw rangeError(
-      `vectors holds ${count} rows of dim values, not a multiple of batch × heads = ${batch} × ${heads}`,
-      "heads",
-      "ERR_HEADS",
-    );
-  return { order: ORDERS[order], heads, batch, seq: count / (batch * heads) };
-}
-
-/**
- * Rotary position embedding: each pair of the first rotaryDim columns of a
- * row is rotated by +position · scale · w_i, as HF Llama (pairing "halves")
- * or GPT-J (pairing "interleaved") compute it; the other columns pass
- * through. Rows are float32, float64 or float16 (half bits) and stay so;
- * with `order` they are the flat data of a 4-D attention tensor. A preset
- * gives its schedule and scale.
- */
-export function rope(vectors, positions, options) {
-  const given = snapshot(options);
+// The plan's options from a snapshot: `perCall` lists the keys the call
+// itself takes (out, inPlace), which the one-shot function allows.
+function readSpec(given, api, perCall) {
   const own = {};
-  for (const key of OWN)
-    if (key in given) {
-      own[key] = given[key];
-      delete given[key];
-    }
+  const schedule = {};
+  for (const key of Object.keys(given))
+    if (OWN.includes(key)) own[key] = given[key];
+    else if (!perCall || !PER_CALL.includes(key)) schedule[key] = given[key];
   const mrope = mropeSpec(own);
-  let streams = null;
-  if (isStreams(positions)) {
-    if (mrope === null)
-      throw typeError(
-        'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
-        "mropeSection",
-        "ERR_REQUIRED",
-      );
-    streams = readStreams(positions);
-    // Text tokens (t = h = w everywhere) take plain RoPE's path.
-    if (sameStreams(streams)) [positions, streams] = [streams[0], null];
-  }
   const dim = integer(given.dim, "dim", 1, MAX_DIM);
   let rotary = dim;
   if (own.rotaryDim !== undefined) {
@@ -189,63 +129,361 @@ export function rope(vectors, positions, options) {
       "order",
       "ERR_REQUIRED",
     );
-  // The schedule is that of the rotary part.
-  const p = prepare(
-    { ...given, dim: rotary },
-    {
-      where: "rope()",
-      allowed: ROPE_OPTIONS,
-      withPreset: ["pairing", "inPlace", "out"],
-      oddDim: "zero-pad",
-      hints: HINTS,
-    },
-  );
-  const pairing = oneOf(p.options.pairing, "pairing", PAIRINGS, "halves");
-  const { rows, count, Typed, inPlace } = rowsOf(vectors, dim, p.options);
-  let layout;
+  let order = ROWS;
+  let heads = 1;
+  let batch = 1;
   if (own.order !== undefined) {
-    const shape = tensorShape(own, count);
-    const lookups =
-      streams === null
-        ? [tokenPositions(positions, shape, "positions")]
-        : streams.map((list, k) =>
-            tokenPositions(list, shape, `positions.${"thw"[k]}`),
-          );
-    layout = tensorAngles(lookups, shape);
-  } else
-    layout =
-      streams === null
-        ? { angles: perRow(positions, count, "positions") }
-        : rowStreams(streams, count);
-  const kernel = streams === null ? kernels.rope : kernels.ropeStreams;
+    order = oneOf(own.order, "order", ORDERS);
+    heads = integer(own.heads, "heads", 1, MAX_COUNT);
+    if (own.batch !== undefined)
+      batch = integer(own.batch, "batch", 1, MAX_COUNT);
+  }
+  // The schedule is that of the rotary part.
+  schedule.dim = rotary;
+  const prepared = prepare(schedule, {
+    where: `${api}()`,
+    allowed: ROPE_OPTIONS,
+    withPreset: ["pairing"],
+    oddDim: "zero-pad",
+    hints: perCall ? HINTS : PLAN_HINTS,
+  });
+  // A plan's calls are rope's: its kernels' errors say so.
+  prepared.api = "rope";
+  const pairing = oneOf(
+    prepared.options.pairing,
+    "pairing",
+    PAIRINGS,
+    "halves",
+  );
+  const spec = new RopeSpec(
+    dim,
+    rotary,
+    prepared,
+    pairing,
+    order,
+    heads,
+    batch,
+  );
+  if (mrope !== null)
+    // The stream of each pair; the C core checks the section.
+    spec.streams = withScratch((scratch) => {
+      const pointer = writeStreams(mrope, spec.pairs, scratch, "rope");
+      return new Uint8Array(memoryBuffer(), pointer, spec.pairs).slice();
+    });
+  return spec;
+}
+
+// The per-call options: out or inPlace.
+function readPerCall(perCall) {
+  if (perCall === undefined) return { out: undefined, inPlace: false };
+  const given = snapshot(perCall, "the per-call options", "perCall");
+  for (const key of Object.keys(given))
+    if (!PER_CALL.includes(key))
+      throw typeError(
+        `option "${key}" is not a per-call option of a rope plan (it takes ${PER_CALL.join(", ")}; the rest are fixed by createRope)`,
+        key,
+        "ERR_UNKNOWN_OPTION",
+      );
+  return given;
+}
+
+/**
+ * A call's positions read once into JS-owned values, before anything is
+ * checked against the rows: a number, a Float64Array, or M-RoPE's three
+ * streams (null when they agree everywhere, as text tokens do: plain RoPE).
+ */
+function readPositions(spec, positions) {
+  if (isStreams(positions)) {
+    if (spec.streams === null)
+      throw typeError(
+        'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
+        "mropeSection",
+        "ERR_REQUIRED",
+      );
+    const streams = readStreams(positions);
+    const [t, h, w] = streams;
+    for (let j = 0; j < t.length; j++)
+      if (!Object.is(t[j], h[j]) || !Object.is(t[j], w[j]))
+        return { plain: null, streams };
+    return { plain: t, streams: null };
+  }
+  if (typeof positions === "number") {
+    if (!Number.isFinite(positions))
+      throw rangeError(
+        `positions must be finite, got ${positions}`,
+        "positions",
+        "ERR_NOT_FINITE",
+      );
+    return { plain: positions, streams: null };
+  }
+  if (positions === null || typeof positions !== "object")
+    throw typeError(
+      `positions must be a finite number or an array of numbers, got ${positions === null ? "null" : typeof positions}`,
+      "positions",
+      "ERR_TYPE",
+    );
+  return {
+    plain: numbers(positions, "positions", { bigints: true }),
+    streams: null,
+  };
+}
+
+// One angle list of `width` per group (token) for a tensor: the first
+// position (a KV cache's past length: token s is at position + s), one per
+// token of the sequence (shared by the batch), or one per token of every
+// batch row; M-RoPE's three streams each so, interleaved.
+function tensorAngles(spec, lists, seq) {
+  const { batch, heads } = spec;
+  const width = lists.length;
+  const angles = new Float64Array(batch * seq * width);
+  for (let k = 0; k < width; k++) {
+    const list = lists[k];
+    const name = width === 1 ? "positions" : `positions.${"thw"[k]}`;
+    if (typeof list === "number") {
+      for (let b = 0; b < batch; b++)
+        for (let s = 0; s < seq; s++)
+          angles[(b * seq + s) * width + k] = list + s;
+      continue;
+    }
+    if (list.length !== seq && list.length !== batch * seq)
+      throw rangeError(
+        `${name} must hold seq (${seq}) or batch × seq (${batch * seq}) positions for ${batch} × ${heads} heads × ${seq} tokens, got ${list.length}`,
+        name,
+        "ERR_LENGTH",
+      );
+    const shared = list.length === seq;
+    for (let b = 0; b < batch; b++)
+      for (let s = 0; s < seq; s++)
+        angles[(b * seq + s) * width + k] = list[shared ? s : b * seq + s];
+  }
+  return angles;
+}
+
+// M-RoPE positions { t, h, w } for rows (one of each per row): the rows'
+// positions in groups of three.
+function rowStreams(streams, count) {
+  if (streams[0].length !== count)
+    throw rangeError(
+      `positions.t, .h and .w must have one entry per row: ${count} rows, got ${streams[0].length}`,
+      "positions.t",
+      "ERR_LENGTH",
+    );
+  const angles = new Float64Array(3 * count);
+  for (let j = 0; j < count; j++)
+    for (let k = 0; k < 3; k++) angles[3 * j + k] = streams[k][j];
+  return angles;
+}
+
+/**
+ * Runs the plan `spec` on a call's inputs, read in this order: the per-call
+ * options, the positions, the rows (a plain array's elements); only then is
+ * any typed array checked readable and measured, so that user code run
+ * while reading (a getter, a Proxy) cannot leave the call a stale view.
+ * `memory(bytes)` gives the module memory of the call.
+ */
+function run(spec, vectors, positions, perCall, memory) {
+  const read = readPositions(spec, positions);
+  const input = readRows(vectors, perCall.inPlace);
+  const { rows, count, Typed, inPlace } = resolveRows(input, spec.dim, perCall);
+  const out = outputOf(perCall.out, rows, Typed, count, spec.dim, inPlace);
+  const { plain, streams } = read;
+  let angles;
+  let width = 1;
+  let seq = count;
+  if (spec.order !== ROWS) {
+    const { batch, heads } = spec;
+    if (count % (batch * heads) !== 0)
+      throw rangeError(
+        `vectors holds ${count} rows of dim values, not a multiple of batch × heads = ${batch} × ${heads}`,
+        "heads",
+        "ERR_HEADS",
+      );
+    seq = count / (batch * heads);
+    width = streams === null ? 1 : 3;
+    // One token at one position (a decode step): one angle for every row.
+    angles =
+      seq === 1 && batch === 1 && typeof plain === "number"
+        ? plain
+        : tensorAngles(spec, streams ?? [plain], seq);
+  } else if (streams !== null) {
+    angles = rowStreams(streams, count);
+    width = 3;
+  } else angles = perRow(plain, count, "positions");
+  const dtype = CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]);
+  const result = out ?? new Typed(count * spec.dim);
+  const call = { rows, result, count, angles, width, seq, dtype, Typed };
+  if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= CHUNK_BYTES)
+    return runWhole(spec, call, memory);
   return turnRows({
     rows,
     Typed,
     count,
-    dim,
-    ...layout,
+    dim: spec.dim,
+    angles,
+    width,
+    repeat: spec.order === ROWS ? 1 : spec.heads,
+    segment: spec.order === ROWS ? Infinity : seq,
+    apart: spec.order === 0,
     name: "positions",
-    api: "rope",
-    out: outputOf(p, rows, Typed, count, dim, inPlace),
-    prepared: p,
-    // The stream of each pair, which also checks the section (the C core's
-    // rule), even for text positions.
-    setup: (scratch) =>
-      mrope === null
-        ? {}
-        : { streams: writeStreams(mrope, rotary / 2, scratch, "rope") },
-    // As transformers multiplies cos and sin by the attention factor.
-    kernel: ({ list, one, attention, ...chunk }) =>
-      kernel({
-        ...p,
-        ...chunk,
-        dtype: CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]),
-        dim,
-        rotary,
-        positions: list,
-        position: one,
-        pairing,
-        amplitude: attention,
-      }),
+    api: spec.prepared.api,
+    out: result,
+    omega: spec.omega,
+    maxFrequency: spec.maxFrequency,
+    scale: spec.scale,
+    kernel: (chunk) => turn(spec, chunk, dtype),
+    setup: (scratch) => {
+      if (width === 1) return 0;
+      const pointer = scratch(spec.pairs, "M-RoPE streams");
+      new Uint8Array(memoryBuffer(), pointer, spec.pairs).set(spec.streams);
+      return pointer;
+    },
   });
+}
+
+// One kernel call on a chunk in module memory: { data, count, repeat,
+// span, list, one, omega, streams }.
+function turn(spec, chunk, dtype) {
+  const args = {
+    api: spec.prepared.api,
+    given: spec.prepared,
+    out: chunk.data,
+    input: chunk.data,
+    dtype,
+    count: chunk.count,
+    dim: spec.dim,
+    rotary: spec.rotary,
+    repeat: chunk.repeat,
+    span: chunk.span,
+    positions: chunk.list,
+    position: chunk.one,
+    streams: chunk.streams,
+    pairing: spec.pairing,
+    omega: chunk.omega,
+    pairs: spec.pairs,
+    scale: spec.scale,
+    amplitude: spec.attention,
+  };
+  if (chunk.streams === 0) kernels.rope(args);
+  else kernels.ropeStreams(args);
+}
+
+/**
+ * A tensor or rows that fit one chunk: every angle checked, one copy in, a
+ * kernel call per sequence (the angles of each restart there), one copy
+ * out.
+ */
+function runWhole(
+  spec,
+  { rows, result, count, angles, width, seq, dtype, Typed },
+  memory,
+) {
+  const { pairs, dim } = spec;
+  const list = typeof angles !== "number";
+  if (list || !Number.isFinite(angles * spec.maxFrequency))
+    checkBlockAngles(
+      spec.maxFrequency,
+      list ? angles : [angles],
+      0,
+      count,
+      spec.prepared.api,
+      { name: "positions", scale: spec.scale },
+    );
+  const anglesBytes = list ? angles.length * 8 : 0;
+  const streamsBytes = width === 1 ? 0 : (pairs + 7) & ~7;
+  const size = count * dim;
+  const base = memory(
+    pairs * 8 + anglesBytes + streamsBytes + size * Typed.BYTES_PER_ELEMENT,
+  );
+  const buffer = memoryBuffer();
+  const omega = base;
+  const anglesAt = omega + pairs * 8;
+  const streamsAt = anglesAt + anglesBytes;
+  const data = streamsAt + streamsBytes;
+  new Float64Array(buffer, omega, pairs).set(spec.omega);
+  if (list) new Float64Array(buffer, anglesAt, angles.length).set(angles);
+  if (width !== 1) new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
+  const region = new Typed(buffer, data, size);
+  write(region, lengthOf(rows) === size ? rows : section(rows, 0, size));
+  const tensor = spec.order !== ROWS;
+  // A tensor's sequences (batch rows) are contiguous in both orders.
+  const sequences = tensor ? spec.batch : 1;
+  const perSequence = count / sequences;
+  const chunk = {
+    data,
+    count: perSequence,
+    repeat: tensor ? spec.heads : 1,
+    span: spec.order === 0 ? seq : 1,
+    list: list ? anglesAt : 0,
+    one: list ? 0 : angles,
+    omega,
+    streams: width === 1 ? 0 : streamsAt,
+  };
+  for (let b = 0; b < sequences; b++) {
+    chunk.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
+    if (list) chunk.list = anglesAt + ((b * angles.length) / sequences) * 8;
+    turn(spec, chunk, dtype);
+  }
+  write(result, region);
+  return result;
+}
+
+/**
+ * Rotary position embedding: each pair of the first rotaryDim columns of a
+ * row is rotated by +position · scale · w_i, as HF Llama (pairing "halves")
+ * or GPT-J (pairing "interleaved") compute it; the other columns pass
+ * through. Rows are float32, float64 or float16 (half bits) and stay so;
+ * with `order` they are the flat data of a 4-D attention tensor. A preset
+ * gives its schedule and scale.
+ */
+export function rope(vectors, positions, options) {
+  const given = snapshot(options);
+  const spec = readSpec(given, "rope", true);
+  const perCall = { out: given.out, inPlace: given.inPlace };
+  return withScratch((scratch) =>
+    run(spec, vectors, positions, perCall, (bytes) =>
+      scratch(bytes, "the rows"),
+    ),
+  );
+}
+
+/**
+ * A RoPE plan: `createRope(options)` reads, checks and resolves the options
+ * once; `apply(vectors, positions, perCall?)` then equals `rope(vectors,
+ * positions, { ...options, ...perCall })` bit for bit, where perCall holds
+ * only `out` or `inPlace`. The plan keeps its module memory between calls;
+ * `dispose()` frees it.
+ */
+class RopePlan {
+  #spec;
+  #memory = new Reservation("a rope plan");
+  #disposed = false;
+
+  constructor(spec) {
+    this.#spec = spec;
+  }
+
+  apply(vectors, positions, perCall) {
+    if (this.#disposed)
+      throw new Error(
+        "sinusoidal-pe: rope plan: apply() after dispose(); create a new plan with createRope()",
+      );
+    return calling("rope", run, [
+      this.#spec,
+      vectors,
+      positions,
+      readPerCall(perCall),
+      (bytes) => this.#memory.reserve(bytes),
+    ]);
+  }
+
+  /** Frees the plan's module memory; the plan cannot be used after. */
+  dispose() {
+    this.#disposed = true;
+    this.#memory.release();
+  }
+}
+
+/** A RoPE plan of these options (all of rope's, but out and inPlace). */
+export function createRope(options) {
+  return new RopePlan(readSpec(snapshot(options), "createRope", false));
 }

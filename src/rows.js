@@ -11,13 +11,7 @@ import {
   show,
   typeError,
 } from "./options.js";
-import {
-  aliasing,
-  checkBlockAngles,
-  largestFrequency,
-  outArray,
-  write,
-} from "./out.js";
+import { aliasing, checkBlockAngles, outArray, write } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
   bufferOf,
@@ -26,7 +20,6 @@ import {
   kindOf,
   section,
 } from "./typed-arrays.js";
-import { writeFrequencies } from "./schedule.js";
 
 // Rows are turned in chunks of about 1 MiB so each chunk is copied in,
 // turned and copied out while it is still in cache.
@@ -45,32 +38,58 @@ export const DTYPE_OF_KIND = {
 const ROW_KINDS = Object.keys(DTYPE_OF_KIND).filter(
   (kind) => kind in CONSTRUCTORS,
 );
+const ROW_NAMES = ROW_KINDS.join(" or ");
 
 /**
- * The rows of a row-major [rows, dim] array, read once. A typed array of the
- * caller's of one of ROW_KINDS is used as it is (its elements run no code),
- * unless it views the module's memory, which this call may move; a plain
- * array-like is copied into a new Float32Array. The array is read only
- * through the typed-array intrinsics. `options` (the snapshot) gives
- * `inPlace`, the documented shorthand for `out: vectors`, resolved here and
- * nowhere else: it needs what `out: vectors` needs, a typed array of the
- * caller's. Returns the rows, their count, their constructor and inPlace.
+ * The rows of a row-major array, read once: a typed array of the caller's
+ * is kept as it is (its elements run no code, and it is checked only after
+ * every input was read); a plain array-like is copied into a new
+ * Float32Array here, its elements read once each. `inPlace` is the
+ * documented shorthand for `out: vectors`, which needs a typed array of the
+ * caller's.
  */
-export function rowsOf(vectors, dim, options) {
-  const inPlace =
-    options.inPlace === undefined ? false : boolean(options.inPlace, "inPlace");
-  if (inPlace && options.out !== undefined)
+export function readRows(vectors, inPlace) {
+  if (inPlace !== undefined) boolean(inPlace, "inPlace");
+  const kind = kindOf(vectors);
+  if (kind !== undefined) return { vectors, kind, values: null };
+  if (inPlace)
+    throw typeError(
+      `vectors must be a ${ROW_NAMES} when "inPlace" is true, got ${show(vectors)}`,
+      "vectors",
+      "ERR_TYPE",
+    );
+  const length = arrayLength(vectors, "vectors");
+  if (length === null)
+    throw typeError(
+      `vectors must be a ${ROW_NAMES} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
+      "vectors",
+      "ERR_TYPE",
+    );
+  return {
+    vectors,
+    kind: undefined,
+    values: rowValues(vectors, length, Float32Array, "vectors"),
+  };
+}
+
+/**
+ * The rows that readRows read, checked against `dim` through the
+ * typed-array intrinsics: a typed array of the caller's of one of ROW_KINDS
+ * is used as it is, unless it views the module's memory, which the call may
+ * move. Returns the rows, their count, their constructor and inPlace.
+ */
+export function resolveRows({ vectors, kind, values }, dim, { out, inPlace }) {
+  inPlace ??= false;
+  if (inPlace && out !== undefined)
     throw typeError(
       `option "out" cannot be combined with "inPlace: true"; pass out: vectors to rotate in place`,
       "out",
       "ERR_COMBINATION",
     );
-  const names = ROW_KINDS.join(" or ");
-  const kind = kindOf(vectors);
   const native = ROW_KINDS.includes(kind);
   if (inPlace && !native)
     throw typeError(
-      `vectors must be a ${names} when "inPlace" is true, got ${kind ?? show(vectors)}`,
+      `vectors must be a ${ROW_NAMES} when "inPlace" is true, got ${kind}`,
       "vectors",
       "ERR_TYPE",
     );
@@ -78,17 +97,12 @@ export function rowsOf(vectors, dim, options) {
   // another integer array is more likely a mistake than data.
   if (kind !== undefined && !native)
     throw typeError(
-      `vectors must be a ${names} or an array of numbers, got a ${kind}`,
+      `vectors must be a ${ROW_NAMES} or an array of numbers, got a ${kind}`,
       "vectors",
       "ERR_TYPE",
     );
-  const length = arrayLength(vectors, "vectors");
-  if (length === null)
-    throw typeError(
-      `vectors must be a ${names} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
-      "vectors",
-      "ERR_TYPE",
-    );
+  const length =
+    values === null ? arrayLength(vectors, "vectors") : values.length;
   if (length % dim !== 0)
     throw rangeError(
       `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
@@ -103,16 +117,15 @@ export function rowsOf(vectors, dim, options) {
       "vectors",
       "ERR_MODULE_MEMORY",
     );
-  const rows = !native
-    ? rowValues(vectors, length, Typed, "vectors")
-    : inModule
-      ? copyOf(vectors)
-      : vectors;
+  const rows = values ?? (inModule ? copyOf(vectors) : vectors);
   return { rows, count: length / dim, Typed, inPlace };
 }
 
-/** One finite number for every row, or an array of one per row (read once). */
-export function perRow(values, count, name) {
+/**
+ * One finite number for every row, or an array of numbers (int64 ones
+ * included), read once; its length is checked by perRow.
+ */
+export function perRowInput(values, name) {
   if (typeof values === "number") {
     if (!Number.isFinite(values))
       throw rangeError(
@@ -124,48 +137,54 @@ export function perRow(values, count, name) {
   }
   if (values === null || typeof values !== "object")
     throw typeError(
-      `${name} must be a finite number or an array of ${count} numbers (one per row), got ${values === null ? "null" : typeof values}`,
+      `${name} must be a finite number or an array of numbers (one per row), got ${values === null ? "null" : typeof values}`,
       name,
       "ERR_TYPE",
     );
-  const list = numbers(values, name, { bigints: true });
-  if (list.length !== count)
+  return numbers(values, name, { bigints: true });
+}
+
+/** perRowInput's value checked to give one angle for each of `count` rows. */
+export function perRow(values, count, name) {
+  if (typeof values === "number") return values;
+  if (values.length !== count)
     throw rangeError(
-      `${name} must have one entry per row: ${count} rows, got ${list.length}`,
+      `${name} must have one entry per row: ${count} rows, got ${values.length}`,
       name,
       "ERR_LENGTH",
     );
-  return list;
+  return values;
 }
 
 /**
- * Where turned rows go: `rows` itself when inPlace (as rowsOf resolved it),
- * the caller's `out` (which may be the input itself, the same as inPlace),
- * or null for a new array. Read from the snapshot once; checked after every
- * input was read.
+ * Where turned rows go: `rows` itself when inPlace (as resolveRows resolved
+ * it), the caller's `out` (which may be the input itself, the same as
+ * inPlace), or null for a new array. Checked after every input was read.
  */
-export function outputOf(p, rows, Typed, count, dim, inPlace) {
+export function outputOf(out, rows, Typed, count, dim, inPlace) {
   if (inPlace) return rows;
-  const out = outArray(p.options.out, Typed, count * dim);
-  if (out !== null) aliasing(out, rows);
-  return out;
+  const array = outArray(out, Typed, count * dim);
+  if (array !== null) aliasing(array, rows);
+  return array;
 }
 
 /**
  * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
- * memory with kernel({ out, input, count, repeat, span, list, one, omega,
- * attention, ...setup(scratch) }). Rows come in groups of `repeat` rows that
- * share an angle: `angles` is one number for every row, or a Float64Array of
+ * memory with kernel(chunk), chunk = { data, count, repeat, span, list,
+ * one, omega, streams }: `data` the chunk's rows, turned in place; `omega`
+ * the frequencies (written from the JS-owned `omega`); `streams` what
+ * setup(scratch) returned. Rows come in groups of `repeat` rows that share
+ * an angle: `angles` is one number for every row, or a Float64Array of
  * `width` per group (M-RoPE's t, h and w: width 3). The angle sequence
  * restarts every `segment` groups (a new sequence of a tensor), and each
  * kernel call stays within one, where evenly spaced angles take the core's
  * recurrence. With `apart` (a batch × heads × seq tensor) the rows of a
  * group are `segment` rows apart in `rows`: a chunk gathers the same
  * tokens of every head, so the core computes each token's angles once.
- * `list` points to the call's angles or is 0, `one` is the angle of every
- * row. Returns `out`, `rows` itself when in place, or a new array of the
- * same type. Every angle is checked first, so an error leaves `rows` and
- * `out` untouched.
+ * `list` points to the chunk's angles or is 0, `one` is the angle of every
+ * row. Returns `out`, or a new array of the same type. Every angle is
+ * checked first (|angle| ≤ |position| · maxFrequency), so an error leaves
+ * `rows` and `out` untouched.
  */
 export function turnRows({
   rows,
@@ -180,9 +199,11 @@ export function turnRows({
   name,
   api,
   out,
-  prepared,
+  omega: frequencies,
+  maxFrequency,
+  scale,
   kernel,
-  setup = () => ({}),
+  setup = () => 0,
 }) {
   const result = out ?? new Typed(count * dim);
   const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
@@ -190,35 +211,46 @@ export function turnRows({
   const groups = count / repeat;
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
-    const { omega, attention } = writeFrequencies(prepared, scratch);
-    checkBlockAngles(
-      largestFrequency(omega, prepared.pairs, prepared.scale),
-      list ?? [angles],
-      0,
-      count,
-      api,
-      { name, scale: prepared.scale },
+    const omega = scratch(frequencies.length * 8, "frequencies");
+    new Float64Array(memoryBuffer(), omega, frequencies.length).set(
+      frequencies,
     );
-    const extra = setup(scratch);
+    checkBlockAngles(maxFrequency, list ?? [angles], 0, count, api, {
+      name,
+      scale,
+    });
+    const streams = setup(scratch);
     if (count === 0) return result;
     const n = Math.min(chunk, groups);
     const data = scratch(n * groupBytes, "the rows");
     const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
+    const call = {
+      data,
+      count: 0,
+      repeat,
+      span: 1,
+      list: anglesPointer,
+      one: list === null ? angles : 0,
+      omega,
+      streams,
+    };
     for (let first = 0, end; first < groups; first = end) {
       const sequence = Math.floor(first / segment);
       end = Math.min(first + chunk, groups, (sequence + 1) * segment);
       // Where the chunk's rows are in `rows`: one run, or one per head.
-      const runs = apart
-        ? Array.from({ length: repeat }, (_, r) => ({
-            at:
-              ((sequence * repeat + r) * segment + first - sequence * segment) *
-              dim,
-            size: (end - first) * dim,
-          }))
-        : [{ at: first * repeat * dim, size: (end - first) * repeat * dim }];
+      const runs = apart ? repeat : 1;
+      const size = (end - first) * (apart ? 1 : repeat) * dim;
+      const at = (r) =>
+        apart
+          ? ((sequence * repeat + r) * segment + first - sequence * segment) *
+            dim
+          : first * repeat * dim;
       let into = data;
-      for (const { at, size } of runs) {
-        write(new Typed(memoryBuffer(), into, size), section(rows, at, size));
+      for (let r = 0; r < runs; r++) {
+        write(
+          new Typed(memoryBuffer(), into, size),
+          section(rows, at(r), size),
+        );
         into += size * Typed.BYTES_PER_ELEMENT;
       }
       if (list !== null)
@@ -230,21 +262,12 @@ export function turnRows({
           ),
           list.subarray(first * width, end * width),
         );
-      kernel({
-        out: data,
-        input: data,
-        count: (end - first) * repeat,
-        repeat,
-        span: apart ? end - first : 1,
-        list: list === null ? 0 : anglesPointer,
-        one: list === null ? angles : 0,
-        omega,
-        attention,
-        ...extra,
-      });
+      call.count = (end - first) * repeat;
+      call.span = apart ? end - first : 1;
+      kernel(call);
       into = data;
-      for (const { at, size } of runs) {
-        write(result, new Typed(memoryBuffer(), into, size), at);
+      for (let r = 0; r < runs; r++) {
+        write(result, new Typed(memoryBuffer(), into, size), at(r));
         into += size * Typed.BYTES_PER_ELEMENT;
       }
     }

@@ -238,6 +238,42 @@ export function allocateView(bytes, what) {
   return viewPointer;
 }
 
+/**
+ * Module memory kept between calls (a plan's): reserve(bytes) returns a
+ * block of at least `bytes`, the same one while it is large enough and the
+ * instance that owns it lives; after an internal fault replaced the
+ * instance, a new block is taken from the new one. release() frees it.
+ */
+export class Reservation {
+  #what;
+  #pointer = 0;
+  #bytes = 0;
+  #owner = null;
+
+  constructor(what) {
+    this.#what = what;
+  }
+
+  reserve(bytes) {
+    const exports = wasm();
+    if (this.#owner === exports && this.#bytes >= bytes) return this.#pointer;
+    this.release();
+    this.#pointer = allocate(bytes, this.#what);
+    this.#bytes = bytes;
+    this.#owner = exports;
+    return this.#pointer;
+  }
+
+  release() {
+    // A block of an instance dropped after a fault went with it.
+    if (this.#pointer !== 0 && this.#owner === instance)
+      call("free", this.#what, [this.#pointer]);
+    this.#pointer = 0;
+    this.#bytes = 0;
+    this.#owner = null;
+  }
+}
+
 export function memoryBuffer() {
   return wasm().memory.buffer;
 }

@@ -1,0 +1,228 @@
+// The cost of one call, from one token to the largest tables: the library
+// (a plan made once, and the one-shot function) against the best
+// hand-written JS loop, timed in this process into reused buffers. Small
+// calls are timed in batches; every figure is a median, every verdict a
+// ratio of this run. `node bench/calls.js` (make bench); `--garbage` is
+// the child run that counts the bytes a plan call leaves to the collector.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import {
+  createRope,
+  createTable,
+  init,
+  rope,
+  ropeFrequencies,
+  table,
+} from "../dist/index.js";
+
+await init();
+
+const HEADS = 32;
+const DIM = 128;
+const LLAMA3 = {
+  dim: DIM,
+  base: 500000,
+  scaling: {
+    type: "llama3",
+    factor: 8,
+    lowFreqFactor: 1,
+    highFreqFactor: 4,
+    originalMaxPositionEmbeddings: 8192,
+  },
+};
+const ROPE = { ...LLAMA3, heads: HEADS, order: "bshd" };
+const { inverseFrequencies } = ropeFrequencies(LLAMA3);
+
+// The best JS loop for RoPE on a batch × seq × heads × dim float32 tensor
+// in place: each token's rotaryDim / 2 sin and cos once, then every head
+// turned with them in double, rounded once on the store.
+function jsRope(x, first, tokens) {
+  const h = DIM / 2;
+  const cos = new Float64Array(h);
+  const sin = new Float64Array(h);
+  return () => {
+    for (let t = 0; t < tokens; t++) {
+      const p = first + t;
+      for (let i = 0; i < h; i++) {
+        const a = p * inverseFrequencies[i];
+        cos[i] = Math.cos(a);
+        sin[i] = Math.sin(a);
+      }
+      for (let head = 0; head < HEADS; head++) {
+        const o = (t * HEADS + head) * DIM;
+        for (let i = 0; i < h; i++) {
+          const x1 = x[o + i];
+          const x2 = x[o + i + h];
+          x[o + i] = x1 * cos[i] - x2 * sin[i];
+          x[o + i + h] = x2 * cos[i] + x1 * sin[i];
+        }
+      }
+    }
+  };
+}
+
+// The best JS loop for a table into a reused array: the paper's w_i once,
+// then sin and cos of every angle.
+function jsTable(out, count, dim) {
+  const h = dim >> 1;
+  const w = Float64Array.from({ length: h }, (_, i) =>
+    Math.pow(10000, (-2 * i) / dim),
+  );
+  return () => {
+    let k = 0;
+    for (let p = 0; p < count; p++)
+      for (let i = 0; i < h; i++) {
+        out[k++] = Math.sin(p * w[i]);
+        out[k++] = Math.cos(p * w[i]);
+      }
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+};
+
+// Median µs per call of fn, in batches of at least ~2 ms after a warm-up
+// that lets V8 optimise both the JS and the wasm.
+function perCall(fn, runs = 9) {
+  let batch = 1;
+  const warm = performance.now() + 300;
+  while (performance.now() < warm) for (let i = 0; i < batch; i++) fn();
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    if (performance.now() - start >= 2 || batch >= 2 ** 20) break;
+    batch *= 2;
+  }
+  const times = [];
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    times.push(((performance.now() - start) * 1000) / batch);
+  }
+  return median(times);
+}
+
+const verdicts = { pass: 0, fail: 0 };
+// "2.1× faster (target ≥ 1.5× faster: pass)" for the ratio js / library.
+function speedup(library, js, atLeast) {
+  const ratio = js / library;
+  const text =
+    ratio >= 1
+      ? `${ratio.toFixed(2)}× faster`
+      : `${(1 / ratio).toFixed(2)}× slower`;
+  if (atLeast === undefined) return text;
+  const pass = ratio >= atLeast;
+  verdicts[pass ? "pass" : "fail"]++;
+  const target =
+    atLeast >= 1
+      ? `≥ ${atLeast}× faster`
+      : `at most ${+(1 / atLeast).toPrecision(3)}× slower`;
+  return `${text} (target ${target}: ${pass ? "pass" : "FAIL"})`;
+}
+
+const fmt = (us) =>
+  us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(2)} µs`;
+
+function ropeCurve() {
+  console.log(
+    `rope, ${HEADS} heads × ${DIM}, llama3, bshd, float32, in place (per call)`,
+  );
+  console.log(
+    "| tokens | plan | one-shot | JS loop | plan vs JS | one-shot vs JS |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const tokens of [1, 4, 16, 64, 256, 1024, 2048]) {
+    const x = Float32Array.from(
+      { length: tokens * HEADS * DIM },
+      (_, i) => Math.sin(i) / 64,
+    );
+    const plan = createRope(ROPE);
+    const inPlace = { inPlace: true };
+    let p = 1000;
+    const viaPlan = perCall(() => plan.apply(x, (p = (p + 1) & 4095), inPlace));
+    const options = { ...ROPE, inPlace: true };
+    const oneShot = perCall(() => rope(x, (p = (p + 1) & 4095), options));
+    const js = perCall(jsRope(x, 1000, tokens));
+    plan.dispose();
+    const planTarget = tokens === 1 ? 1.5 : undefined;
+    const oneShotTarget =
+      tokens === 1 ? 1 / 2.5 : tokens >= 64 ? 2.5 : undefined;
+    console.log(
+      `| ${tokens} | ${fmt(viaPlan)} | ${fmt(oneShot)} | ${fmt(js)} | ${speedup(viaPlan, js, planTarget)} | ${speedup(oneShot, js, oneShotTarget)} |`,
+    );
+  }
+}
+
+function tableCurve() {
+  console.log("\ntable, float32, paper schedule, into a reused out (per call)");
+  console.log(
+    "| positions × dim | plan | one-shot | JS loop | plan vs JS | one-shot vs JS |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const [count, dim, target] of [
+    [1, 128],
+    [16, 128],
+    [64, 64, 1.5],
+    [512, 768, 10],
+    [2048, 1024],
+    [8192, 4096],
+  ]) {
+    const out = new Float32Array(count * dim);
+    const plan = createTable({ dim });
+    const perCallOut = { out };
+    const viaPlan = perCall(() => plan.rows(count, perCallOut), 5);
+    const options = { positions: count, dim, out };
+    const oneShot = perCall(() => table(options), 5);
+    const js = perCall(jsTable(out, count, dim), 5);
+    plan.dispose();
+    console.log(
+      `| ${count} × ${dim} | ${fmt(viaPlan)} | ${fmt(oneShot)} | ${fmt(js)} | ${speedup(viaPlan, js)} | ${speedup(oneShot, js, target)} |`,
+    );
+  }
+}
+
+// Bytes a call leaves to the garbage collector: heap growth over many
+// calls, in a child with a young generation large enough that none runs.
+function garbage() {
+  const calls = 20000;
+  const x = new Float32Array(HEADS * DIM).fill(0.25);
+  const plan = createRope(ROPE);
+  const inPlace = { inPlace: true };
+  const tablePlan = createTable({ dim: DIM });
+  const out = new Float32Array(DIM);
+  const perCallOut = { out };
+  const measureBytes = (fn) => {
+    for (let i = 0; i < 2000; i++) fn(i);
+    globalThis.gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) fn(i);
+    return (process.memoryUsage().heapUsed - before) / calls;
+  };
+  const ropeBytes = measureBytes((i) => plan.apply(x, 1000 + i, inPlace));
+  const tableBytes = measureBytes((i) => tablePlan.rows([i], perCallOut));
+  console.log(
+    `garbage per call: rope plan (one decode token) ${ropeBytes.toFixed(0)} B, table plan (one row into out) ${tableBytes.toFixed(0)} B`,
+  );
+}
+
+if (process.argv.includes("--garbage")) garbage();
+else {
+  ropeCurve();
+  tableCurve();
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--expose-gc",
+      "--max-semi-space-size=256",
+      fileURLToPath(import.meta.url),
+      "--garbage",
+    ],
+    { encoding: "utf8" },
+  );
+  process.stdout.write(child.stdout + child.stderr);
+  console.log(
+    `\ncall-cost targets: ${verdicts.pass} passed, ${verdicts.fail} failed (medians of this run)`,
+  );
+}

@@ -1,0 +1,282 @@
+// The encoding table, its frequencies and its column map. Options are read,
+// checked and resolved once (prepare); `table` runs them once,
+// `createTable` keeps them for many calls of rows at new positions.
+import * as kernels from "./kernels.js";
+import {
+  boolean,
+  positionList,
+  rangeError,
+  snapshot,
+  typeError,
+} from "./options.js";
+import { paddingRows } from "./presets.js";
+import {
+  blockRows,
+  checkBlockAngles,
+  deliver,
+  outArray,
+  write,
+  zero,
+} from "./out.js";
+import {
+  allocateView,
+  MAX_REQUEST_BYTES,
+  memoryBuffer,
+  withScratch,
+} from "./runtime.js";
+import {
+  amplitudeOf,
+  DTYPES,
+  frequenciesOf,
+  LAYOUTS,
+  ODD_DIMS,
+  prepare,
+  SCHEDULE_OPTIONS,
+} from "./schedule.js";
+
+const TABLE_OPTIONS = [
+  ...SCHEDULE_OPTIONS,
+  "positions",
+  "start",
+  "layout",
+  "scale",
+  "outputScale",
+  "dtype",
+  "view",
+  "out",
+];
+const TABLE_WITH_PRESET = ["positions", "dtype", "view", "out"];
+// What a table plan takes per call, and the options that stay fixed.
+const PER_CALL = ["positions", "start", "out"];
+const PLAN_OPTIONS = TABLE_OPTIONS.filter(
+  (key) => !PER_CALL.includes(key) && key !== "view",
+);
+const PLAN_HINTS = {
+  positions: "it is given per call: plan.rows(positions, { start, out })",
+  start: "it is given per call: plan.rows(count, { start })",
+  out: "it is given per call: plan.rows(positions, { out })",
+  view: "a plan's rows go to a new array or to out",
+};
+
+// Blocks of a view: large enough that setting up each call costs nothing
+// measurable, small enough that a first call soon runs optimised code.
+const VIEW_BLOCK_BYTES = 16 * 2 ** 20;
+
+const prepareTable = (options, where) =>
+  prepare(options, {
+    where,
+    allowed: TABLE_OPTIONS,
+    withPreset: TABLE_WITH_PRESET,
+  });
+
+/**
+ * The angular frequencies w_i that `table` uses for these options (the angle
+ * of pair i at position p is p * scale * w_i).
+ */
+export function frequencies(options) {
+  const p = prepareTable(options, "frequencies()");
+  const out = outArray(p.options.out, Float64Array, p.pairs);
+  return deliver(out, frequenciesOf(p).omega);
+}
+
+/**
+ * What each column of a table row holds under these options (a preset's
+ * own layout and odd-dim rule included), as the C core places it: kinds[c]
+ * is "sin", "cos" or "zero", pairs[c] the pair i whose frequency w_i it
+ * takes (-1 for a zero column).
+ */
+export function tableColumns(options) {
+  const p = prepareTable(options, "tableColumns()");
+  return withScratch((scratch) => {
+    const out = scratch(p.dim * 4, "the column map");
+    kernels.tableColumns({
+      api: p.api,
+      given: p,
+      out,
+      dim: p.dim,
+      layout: p.layout,
+      oddDim: p.oddDim,
+      pairs: p.pairs,
+    });
+    const codes = new Int32Array(memoryBuffer(), out, p.dim).slice();
+    return {
+      layout: LAYOUTS[p.layout],
+      oddDim: ODD_DIMS[p.oddDim],
+      kinds: Array.from(codes, (c) => (c < 0 ? "zero" : c % 2 ? "cos" : "sin")),
+      pairs: codes.map((c) => (c < 0 ? -1 : c >> 1)),
+    };
+  });
+}
+
+/** The encoding table, row-major [positions, dim]. */
+export function table(options) {
+  const p = prepareTable(options, "table()");
+  const { positions, start, out, view = false } = p.options;
+  return run(p, positions, start, out, boolean(view, "view"));
+}
+
+/**
+ * A table plan: `createTable(options)` reads, checks and resolves every
+ * option but the positions once; `rows(positions, perCall?)` then equals
+ * `table({ ...options, positions, ...perCall })` bit for bit, where
+ * perCall holds only `start` and `out`.
+ */
+class TablePlan {
+  #prepared;
+  #disposed = false;
+
+  constructor(prepared) {
+    this.#prepared = prepared;
+  }
+
+  rows(positions, perCall) {
+    if (this.#disposed)
+      throw new Error(
+        "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
+      );
+    let start, out;
+    if (perCall !== undefined) {
+      const given = snapshot(perCall, "the per-call options", "perCall");
+      for (const key of Object.keys(given))
+        if (key !== "start" && key !== "out")
+          throw typeError(
+            `option "${key}" is not a per-call option of a table plan (it takes start, out; the rest are fixed by createTable)`,
+            key,
+            "ERR_UNKNOWN_OPTION",
+          );
+      ({ start, out } = given);
+    }
+    return run(this.#prepared, positions, start, out, false);
+  }
+
+  /** The plan holds no module memory between calls; it cannot be used after. */
+  dispose() {
+    this.#disposed = true;
+  }
+}
+
+/** A table plan of these options (all of table's, but positions, start, out and view). */
+export function createTable(options) {
+  const p = prepare(options, {
+    where: "createTable()",
+    allowed: PLAN_OPTIONS,
+    withPreset: ["dtype"],
+    hints: PLAN_HINTS,
+  });
+  // The plan's rows are table's: their errors say so.
+  p.api = "table";
+  return new TablePlan(p);
+}
+
+/** The rows of a prepared table at `positions` (a count from `start`, or a list). */
+function run(p, positions, startOption, outOption, view) {
+  const rows = positionList(positions, startOption, {
+    min: 0,
+    maxCount: 2 ** 32 - 1,
+    maxArray: 2 ** 32 - 1,
+  });
+  let { start } = rows;
+  if (p.presetStart !== null) {
+    if (rows.values !== null && p.presetStart.value !== 0)
+      throw typeError(
+        `option "${p.presetStart.key}" applies when "positions" is a count; add it to the explicit positions instead`,
+        p.presetStart.key,
+        "ERR_NOT_APPLICABLE",
+      );
+    start = p.presetStart.value;
+  }
+  const { count, values } = rows;
+  const zeroRows = paddingRows(p.padding, count, values);
+  const Typed = p.float32 ? Float32Array : Float64Array;
+  const bytes = count * p.dim * Typed.BYTES_PER_ELEMENT;
+  if (bytes > MAX_REQUEST_BYTES)
+    throw rangeError(
+      `a table of ${count} × ${p.dim} ${DTYPES[p.dtype]} needs ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      "positions",
+      "ERR_SIZE",
+    );
+
+  const out = outArray(outOption, Typed, count * p.dim, { view });
+  const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
+  const { omega: frequencyValues, attention } = frequenciesOf(p);
+  const amplitude = amplitudeOf(p, attention);
+  const args = {
+    api: p.api,
+    given: p,
+    out: 0,
+    positions: 0,
+    count: 0,
+    start,
+    dim: p.dim,
+    layout: p.layout,
+    oddDim: p.oddDim,
+    omega: 0,
+    pairs: p.pairs,
+    scale: p.scale,
+    amplitude,
+  };
+  return withScratch((scratch) => {
+    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+    // A view takes larger blocks (each call sets up its frequencies anew)
+    // where the blocks cannot change a value: rows at exact integers,
+    // advanced from the same re-seeded rows whatever the block size.
+    // Elsewhere (a fractional start, explicit positions) where a block
+    // begins can decide which rows the core advances, so a view takes the
+    // blocks of a copied result, and the two always hold the same values,
+    // bit for bit. A view is computed in blocks too: V8 runs a call that
+    // started in its baseline tier to the end there, and blocks let a long
+    // first call move on to optimised code.
+    const integerRows =
+      values === null &&
+      Number.isSafeInteger(start) &&
+      Number.isSafeInteger(start + count - 1);
+    const rowsPerBlock =
+      view && integerRows
+        ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
+        : blockRows(count, rowBytes);
+    // One block of scratch: the frequencies, the positions, the rows.
+    const pointsBytes = values === null ? 0 : count * 8;
+    const base = scratch(
+      p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
+      "the table",
+    );
+    args.omega = base;
+    new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
+    // The first block checks option "scale" and the output scale before it
+    // writes; a view is allocated before it, and no rows have no block, so
+    // a call of no rows checks them there.
+    if (view || count === 0) kernel(args);
+    let pointer = 0;
+    if (values !== null) {
+      pointer = base + p.pairs * 8;
+      new Float64Array(memoryBuffer(), pointer, count).set(values);
+    }
+    let largest = 0;
+    for (let i = 0; i < p.pairs; i++)
+      largest = Math.max(largest, Math.abs(p.scale * frequencyValues[i]));
+    checkBlockAngles(largest, values, start, count, "table", {
+      scale: p.scale,
+    });
+    const at = view
+      ? allocateView(bytes, "the table")
+      : base + p.pairs * 8 + pointsBytes;
+    const result = view ? null : (out ?? new Typed(count * p.dim));
+    for (let first = 0; first < count; first += rowsPerBlock) {
+      const n = Math.min(rowsPerBlock, count - first);
+      args.out = view ? at + first * rowBytes : at;
+      args.positions = pointer === 0 ? 0 : pointer + first * 8;
+      args.count = n;
+      args.start = start + first;
+      kernel(args);
+      if (!view)
+        write(
+          result,
+          new Typed(memoryBuffer(), args.out, n * p.dim),
+          first * p.dim,
+        );
+    }
+    const filled = result ?? new Typed(memoryBuffer(), at, count * p.dim);
+    for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
+    return filled;
+  });
+}
