@@ -207,11 +207,10 @@ export function ropeSpec(raw) {
     dim,
     base,
     type,
-    // The values, and which are given: bit k for slot k (no value means
-    // absent; every given one is finite here).
-    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) =>
-      Number.isNaN(p[key]) ? 0 : p[key],
-    ),
+    // The values, and which are given: bit k for slot k, the only word on
+    // presence (the core never reads a slot not given; NaN fills them here,
+    // which keeps a schedule's cache key apart from any given value).
+    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
     present: ROPE_PARAMETER_SLOTS.reduce(
       (bits, key, k) => (Number.isNaN(p[key]) ? bits : bits | (1 << k)),
       0,

@@ -766,3 +766,21 @@ test("every input is read once, before module memory is used", () => {
   });
   assert.deepEqual(result, expected);
 });
+
+test("a parameter left out is absent, whatever value could stand for it", () => {
+  // truncate: false differs from the default (true); a schedule computed
+  // once for one is not taken for the other.
+  const yarn = { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 64 };
+  const options = { positions: [3], dim: 32, dtype: "float64", base: 100 };
+  const kept = table({ ...options, scaling: yarn });
+  const exact = table({ ...options, scaling: { ...yarn, truncate: false } });
+  const again = table({ ...options, scaling: yarn });
+  assert.notDeepEqual([...exact], [...kept]);
+  assert.deepEqual([...again], [...kept]);
+  // NaN is never "absent": it is refused by name.
+  for (const key of ["attentionFactor", "mscale", "betaFast", "truncate"])
+    assert.throws(
+      () => table({ ...options, scaling: { ...yarn, [key]: NaN } }),
+      (error) => error.option === `scaling.${key}`,
+    );
+});
