@@ -55,6 +55,9 @@ export const PARAMETERS = Object.fromEntries(
   ]),
 );
 
+// Every key a scaling may have.
+const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
+
 // Reads each own enumerable key once into a plain object; undefined values
 // count as absent. `path` is the option a nested object is ("scaling"): its
 // errors name "scaling.facter".
@@ -129,7 +132,7 @@ export function ropeSpec(raw) {
       ? { type: "default" }
       : readOptions(
           raw.scaling,
-          ["type", ...new Set(Object.values(PARAMETERS).flat())],
+          SCALING_KEYS,
           'option "scaling"',
           'option "scaling"',
           "scaling",

@@ -183,3 +183,26 @@ pe.ropeCache({
   dtype: "float16",
   out: { cos: bits, sin: bits },
 });
+pe.createRope({ dim: 8, pairing: "interleaved", rotaryDim: 4, scale: 2 });
+pe.createRope({ dim: 8, order: "bshd", heads: 2, batch: 1, base: 9 });
+pe.createRope({ dim: 8, mropeSection: [2, 1, 1], mropeInterleaved: true });
+pe.createRope({ dim: 8, schedule: "timescale", minTimescale: 1 });
+pe.createRope({ dim: 8, schedule: "timescale", maxTimescale: 1 });
+pe.createRope({ dim: 8, schedule: "shifted", shift: 1 });
+pe.createRope({ dim: 8, frequencies: [1, 2, 3, 4] });
+pe.createRope({ dim: 8, scaling: yarn });
+pe.createRope({ preset: "whisper", dim: 8 });
+pe.createTable({ dim: 8, dtype: "float64", layout: "halves" });
+pe.createTable({
+  dim: 8,
+  outputScale: 3,
+  oddDim: "zero-pad",
+  scale: 2,
+  base: 9,
+});
+pe.createTable({ dim: 8, schedule: "timescale", minTimescale: 1 });
+pe.createTable({ dim: 8, schedule: "timescale", maxTimescale: 1 });
+pe.createTable({ dim: 8, schedule: "shifted", shift: 1 });
+pe.createTable({ dim: 8, frequencies: [1, 2, 3, 4] });
+pe.createTable({ dim: 8, scaling: yarn });
+pe.createTable({ preset: "marian", dim: 8 });
