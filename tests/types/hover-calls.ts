@@ -154,7 +154,12 @@ pe.ci([1, 2], { out: f64 });
 pe.si([1, 2], { out: f64 });
 pe.ropeFrequencies({ dim: 8, base: 5e5, scaling: yarn, out: f64 });
 pe.ropeCache({ positions: 4, start: 1, dim: 8, base: 9, scaling: yarn });
-pe.ropeFrequencies({ dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
+pe.ropeFrequencies({
+  dim: 8,
+  rotaryDim: 4,
+  mropeSection: [1, 1, 0],
+  pairing: "halves",
+});
 pe.ropeFrequencies({ dim: 8, mropeInterleaved: true, mropeSection: [2, 1, 1] });
 pe.ropeCache({ positions: 4, dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
 pe.ropeCache({
@@ -165,7 +170,13 @@ pe.ropeCache({
 });
 const config = JSON.parse('{ "head_dim": 8, "rope_theta": 10000 }');
 pe.fromConfig(config, { layerType: "full_attention" });
-pe.ropeCache({ positions: 4, dim: 8, layout: "interleaved", dtype: "float64" });
+pe.ropeCache({
+  positions: 4,
+  dim: 8,
+  layout: "interleaved",
+  dtype: "float64",
+  pairing: "interleaved",
+});
 pe.ropeCache({
   positions: 4,
   dim: 8,
