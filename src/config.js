@@ -1,55 +1,89 @@
 // A model's config.json, as transformers v4 or v5 writes it, read into the
-// RoPE options that ropeFrequencies, ropeCache and rope take. The config is
-// copied once (own enumerable keys only, into objects without a prototype)
-// and every rule on the values is left to ropeFrequencies, whose errors are
-// then told which config field they came from.
-import { copyOf, kindOf } from "./typed-arrays.js";
-import { rangeError, rejectUnknown, snapshot, typeError } from "./options.js";
-import { PARAMETERS, ropeFrequencies } from "./rope-scaling.js";
+// RoPE options that ropeFrequencies, ropeCache and rope take, the way
+// transformers v5 reads it (RotaryEmbeddingConfigMixin in
+// modeling_rope_utils.py: convert_rope_params_to_dict, then
+// standardize_rope_params). Only the fields RoPE uses are read, each once;
+// the rest of the config is never touched. Every rule on the values is left
+// to the library's own option readers, whose errors are then told which
+// config field they came from.
+import { MAX_DIM } from "sinusoidal-pe-constants";
+import { copyOf, kindOf, lengthOf } from "./typed-arrays.js";
+import {
+  rangeError,
+  rejectUnknown,
+  show,
+  snapshot,
+  typeError,
+} from "./options.js";
+import { PARAMETERS, checkRopeOptions } from "./rope-scaling.js";
 
-const MAX_DEPTH = 16;
+// Bounds on what a config may hold where RoPE reads it: a rope dict of more
+// keys, a factor list longer than the widest head, or more layers than any
+// model has, is not a config.
+const MAX_ROPE_KEYS = 64;
+const MAX_FACTORS = MAX_DIM / 2;
+const MAX_LAYERS = 1 << 16;
 
-// A JSON-like value read once: objects become prototype-free copies of their
-// own enumerable keys ("__proto__" stays a key), arrays plain arrays.
-function copyTree(value, path, depth = 0) {
-  if (value === null || typeof value !== "object") return value;
-  if (depth > MAX_DEPTH)
-    throw rangeError(`config field "${path}" nests too deeply`);
-  if (kindOf(value) !== undefined) return copyOf(value);
-  if (Array.isArray(value)) {
-    const length = value.length;
-    const copy = [];
-    for (let i = 0; i < length; i++)
-      copy.push(copyTree(value[i], `${path}[${i}]`, depth + 1));
-    return copy;
-  }
-  const copy = Object.create(null);
-  for (const key of Object.keys(value))
-    copy[key] = copyTree(value[key], path ? `${path}.${key}` : key, depth + 1);
-  return copy;
-}
+// transformers' class default rope_theta (default_theta) where a model type
+// is known to leave it out; GPT-J and CodeGen hard-code 10000.
+const DEFAULT_THETA = {
+  codegen: 10000,
+  falcon: 10000,
+  gpt_neox: 10000,
+  gpt_neox_japanese: 10000,
+  gptj: 10000,
+  llama: 10000,
+  mistral: 10000,
+  mixtral: 1000000,
+  persimmon: 25000,
+  phi: 10000,
+  phi3: 10000,
+  qwen2: 10000,
+  stablelm: 10000,
+};
+// The class default partial_rotary_factor of models that rotate part of
+// each head.
+const DEFAULT_PARTIAL = {
+  gpt_neox: 0.25,
+  gpt_neox_japanese: 1,
+  persimmon: 0.5,
+  phi: 0.5,
+  stablelm: 0.25,
+};
+// GPT-J and CodeGen: n_embd and n_head, rotary_dim (class default 64), and
+// rotate_every_two, which pairs neighbouring columns.
+const ROTARY_DIM_MODELS = { codegen: 64, gptj: 64 };
+const INTERLEAVED_MODELS = new Set(["codegen", "gptj"]);
+// Qwen3-VL's text rotary embedding always interleaves its M-RoPE sections
+// (apply_interleaved_mrope); Qwen2-VL and Qwen2.5-VL never do.
+const MROPE_INTERLEAVED = {
+  qwen2_5_vl: false,
+  qwen2_5_vl_text: false,
+  qwen2_vl: false,
+  qwen2_vl_text: false,
+  qwen3_vl: true,
+  qwen3_vl_moe: true,
+  qwen3_vl_moe_text: true,
+  qwen3_vl_text: true,
+};
+// Model types whose positions are not RoPE, and what they use instead.
+const NO_ROPE = {
+  albert: "learned absolute position embeddings",
+  bart: "learned absolute position embeddings",
+  bert: "learned absolute position embeddings",
+  bloom: "ALiBi attention biases",
+  distilbert: "learned absolute position embeddings",
+  electra: "learned absolute position embeddings",
+  gpt2: "learned absolute position embeddings",
+  gpt_bigcode: "learned absolute position embeddings",
+  mpt: "ALiBi attention biases",
+  opt: "learned absolute position embeddings",
+  roberta: "learned absolute position embeddings",
+  t5: "relative position buckets",
+  "xlm-roberta": "learned absolute position embeddings",
+};
 
-const has = (object, key) => Object.hasOwn(object, key) && object[key] != null;
-const isObject = (v) =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-
-function objectField(object, key, path) {
-  const value = object[key];
-  if (!isObject(value))
-    throw typeError(`config field "${path}" must be an object`);
-  return value;
-}
-
-function numberField(object, key, path) {
-  const value = object[key];
-  if (typeof value !== "number")
-    throw typeError(
-      `config field "${path}" must be a number, got ${value === undefined ? "nothing" : JSON.stringify(value)}`,
-    );
-  return value;
-}
-
-// rope_scaling / rope_parameters keys and the scaling parameters they set.
+// rope dict keys and the scaling options they set.
 const SCALING_KEYS = {
   factor: "factor",
   original_max_position_embeddings: "originalMaxPositionEmbeddings",
@@ -64,7 +98,6 @@ const SCALING_KEYS = {
   low_freq_factor: "lowFreqFactor",
   high_freq_factor: "highFreqFactor",
 };
-// Keys of a rope dict that are not scaling parameters.
 const OTHER_KEYS = [
   "type",
   "rope_type",
@@ -73,46 +106,236 @@ const OTHER_KEYS = [
   "mrope_section",
   "mrope_interleaved",
 ];
+const isRopeKey = (key) =>
+  Object.hasOwn(SCALING_KEYS, key) || OTHER_KEYS.includes(key);
 
-// The rope type of a rope dict, with the aliases transformers maps: Qwen2-VL's
-// "mrope" is the default schedule; Phi-3's "su" (and its "yarn") is longrope.
-function ropeType(rope, path, modelType) {
-  const given = ["rope_type", "type"].filter((key) => has(rope, key));
-  for (const key of given)
-    if (typeof rope[key] !== "string")
-      throw typeError(`config field "${path}.${key}" must be a string`);
-  if (given.length === 2 && rope.rope_type !== rope.type)
-    throw typeError(
-      `config fields "${path}.rope_type" (${rope.rope_type}) and "${path}.type" (${rope.type}) disagree`,
-    );
-  const key = given[0];
-  let type = key === undefined ? "default" : rope[key];
-  if (type === "mrope") type = "default";
-  if (type === "su" || (type === "yarn" && modelType === "phi3"))
-    type = "longrope";
-  if (!Object.hasOwn(PARAMETERS, type))
-    throw rangeError(
-      `config field "${path}.${key}" names rope type "${type}", which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
-    );
-  return { type, typePath: `${path}.${key ?? "rope_type"}` };
+const isObject = (v) =>
+  v !== null &&
+  typeof v === "object" &&
+  !Array.isArray(v) &&
+  kindOf(v) === undefined;
+
+// A config object whose fields are read on demand, each at most once: an
+// own enumerable property only (never a prototype's), a getter or a Proxy
+// trap run once. null counts as absent, as transformers' None does.
+function node(object, path) {
+  const values = new Map();
+  const at = (key) => (path ? `${path}.${key}` : key);
+  const get = (key) => {
+    if (!values.has(key)) {
+      const d = Object.getOwnPropertyDescriptor(object, key);
+      let value;
+      if (d !== undefined && d.enumerable)
+        value = "value" in d ? d.value : d.get?.call(object);
+      values.set(key, value ?? undefined);
+    }
+    return values.get(key);
+  };
+  let keys;
+  // Its own keys, listed once (the ownKeys trap alone) and bounded.
+  const keysOf = () => {
+    if (keys === undefined) {
+      keys = Reflect.ownKeys(object).filter((k) => typeof k === "string");
+      if (keys.length > MAX_ROPE_KEYS)
+        throw configError(
+          rangeError,
+          path,
+          `has ${keys.length} keys, more than a rope dict holds (${MAX_ROPE_KEYS})`,
+          "ERR_TOO_LONG",
+        );
+    }
+    return keys;
+  };
+  return { path, at, get, has: (key) => get(key) !== undefined, keysOf };
 }
 
-// The layer types a config lists, or null.
-function layerTypes(c, prefix) {
-  if (!has(c, "layer_types")) return null;
-  const list = c.layer_types;
-  if (!Array.isArray(list) || list.some((t) => typeof t !== "string"))
-    throw typeError(
-      `config field "${prefix}layer_types" must be an array of strings`,
+// Field readers: each names the field by its path in the config.
+function configError(Make, field, rule, code) {
+  return Make(`config field "${field}" ${rule}`, field, code);
+}
+
+function numberField(n, key, path = n.at(key)) {
+  const value = n.get(key);
+  if (value === undefined) return undefined;
+  if (typeof value !== "number")
+    throw configError(
+      typeError,
+      path,
+      `must be a number, got ${show(value)}`,
+      "ERR_NOT_NUMBER",
     );
-  return new Set(list);
+  if (!Number.isFinite(value))
+    throw configError(
+      rangeError,
+      path,
+      `must be a finite number, got ${value}`,
+      "ERR_NOT_FINITE",
+    );
+  return value;
+}
+
+function stringField(n, key) {
+  const value = n.get(key);
+  if (value !== undefined && typeof value !== "string")
+    throw configError(
+      typeError,
+      n.at(key),
+      `must be a string, got ${show(value)}`,
+      "ERR_NOT_STRING",
+    );
+  return value;
+}
+
+function objectField(n, key) {
+  const value = n.get(key);
+  if (value === undefined) return undefined;
+  if (!isObject(value))
+    throw configError(
+      typeError,
+      n.at(key),
+      `must be an object, got ${show(value)}`,
+      "ERR_NOT_OBJECT",
+    );
+  return node(value, n.at(key));
+}
+
+// An array field read once: its length, bounded before any element is
+// read, then each element once; a typed array through the intrinsics.
+function listField(n, key, max, element) {
+  const value = n.get(key);
+  if (value === undefined) return undefined;
+  const path = n.at(key);
+  if (kindOf(value) !== undefined) {
+    if (kindOf(value).startsWith("Big") || lengthOf(value) > max)
+      throw configError(
+        rangeError,
+        path,
+        `must be a list of at most ${max} numbers`,
+        "ERR_TOO_LONG",
+      );
+    return Array.from(copyOf(value), (v, i) => element(v, `${path}[${i}]`));
+  }
+  if (!Array.isArray(value))
+    throw configError(
+      typeError,
+      path,
+      `must be a list, got ${show(value)}`,
+      "ERR_NOT_ARRAY",
+    );
+  const length = value.length;
+  if (!(length <= max))
+    throw configError(
+      rangeError,
+      path,
+      `must hold at most ${max} entries, got ${length}`,
+      "ERR_TOO_LONG",
+    );
+  const list = [];
+  for (let i = 0; i < length; i++)
+    list.push(element(value[i], `${path}[${i}]`));
+  return list;
+}
+
+function numberElement(value, path) {
+  if (typeof value !== "number")
+    throw configError(
+      typeError,
+      path,
+      `must be a number, got ${show(value)}`,
+      "ERR_NOT_NUMBER",
+    );
+  if (!Number.isFinite(value))
+    throw configError(
+      rangeError,
+      path,
+      `must be finite, got ${value}`,
+      "ERR_NOT_FINITE",
+    );
+  return value;
+}
+
+function stringElement(value, path) {
+  if (typeof value !== "string")
+    throw configError(
+      typeError,
+      path,
+      `must be a string, got ${show(value)}`,
+      "ERR_NOT_STRING",
+    );
+  return value;
+}
+
+// The rope type of a rope dict with the aliases transformers maps: "type"
+// stands for "rope_type"; Qwen2-VL's "mrope" is the default schedule;
+// Phi-3's "su" (and its "yarn") is longrope.
+function ropeType(rope, modelType) {
+  const given = ["rope_type", "type"]
+    .map((key) => [key, stringField(rope, key)])
+    .filter(([, value]) => value !== undefined);
+  const canonical = (name) => {
+    if (name === "mrope") return "default";
+    if (name === "su" || (name === "yarn" && modelType === "phi3"))
+      return "longrope";
+    return name;
+  };
+  if (given.length === 2 && canonical(given[0][1]) !== canonical(given[1][1]))
+    throw typeError(
+      `config fields "${rope.at("rope_type")}" (${given[0][1]}) and "${rope.at("type")}" (${given[1][1]}) disagree`,
+      rope.at("type"),
+      "ERR_CONFLICT",
+    );
+  const [key, name] = given[0] ?? ["rope_type", "default"];
+  const type = canonical(name);
+  if (!Object.hasOwn(PARAMETERS, type))
+    throw configError(
+      rangeError,
+      rope.at(key),
+      `names rope type "${name}", which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
+      "ERR_NOT_ONE_OF",
+    );
+  return { type, typePath: rope.at(key) };
+}
+
+// Whether a rope_parameters dict holds one dict per layer type, as
+// standardize_rope_params decides: its keys are among layer_types. Without
+// layer_types (ModernBERT's class derives them) keys that are no RoPE
+// parameter are taken for layer types.
+function perLayer(keys, layerTypes) {
+  if (keys.length === 0) return false;
+  if (layerTypes !== undefined) return keys.every((k) => layerTypes.has(k));
+  return !keys.some(isRopeKey);
+}
+
+// The error of the library's option readers, told the config field its
+// option came from: `fields` maps each option path to { label, path }, the
+// field as a message names it and as `error.option` gives it.
+function fieldOf(option, fields) {
+  if (option === undefined) return undefined;
+  if (Object.hasOwn(fields, option)) return fields[option];
+  // An element: "scaling.shortFactor[2]" is "rope_scaling.short_factor[2]".
+  const element = /^(.*)(\[\d+\])$/.exec(option);
+  if (element === null || !Object.hasOwn(fields, element[1])) return undefined;
+  const { label, path } = fields[element[1]];
+  return { label: label + element[2], path: path && path + element[2] };
+}
+
+function retold(error, fields) {
+  const field = fieldOf(error.option, fields);
+  if (field === undefined) return error;
+  const Make = error instanceof RangeError ? RangeError : TypeError;
+  const told = new Make(`${error.message} (config field "${field.label}")`);
+  told.option = field.path;
+  told.code = error.code;
+  told.function = error.function;
+  return told;
 }
 
 /**
  * The RoPE options of a parsed config.json (transformers v4 `rope_theta` /
  * `rope_scaling`, or v5 `rope_parameters`, flat or per layer type; a
- * multimodal config's `text_config`): `{ dim, rotaryDim, base, scaling }`
- * and, for M-RoPE, `mropeSection` and `mropeInterleaved`.
+ * multimodal config's `text_config`): `{ dim, rotaryDim, base, scaling,
+ * pairing }` and, for M-RoPE, `mropeSection` and `mropeInterleaved`; what
+ * transformers would only log is in the non-enumerable `warnings`.
  */
 export function fromConfig(config, options = {}) {
   const given = snapshot(options, "fromConfig() options");
@@ -120,214 +343,344 @@ export function fromConfig(config, options = {}) {
   const layerType = given.layerType;
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(
-      `option "layerType" must be a string such as "full_attention"`,
+      `option "layerType" must be a string such as "full_attention", got ${show(layerType)}`,
+      "layerType",
+      "ERR_NOT_STRING",
     );
-  if (!isObject(config) || kindOf(config) !== undefined)
-    throw typeError("config must be a parsed config.json object");
-  const root = copyTree(config, "");
-  const prefix = has(root, "text_config") ? "text_config." : "";
-  const c = prefix ? objectField(root, "text_config", "text_config") : root;
-  const at = (key) => prefix + key;
-  const modelType = typeof c.model_type === "string" ? c.model_type : null;
-
-  const kinds = layerTypes(c, prefix);
-  if (layerType !== undefined && kinds !== null && !kinds.has(layerType))
-    throw rangeError(
-      `option "layerType" is "${layerType}", which "${at("layer_types")}" does not list (it has ${[...kinds].join(", ")})`,
+  if (!isObject(config))
+    throw typeError(
+      `config must be a parsed config.json object, got ${show(config)}`,
+      "config",
+      "ERR_NOT_OBJECT",
     );
-
+  const root = node(config, "");
+  const c = objectField(root, "text_config") ?? root;
+  const typeNode = c.has("model_type") ? c : root;
+  const modelType = stringField(typeNode, "model_type");
+  const warnings = [];
   // Where each option comes from: named in the errors of its values.
-  const paths = {};
-  let rope, ropePath, base;
-  if (has(c, "rope_parameters")) {
-    for (const key of ["rope_scaling", "rope_theta"])
-      if (has(c, key))
-        throw typeError(
-          `config has both "${at("rope_parameters")}" (transformers v5) and "${at(key)}" (v4): keep one`,
-        );
-    ropePath = at("rope_parameters");
-    rope = objectField(c, "rope_parameters", ropePath);
-    const values = Object.values(rope);
-    const nested =
-      !has(rope, "rope_type") &&
-      !has(rope, "rope_theta") &&
-      values.length > 0 &&
-      values.every(isObject);
-    if (nested) {
+  const fields = {};
+  const from = (option, label, path = label) => {
+    fields[option] = { label, path };
+  };
+
+  const layerList = listField(c, "layer_types", MAX_LAYERS, stringElement);
+  const layerTypes = layerList === undefined ? undefined : new Set(layerList);
+  if (layerType !== undefined && layerTypes !== undefined)
+    if (!layerTypes.has(layerType))
+      throw rangeError(
+        `option "layerType" is "${layerType}", which "${c.at("layer_types")}" does not list (it has ${[...layerTypes].join(", ")})`,
+        "layerType",
+        "ERR_NOT_ONE_OF",
+      );
+
+  // convert_rope_params_to_dict: rope_scaling if given, else
+  // rope_parameters.
+  const scalingDict = objectField(c, "rope_scaling");
+  const parametersDict = objectField(c, "rope_parameters");
+  if (scalingDict !== undefined && parametersDict !== undefined)
+    warnings.push(
+      `config has both "${c.at("rope_scaling")}" and "${c.at("rope_parameters")}": transformers reads "${c.at("rope_scaling")}", and so does fromConfig`,
+    );
+  let rope = scalingDict ?? parametersDict;
+  let layered = false;
+  if (rope !== undefined) {
+    const keys = rope.keysOf();
+    if (perLayer(keys, layerTypes)) {
+      layered = true;
       if (layerType === undefined)
         throw typeError(
-          `config field "${ropePath}" is per layer type (${Object.keys(rope).join(", ")}): pass { layerType }`,
+          `config field "${rope.path}" is per layer type (${keys.join(", ")}): pass { layerType }`,
+          "layerType",
+          "ERR_REQUIRED",
         );
-      if (!Object.hasOwn(rope, layerType))
+      if (!keys.includes(layerType))
         throw rangeError(
-          `config field "${ropePath}.${layerType}" is missing (it has ${Object.keys(rope).join(", ")})`,
+          `config field "${rope.at(layerType)}" is missing (it has ${keys.join(", ")})`,
+          rope.at(layerType),
+          "ERR_REQUIRED",
         );
-      ropePath = `${ropePath}.${layerType}`;
-      rope = rope[layerType];
+      const entry = rope;
+      rope = objectField(entry, layerType);
+      if (rope === undefined)
+        throw configError(
+          typeError,
+          entry.at(layerType),
+          "must be an object, got null",
+          "ERR_NOT_OBJECT",
+        );
     }
-    base = numberField(rope, "rope_theta", `${ropePath}.rope_theta`);
-    paths.base = `${ropePath}.rope_theta`;
-  } else {
-    // v4: Gemma 3 and ModernBERT give their sliding-window layers a base
-    // of their own and the default schedule.
-    const local = ["rope_local_base_freq", "local_rope_theta"].find((key) =>
-      has(c, key),
-    );
-    const globalKey = has(c, "global_rope_theta")
-      ? "global_rope_theta"
-      : has(c, "rotary_emb_base") && !has(c, "rope_theta")
-        ? "rotary_emb_base"
-        : "rope_theta";
-    if (local !== undefined && layerType === undefined)
+  }
+
+  // v4 configs of Gemma 3 and ModernBERT give their sliding-window layers a
+  // base of their own and the default schedule.
+  const localKey = ["rope_local_base_freq", "local_rope_theta"].find((k) =>
+    c.has(k),
+  );
+  const sliding =
+    !layered && localKey !== undefined && layerType === "sliding_attention";
+  if (!layered && localKey !== undefined) {
+    if (layerType === undefined)
       throw typeError(
-        `config has a base per layer type ("${at(globalKey)}", "${at(local)}"): pass { layerType: "full_attention" } or "sliding_attention"`,
+        `config has a base per layer type ("${c.at(localKey)}" for sliding-window layers): pass { layerType: "full_attention" } or "sliding_attention"`,
+        "layerType",
+        "ERR_REQUIRED",
       );
-    const sliding = local !== undefined && layerType === "sliding_attention";
-    if (local !== undefined && !sliding && layerType !== "full_attention")
+    if (layerType !== "full_attention" && layerType !== "sliding_attention")
       throw rangeError(
         `option "layerType" must be "full_attention" or "sliding_attention" for this config, got "${layerType}"`,
+        "layerType",
+        "ERR_NOT_ONE_OF",
       );
-    const baseKey = sliding ? local : globalKey;
-    base = numberField(c, baseKey, at(baseKey));
-    paths.base = at(baseKey);
-    ropePath = at("rope_scaling");
-    rope =
-      sliding || !has(c, "rope_scaling")
-        ? Object.create(null)
-        : objectField(c, "rope_scaling", ropePath);
-    for (const key of ["rope_theta", "partial_rotary_factor"])
-      if (Object.hasOwn(rope, key))
-        throw typeError(
-          `config field "${ropePath}.${key}" belongs beside "${ropePath}" in a v4 config, or in "rope_parameters" (v5)`,
-        );
+  }
+  if (sliding) rope = undefined;
+
+  // The base: the dict's rope_theta, else the config's (rope_theta, or the
+  // names GPT-NeoX and ModernBERT give it), else the class default.
+  let base, basePath, baseField;
+  const baseKeys = sliding
+    ? [localKey]
+    : ["global_rope_theta", "rope_theta", "rotary_emb_base"];
+  if (rope !== undefined && rope.has("rope_theta")) {
+    basePath = baseField = rope.at("rope_theta");
+    base = numberField(rope, "rope_theta");
+  } else {
+    const key = baseKeys.find((k) => c.has(k));
+    if (key !== undefined) {
+      basePath = baseField = c.at(key);
+      base = numberField(c, key);
+    }
+  }
+  const hasRope =
+    base !== undefined ||
+    rope !== undefined ||
+    c.has("rotary_dim") ||
+    c.has("partial_rotary_factor") ||
+    c.has("rotary_pct");
+  if (modelType !== undefined && Object.hasOwn(NO_ROPE, modelType) && !hasRope)
+    throw typeError(
+      `config of model type "${modelType}" has no RoPE: its positions are ${NO_ROPE[modelType]}`,
+      typeNode.at("model_type"),
+      "ERR_NO_ROPE",
+    );
+  if (modelType === "falcon" && c.get("alibi") === true)
+    throw typeError(
+      `config of model type "falcon" has "${c.at("alibi")}": true: this Falcon uses ALiBi attention biases, not RoPE`,
+      c.at("alibi"),
+      "ERR_NO_ROPE",
+    );
+  if (base === undefined) {
+    if (modelType !== undefined && Object.hasOwn(DEFAULT_THETA, modelType)) {
+      base = DEFAULT_THETA[modelType];
+      basePath = `the default rope_theta of model type "${modelType}"`;
+    } else if (hasRope) {
+      base = 10000;
+      basePath = "the default rope_theta";
+      warnings.push(
+        `config has no rope_theta: transformers' default of 10000 is used, unless model type ${modelType === undefined ? "(not given)" : `"${modelType}"`} sets its own`,
+      );
+    } else
+      throw typeError(
+        `config${modelType === undefined ? "" : ` of model type "${modelType}"`} has no RoPE field (rope_theta, rope_parameters, rope_scaling, rotary_dim), and fromConfig does not know the default base of ${modelType === undefined ? "a model without model_type" : "that model type"}: add "${c.at("rope_theta")}"`,
+        c.at("rope_theta"),
+        "ERR_REQUIRED",
+      );
+  }
+  from("base", basePath, baseField);
+  if (rope === undefined)
+    rope = node(Object.create(null), c.at("rope_scaling"));
+
+  // Unknown keys are logged by transformers and left out; so here.
+  const { type, typePath } = ropeType(rope, modelType);
+  from("scaling.type", typePath);
+  const takes = PARAMETERS[type];
+  for (const key of rope.keysOf()) {
+    const used =
+      OTHER_KEYS.includes(key) ||
+      (Object.hasOwn(SCALING_KEYS, key) && takes.includes(SCALING_KEYS[key]));
+    if (!used)
+      warnings.push(
+        `config field "${rope.at(key)}" is not a parameter of rope type "${type}": transformers logs it and goes on, and so is it left out here`,
+      );
   }
 
-  for (const key of Object.keys(rope))
-    if (!Object.hasOwn(SCALING_KEYS, key) && !OTHER_KEYS.includes(key))
-      throw typeError(
-        `config field "${ropePath}.${key}" is not a RoPE parameter this library knows`,
-      );
-  const { type, typePath } = ropeType(rope, ropePath, modelType);
-
-  // The head dim: DeepSeek's rope part, Gemma 4's global head, or head_dim,
-  // or hidden_size / num_attention_heads.
+  // The head dim: DeepSeek's rope part, Gemma 4's global head, head_dim,
+  // or hidden_size / num_attention_heads (GPT-J's n_embd / n_head).
   let dim;
-  const globalHead =
-    layerType === "full_attention" && has(c, "global_head_dim");
-  const headKey = has(c, "qk_rope_head_dim")
-    ? "qk_rope_head_dim"
-    : globalHead
-      ? "global_head_dim"
-      : has(c, "head_dim")
-        ? "head_dim"
-        : null;
-  if (headKey !== null) {
-    dim = numberField(c, headKey, at(headKey));
-    paths.dim = at(headKey);
+  const headKey = [
+    "qk_rope_head_dim",
+    ...(layerType === "full_attention" ? ["global_head_dim"] : []),
+    "head_dim",
+  ].find((k) => c.has(k));
+  if (headKey !== undefined) {
+    dim = numberField(c, headKey);
+    from("dim", c.at(headKey));
   } else {
-    const hidden = numberField(c, "hidden_size", at("hidden_size"));
-    const heads = numberField(
-      c,
-      "num_attention_heads",
-      at("num_attention_heads"),
-    );
+    // GPT-J and CodeGen name them n_embd and n_head.
+    const hiddenKey =
+      c.has("n_embd") && !c.has("hidden_size") ? "n_embd" : "hidden_size";
+    const headsKey =
+      c.has("n_head") && !c.has("num_attention_heads")
+        ? "n_head"
+        : "num_attention_heads";
+    const hidden = numberField(c, hiddenKey);
+    const heads = numberField(c, headsKey);
+    for (const [key, value] of [
+      [hiddenKey, hidden],
+      [headsKey, heads],
+    ])
+      if (value === undefined)
+        throw configError(
+          typeError,
+          c.at(key),
+          `must be a number, got nothing (no head_dim either)`,
+          "ERR_NOT_NUMBER",
+        );
     if (!(heads >= 1))
-      throw rangeError(
-        `config field "${at("num_attention_heads")}" must be >= 1, got ${heads}`,
+      throw configError(
+        rangeError,
+        c.at(headsKey),
+        `must be >= 1, got ${heads}`,
+        "ERR_OUT_OF_RANGE",
       );
     dim = Math.floor(hidden / heads);
-    paths.dim = `${at("hidden_size")} / ${at("num_attention_heads")}`;
+    from("dim", `${c.at(hiddenKey)} / ${c.at(headsKey)}`, c.at(hiddenKey));
   }
 
-  // partial_rotary_factor: in the rope dict (v5) or beside it (v4;
-  // GPT-NeoX calls it rotary_pct).
-  let partial, partialPath;
-  if (has(rope, "partial_rotary_factor")) {
-    partialPath = `${ropePath}.partial_rotary_factor`;
-    partial = numberField(rope, "partial_rotary_factor", partialPath);
-  } else {
-    const key = ["partial_rotary_factor", "rotary_pct"].find((k) => has(c, k));
-    if (key !== undefined) {
-      partialPath = at(key);
-      partial = numberField(c, key, partialPath);
-    }
+  // partial_rotary_factor: a top-level one overrides the dict's
+  // (standardize_rope_params); GPT-NeoX calls it rotary_pct.
+  let partial, partialPath, partialField;
+  const topPartial = ["partial_rotary_factor", "rotary_pct"].find((k) =>
+    c.has(k),
+  );
+  if (topPartial !== undefined) {
+    partialPath = partialField = c.at(topPartial);
+    partial = numberField(c, topPartial);
+  } else if (rope.has("partial_rotary_factor")) {
+    partialPath = partialField = rope.at("partial_rotary_factor");
+    partial = numberField(rope, "partial_rotary_factor");
+  } else if (
+    modelType !== undefined &&
+    Object.hasOwn(DEFAULT_PARTIAL, modelType)
+  ) {
+    partial = DEFAULT_PARTIAL[modelType];
+    partialPath = `the default partial_rotary_factor of model type "${modelType}"`;
   }
 
   const scaling = { type };
-  paths["scaling.type"] = typePath;
-  const allowed = PARAMETERS[type];
+  // A field is named even when missing: the error of a required one.
+  const setScaling = (name, value, label, path = label) => {
+    from(`scaling.${name}`, label, path);
+    if (value !== undefined) scaling[name] = value;
+  };
   for (const [key, name] of Object.entries(SCALING_KEYS)) {
-    if (!has(rope, key)) continue;
-    if (!allowed.includes(name))
-      throw typeError(
-        `config field "${ropePath}.${key}" does not apply to rope type "${type}" (it takes ${allowed.join(", ") || "no parameters"})`,
+    if (!takes.includes(name) || !rope.has(key)) continue;
+    const path = rope.at(key);
+    if (name === "shortFactor" || name === "longFactor")
+      setScaling(name, listField(rope, key, MAX_FACTORS, numberElement), path);
+    else if (name === "truncate") {
+      const value = rope.get(key);
+      if (typeof value !== "boolean")
+        throw configError(
+          typeError,
+          path,
+          `must be true or false, got ${show(value)}`,
+          "ERR_NOT_BOOLEAN",
+        );
+      setScaling(name, value, path);
+    } else setScaling(name, numberField(rope, key), path);
+  }
+  const maxPositions =
+    numberField(c, "max_position_embeddings") ?? numberField(c, "n_positions");
+  // GPT-J and CodeGen name it n_positions.
+  const maxPath = c.at(
+    c.has("n_positions") && !c.has("max_position_embeddings")
+      ? "n_positions"
+      : "max_position_embeddings",
+  );
+  if (takes.includes("maxPositionEmbeddings"))
+    setScaling("maxPositionEmbeddings", maxPositions, maxPath);
+  // original_max_position_embeddings for llama3, yarn and longrope: a
+  // top-level one overrides a flat dict's; else the dict's, else
+  // max_position_embeddings.
+  if (["llama3", "yarn", "longrope"].includes(type)) {
+    const top = layered
+      ? undefined
+      : numberField(c, "original_max_position_embeddings");
+    if (top !== undefined)
+      setScaling(
+        "originalMaxPositionEmbeddings",
+        top,
+        c.at("original_max_position_embeddings"),
       );
-    scaling[name] = rope[key];
-    paths[`scaling.${name}`] = `${ropePath}.${key}`;
+    else if (scaling.originalMaxPositionEmbeddings === undefined)
+      setScaling("originalMaxPositionEmbeddings", maxPositions, maxPath);
   }
-  if (allowed.includes("maxPositionEmbeddings"))
-    if (has(c, "max_position_embeddings")) {
-      scaling.maxPositionEmbeddings = c.max_position_embeddings;
-      paths["scaling.maxPositionEmbeddings"] = at("max_position_embeddings");
-    }
-  // Phi-3 keeps the pretrained length beside rope_scaling.
-  if (
-    type === "longrope" &&
-    scaling.originalMaxPositionEmbeddings === undefined &&
-    has(c, "original_max_position_embeddings")
-  ) {
-    scaling.originalMaxPositionEmbeddings = c.original_max_position_embeddings;
-    paths["scaling.originalMaxPositionEmbeddings"] = at(
-      "original_max_position_embeddings",
-    );
-  }
-  // A longrope factor equal to the ratio of the lengths says nothing more.
-  if (
-    type === "longrope" &&
-    scaling.factor !== undefined &&
-    scaling.originalMaxPositionEmbeddings !== undefined &&
-    scaling.factor ===
-      scaling.maxPositionEmbeddings / scaling.originalMaxPositionEmbeddings
-  )
-    delete scaling.factor;
 
-  const result = { dim, rotaryDim: dim, base, scaling };
-  if (partial !== undefined) {
-    if (type === "proportional") {
-      scaling.partialRotaryFactor = partial;
-      paths["scaling.partialRotaryFactor"] = partialPath;
-    } else {
+  const pairing = INTERLEAVED_MODELS.has(modelType) ? "interleaved" : "halves";
+  const result = { dim, rotaryDim: dim, base, scaling, pairing };
+  fields.rotaryDim = fields.dim;
+  if (Object.hasOwn(ROTARY_DIM_MODELS, modelType)) {
+    const rotary = numberField(c, "rotary_dim") ?? ROTARY_DIM_MODELS[modelType];
+    result.rotaryDim = rotary;
+    if (c.has("rotary_dim")) from("rotaryDim", c.at("rotary_dim"));
+    else
+      from(
+        "rotaryDim",
+        `the default rotary_dim of model type "${modelType}"`,
+        undefined,
+      );
+  } else if (partial !== undefined) {
+    if (type === "proportional")
+      setScaling("partialRotaryFactor", partial, partialPath, partialField);
+    else {
       if (!(partial > 0 && partial <= 1))
-        throw rangeError(
-          `config field "${partialPath}" must be > 0 and <= 1, got ${partial}`,
+        throw configError(
+          rangeError,
+          partialPath,
+          `must be > 0 and <= 1, got ${partial}`,
+          "ERR_OUT_OF_RANGE",
         );
       result.rotaryDim = Math.trunc(dim * partial);
-      paths.rotaryDim = `int(${paths.dim} × ${partialPath})`;
+      from(
+        "rotaryDim",
+        `int(${fields.dim.label} × ${partialPath})`,
+        partialField,
+      );
     }
   }
-  if (has(rope, "mrope_section")) {
-    result.mropeSection = rope.mrope_section;
-    paths.mropeSection = `${ropePath}.mrope_section`;
-  }
-  if (has(rope, "mrope_interleaved")) {
-    result.mropeInterleaved = rope.mrope_interleaved;
-    paths.mropeInterleaved = `${ropePath}.mrope_interleaved`;
+  const section = listField(rope, "mrope_section", 3, numberElement);
+  if (section !== undefined) {
+    result.mropeSection = section;
+    from("mropeSection", rope.at("mrope_section"));
+    const said = rope.get("mrope_interleaved");
+    if (said !== undefined && typeof said !== "boolean")
+      throw configError(
+        typeError,
+        rope.at("mrope_interleaved"),
+        `must be true or false, got ${show(said)}`,
+        "ERR_NOT_BOOLEAN",
+      );
+    const layout = MROPE_INTERLEAVED[modelType];
+    if (layout !== undefined) {
+      if (said !== undefined && said !== layout)
+        warnings.push(
+          `config field "${rope.at("mrope_interleaved")}" is ${said}, but model type "${modelType}" ${layout ? "always interleaves" : "never interleaves"} its M-RoPE sections: mropeInterleaved is ${layout}`,
+        );
+      result.mropeInterleaved = layout;
+    } else if (said !== undefined) result.mropeInterleaved = said;
+    from("mropeInterleaved", rope.at("mrope_interleaved"));
   }
 
   // Every value rule, once, where it lives: an error names its field.
   try {
-    ropeFrequencies(result);
+    checkRopeOptions(result, "fromConfig");
   } catch (error) {
-    const fields = Object.keys(paths)
-      .filter((option) => error.message.includes(`"${option}"`))
-      .map((option) => `"${paths[option]}"`);
-    if (fields.length === 0) throw error;
-    const Class = error instanceof RangeError ? RangeError : TypeError;
-    const message = error.message.replace(
-      /ropeFrequencies(\(\))?:/,
-      "fromConfig:",
-    );
-    throw new Class(`${message} (config field ${fields.join(", ")})`);
+    throw retold(error, fields);
   }
+  Object.defineProperty(result, "warnings", {
+    value: Object.freeze(warnings),
+    enumerable: false,
+  });
   return result;
 }

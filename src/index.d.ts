@@ -430,6 +430,7 @@ export * from "./relation.js";
 export * from "./decay.js";
 export * from "./rope-scaling.js";
 export * from "./config.js";
+export * from "./plans.js";
 
 /** A typed array that `toNpy` can write: float32, float64, or float16 bits. */
 export type NpyArray = Float32Array | Float64Array | Uint16Array;

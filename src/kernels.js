@@ -135,12 +135,13 @@ export const decayFrequencies = kernel("pe_decay_frequencies", [
 export const ci = kernel("pe_ci", ["x", "count", "out"]);
 export const si = kernel("pe_si", ["x", "count", "out"]);
 
-// factors: a pointer to the longrope factor list, or 0 for none.
+// present: bit k set for each parameter slot k given; factors: a pointer to
+// the longrope factor list, or 0 for none.
 export const ropeFrequencies = kernel(
   "pe_rope_frequencies",
   [
-    ["type", "dim", "base", "params", "paramCount", "factors", "factorCount"],
-    ["out", "count", "attention"],
+    ["type", "dim", "base", "params", "paramCount", "present", "factors"],
+    ["factorCount", "out", "count", "attention"],
   ].flat(),
   { factors: 0, factorCount: 0 },
 );

@@ -24,7 +24,7 @@ export type RopeScaling =
   | { type: "default" }
   /** w_i / factor. */
   | { type: "linear"; factor: number }
-  /** NTK-aware: base · (factor·L/max − (factor − 1))^(dim/(dim−2)), L = max(seqLen, maxPositionEmbeddings). */
+  /** NTK-aware: base · (factor·L/max − (factor − 1))^(dim/(dim−2)), L = max(seqLen, maxPositionEmbeddings). A cache without seqLen takes its largest position + 1, as transformers' forward does. */
   | {
       type: "dynamic";
       factor: number;
@@ -44,7 +44,7 @@ export type RopeScaling =
       mscaleAllDim?: number;
       truncate?: boolean;
     }
-  /** LongRoPE: w_i / longFactor[i] when seqLen > the original length, else / shortFactor[i]; with originalMaxPositionEmbeddings (Phi-3) the factor is maxPositionEmbeddings / originalMaxPositionEmbeddings; attentionFactor defaults to sqrt(1 + ln(factor)/ln(original)). */
+  /** LongRoPE: w_i / longFactor[i] when seqLen > the original length (originalMaxPositionEmbeddings, else maxPositionEmbeddings), else / shortFactor[i]; factor defaults to maxPositionEmbeddings / originalMaxPositionEmbeddings; attentionFactor defaults to sqrt(1 + ln(factor)/ln(original)). A cache without seqLen takes its largest position + 1, as transformers' forward does. */
   | {
       type: "longrope";
       shortFactor: ArrayLike<number>;
@@ -55,7 +55,7 @@ export type RopeScaling =
       attentionFactor?: number;
       seqLen?: number;
     }
-  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between (equal factors are refused; highFreqFactor below lowFreqFactor computes, with a warning). */
+  /** Llama 3.1: wavelengths above original/lowFreqFactor divided by factor, below original/highFreqFactor kept, smooth in between (highFreqFactor not above lowFreqFactor computes, with a warning: equal factors smooth no band, as transformers' torch.where drops it). */
   | {
       type: "llama3";
       factor: number;
@@ -84,6 +84,8 @@ export interface RopeFrequencyOptions {
   mropeSection?: ArrayLike<number>;
   /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope (pairs 1, 4, 7, … below 3·s1 take h; 2, 5, 8, … below 3·s2 take w; the rest t), rather than chunked as Qwen2-VL's; default false. */
   mropeInterleaved?: boolean;
+  /** The model's pairing, as `rope` takes it (fromConfig gives it): accepted and checked here, where the values do not depend on it. */
+  pairing?: "halves" | "interleaved";
 }
 
 /** What `ropeFrequencies` returns. */
@@ -92,7 +94,7 @@ export interface RopeFrequencies {
   inverseFrequencies: Float64Array;
   /** The multiplier of cos and sin (1 unless the type has one). */
   attentionFactor: number;
-  /** What transformers would log as a warning while computing these parameters (a factor below 1; betaFast below betaSlow; highFreqFactor below lowFreqFactor); empty for ordinary input. */
+  /** What transformers would log as a warning while computing these parameters (a factor below 1; betaFast below betaSlow; highFreqFactor not above lowFreqFactor); empty for ordinary input. A cache adds one when its largest position + 1, taken as seqLen, goes beyond the original context. */
   warnings: string[];
 }
 

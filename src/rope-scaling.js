@@ -6,6 +6,7 @@ import {
   CACHE_DTYPES,
   CACHE_LAYOUTS,
   MAX_DIM,
+  PAIRINGS,
   ROPE_PARAMETER_SLOTS,
   ROPE_TYPE_PARAMETERS,
   ROPE_TYPES,
@@ -15,12 +16,12 @@ import * as kernels from "./kernels.js";
 import {
   boolean,
   integer,
-  number,
   numbers,
   oneOf,
   positionList,
   rangeError,
   rejectUnknown,
+  show,
   snapshot,
   typeError,
 } from "./options.js";
@@ -54,18 +55,50 @@ export const PARAMETERS = Object.fromEntries(
   ]),
 );
 
+// Every key a scaling may have.
+const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
+
 // Reads each own enumerable key once into a plain object; undefined values
-// count as absent.
-function readOptions(object, allowed, where, name) {
+// count as absent. `path` is the option a nested object is ("scaling"): its
+// errors name "scaling.facter".
+function readOptions(object, allowed, where, name, path) {
   const copy = Object.fromEntries(
-    Object.entries(snapshot(object, name)).filter(([, v]) => v !== undefined),
+    Object.entries(snapshot(object, name, path)).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
-  rejectUnknown(copy, allowed, where);
+  if (path === undefined) rejectUnknown(copy, allowed, where);
+  else
+    for (const key of Object.keys(copy))
+      if (!allowed.includes(key))
+        throw typeError(
+          `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+          `${path}.${key}`,
+          "ERR_UNKNOWN_OPTION",
+        );
   return copy;
 }
 
+// A number option that must be finite: NaN or an infinity is refused by
+// name here, so that no caller's value can read as "absent" below.
+function finite(value, name) {
+  if (typeof value !== "number")
+    throw typeError(
+      `option "${name}" must be a number, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
+  if (!Number.isFinite(value))
+    throw rangeError(
+      `option "${name}" must be a finite number, got ${show(value)}`,
+      name,
+      "ERR_NOT_FINITE",
+    );
+  return value;
+}
+
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
-// of the C core (NaN = absent) and longrope's factors. spec.dim is the
+// of the C core with the bits of those given, and longrope's factors. spec.dim is the
 // rotary dim, over which the frequencies are computed; spec.given the
 // caller's options, for messages. Only types and presence are checked here:
 // the C core owns every rule on values (pe_rope_frequencies), and its status
@@ -75,22 +108,34 @@ export function ropeSpec(raw) {
   // they are checked before any is allocated.
   const headDim = integer(raw.dim, "dim", 2, MAX_DIM);
   if (headDim % 2 !== 0)
-    throw rangeError(`option "dim" must be even, got ${headDim}`);
+    throw rangeError(
+      `option "dim" must be even, got ${headDim}`,
+      "dim",
+      "ERR_ODD",
+    );
   const dim =
     raw.rotaryDim === undefined
       ? headDim
       : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
   if (dim % 2 !== 0)
-    throw rangeError(`option "rotaryDim" must be even, got ${dim}`);
-  const base = raw.base === undefined ? 10000 : number(raw.base, "base");
+    throw rangeError(
+      `option "rotaryDim" must be even, got ${dim}`,
+      "rotaryDim",
+      "ERR_ODD",
+    );
+  const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
+  // A model's pairing goes with its options (fromConfig gives it); the
+  // frequencies and caches do not depend on it.
+  if (raw.pairing !== undefined) oneOf(raw.pairing, "pairing", PAIRINGS);
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
       : readOptions(
           raw.scaling,
-          ["type", ...new Set(Object.values(PARAMETERS).flat())],
+          SCALING_KEYS,
           'option "scaling"',
           'option "scaling"',
+          "scaling",
         );
   // A rope_scaling without a type is the default, as transformers reads it.
   const typeName = scaling.type === undefined ? "default" : scaling.type;
@@ -100,11 +145,15 @@ export function ropeSpec(raw) {
     if (key !== "type" && !takes.includes(key))
       throw typeError(
         `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${takes.join(", ") || "no parameters"})`,
+        `scaling.${key}`,
+        "ERR_NOT_APPLICABLE",
       );
   for (const key of requires)
     if (scaling[key] === undefined)
       throw typeError(
         `option "scaling.${key}" is required by rope type "${typeName}"`,
+        `scaling.${key}`,
+        "ERR_REQUIRED",
       );
 
   const p = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, NaN]));
@@ -115,7 +164,7 @@ export function ropeSpec(raw) {
           ? boolean(scaling.truncate, "scaling.truncate")
             ? 1
             : 0
-          : number(scaling[key], `scaling.${key}`);
+          : finite(scaling[key], `scaling.${key}`);
 
   let factors = new Float64Array(0);
   if (
@@ -125,6 +174,8 @@ export function ropeSpec(raw) {
   )
     throw typeError(
       'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
+      "scaling.originalMaxPositionEmbeddings",
+      "ERR_REQUIRED",
     );
   if (ROPE_TYPES[type] === "longrope") {
     const short = numbers(scaling.shortFactor, "scaling.shortFactor");
@@ -138,29 +189,35 @@ export function ropeSpec(raw) {
       if (list.length !== dim / 2)
         throw rangeError(
           `option "scaling.${key}" must have rotaryDim / 2 = ${dim / 2} entries, got ${list.length}`,
+          `scaling.${key}`,
+          "ERR_LENGTH",
         );
     factors = new Float64Array(dim);
     factors.set(short);
     factors.set(long, dim / 2);
-    const original = p.originalMaxPositionEmbeddings;
-    if (!Number.isNaN(original) && !Number.isNaN(p.factor))
-      throw typeError(
-        'options "scaling.factor" and "scaling.originalMaxPositionEmbeddings" exclude each other for rope type "longrope" (the factor is maxPositionEmbeddings / originalMaxPositionEmbeddings)',
-      );
     if (
-      Number.isNaN(original) &&
+      Number.isNaN(p.originalMaxPositionEmbeddings) &&
       Number.isNaN(p.factor) &&
       Number.isNaN(p.attentionFactor)
     )
       throw typeError(
         'rope type "longrope" requires option "scaling.factor", "scaling.originalMaxPositionEmbeddings" or "scaling.attentionFactor"',
+        "scaling.factor",
+        "ERR_REQUIRED",
       );
   }
   return {
     dim,
     base,
     type,
+    // The values, and which are given: bit k for slot k, the only word on
+    // presence (the core never reads a slot not given; NaN fills them here,
+    // which keeps a schedule's cache key apart from any given value).
     params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
+    present: ROPE_PARAMETER_SLOTS.reduce(
+      (bits, key, k) => (Number.isNaN(p[key]) ? bits : bits | (1 << k)),
+      0,
+    ),
     factors,
     given: { dim: headDim, rotaryDim: dim, base, scaling },
   };
@@ -187,6 +244,7 @@ export function writeRopeFrequencies(spec, scratch, api) {
     spec.type,
     params,
     ROPE_PARAMETER_SLOTS.length,
+    spec.present,
   );
   kernels.ropeFrequencies({
     api,
@@ -196,6 +254,7 @@ export function writeRopeFrequencies(spec, scratch, api) {
     base: spec.base,
     params,
     paramCount: ROPE_PARAMETER_SLOTS.length,
+    present: spec.present,
     factors,
     factorCount: spec.factors.length,
     out,
@@ -215,6 +274,8 @@ export function mropeSpec(raw) {
     if (raw.mropeInterleaved !== undefined)
       throw typeError(
         'option "mropeInterleaved" applies only with "mropeSection"',
+        "mropeInterleaved",
+        "ERR_NOT_APPLICABLE",
       );
     return null;
   }
@@ -222,6 +283,8 @@ export function mropeSpec(raw) {
   if (section.length !== 3)
     throw rangeError(
       `option "mropeSection" must hold 3 numbers (t, h, w pairs), got ${section.length}`,
+      "mropeSection",
+      "ERR_LENGTH",
     );
   const interleaved =
     raw.mropeInterleaved === undefined
@@ -253,6 +316,61 @@ export function writeStreams(mrope, pairs, scratch, api) {
 }
 
 /**
+ * Every rule ropeFrequencies applies to `options` (JS-owned), for the public
+ * function `api`; nothing is returned.
+ */
+export function checkRopeOptions(options, api) {
+  const spec = ropeSpec(options);
+  const mrope = mropeSpec(options);
+  withScratch((scratch) => {
+    if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch, api);
+    writeRopeFrequencies(spec, scratch, api);
+  });
+}
+
+// The rope types whose frequencies depend on the sequence length.
+const FOLLOWS_SEQUENCE = ["dynamic", "longrope"];
+const SEQ_LEN_SLOT = ROPE_PARAMETER_SLOTS.indexOf("seqLen");
+
+/**
+ * A cache's sequence length when the caller gave none: the largest position
+ * + 1, as transformers' forward takes max(position_ids) + 1 for dynamic and
+ * longrope. Sets it in `spec` and returns the warning to give when it
+ * changes the frequencies (beyond the original context), or null.
+ */
+export function followSequence(spec, largest) {
+  const name = ROPE_TYPES[spec.type];
+  const scaling = spec.given.scaling;
+  if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
+    return null;
+  if (!(largest >= 0)) return null;
+  // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
+  const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
+  spec.params[SEQ_LEN_SLOT] = seqLen;
+  spec.present |= 1 << SEQ_LEN_SLOT;
+  scaling.seqLen = seqLen;
+  const original =
+    name === "longrope"
+      ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
+      : scaling.maxPositionEmbeddings;
+  if (!(seqLen > original)) return null;
+  const effect =
+    name === "longrope"
+      ? "the long factors are used"
+      : "the base grows with it";
+  return `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`;
+}
+
+// The largest of the positions a cache serves.
+function largestOf(lists) {
+  let largest = -Infinity;
+  for (const list of lists)
+    for (let i = 0; i < list.length; i++)
+      if (list[i] > largest) largest = list[i];
+  return largest;
+}
+
+/**
  * The inverse frequencies (rotaryDim / 2 of them) and attention factor of a
  * rope type, computed in float64, with the warnings the source would log.
  */
@@ -266,6 +384,7 @@ export function ropeFrequencies(options) {
       "scaling",
       "mropeSection",
       "mropeInterleaved",
+      "pairing",
       "out",
     ],
     "ropeFrequencies()",
@@ -310,11 +429,14 @@ export function readStreams(value) {
     ["t", "h", "w"],
     'option "positions"',
     'option "positions"',
+    "positions",
   );
   const streams = ["t", "h", "w"].map((key) => {
     if (given[key] === undefined)
       throw typeError(
         `option "positions.${key}" is required when "positions" is { t, h, w }`,
+        `positions.${key}`,
+        "ERR_REQUIRED",
       );
     return numbers(given[key], `positions.${key}`);
   });
@@ -323,6 +445,8 @@ export function readStreams(value) {
     if (list.length !== count)
       throw rangeError(
         `option "positions.${"thw"[k]}" must have as many positions as "positions.t" (${count}), got ${list.length}`,
+        `positions.${"thw"[k]}`,
+        "ERR_LENGTH",
       );
   });
   return streams;
@@ -340,7 +464,8 @@ export function ropeCache(options) {
     options,
     [
       ["positions", "start", "dim", "rotaryDim", "base", "scaling"],
-      ["mropeSection", "mropeInterleaved", "layout", "dtype", "out"],
+      ["mropeSection", "mropeInterleaved", "pairing", "layout", "dtype"],
+      ["out"],
     ].flat(),
     "ropeCache()",
   );
@@ -350,6 +475,8 @@ export function ropeCache(options) {
   if (raw.layout === "halves")
     throw rangeError(
       `option "layout" of ropeCache is "half" for the [n, rotaryDim / 2] cache of each half (onnxruntime's cos_cache), or "duplicated" for [n, rotaryDim]; "halves" names a table layout, got "halves"`,
+      "layout",
+      "ERR_NOT_ONE_OF",
     );
   const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
   const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
@@ -361,10 +488,14 @@ export function ropeCache(options) {
     if (mrope === null)
       throw typeError(
         'option "positions" as { t, h, w } needs "mropeSection" (the pairs of each stream)',
+        "mropeSection",
+        "ERR_REQUIRED",
       );
     if (raw.start !== undefined)
       throw typeError(
         `option "start" applies only when "positions" is a count`,
+        "start",
+        "ERR_NOT_APPLICABLE",
       );
     streams = readStreams(raw.positions);
     count = streams[0].length;
@@ -376,12 +507,24 @@ export function ropeCache(options) {
     });
     ({ count, start, values: positions } = rows);
   }
+  const followed = followSequence(
+    spec,
+    count === 0
+      ? -Infinity
+      : streams !== null
+        ? largestOf(streams)
+        : positions !== null
+          ? largestOf([positions])
+          : start + count - 1,
+  );
   const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
   const Typed = ARRAYS[dtype];
   const bytes = count * width * Typed.BYTES_PER_ELEMENT;
   if (2 * bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
+      "positions",
+      "ERR_TOO_LARGE",
     );
   const out = cacheOut(raw.out, Typed, count * width);
 
@@ -391,11 +534,10 @@ export function ropeCache(options) {
       mrope === null
         ? 0
         : writeStreams(mrope, spec.dim / 2, scratch, "ropeCache");
-    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
-      spec,
-      scratch,
-      "ropeCache",
-    );
+    const written = writeRopeFrequencies(spec, scratch, "ropeCache");
+    const { pointer, attentionFactor } = written;
+    const warnings =
+      followed === null ? written.warnings : [...written.warnings, followed];
     // The first block checks the cache's arguments (the attention factor
     // must fit the dtype) before it writes; no rows have no block, so a call
     // of no rows checks them.
@@ -507,15 +649,22 @@ function cacheOut(value, Typed, length) {
     ["cos", "sin"],
     'option "out"',
     'option "out"',
+    "out",
   );
   for (const key of ["cos", "sin"])
     if (given[key] === undefined)
-      throw typeError(`option "out.${key}" is required when "out" is given`);
+      throw typeError(
+        `option "out.${key}" is required when "out" is given`,
+        `out.${key}`,
+        "ERR_REQUIRED",
+      );
   const cos = outArray(given.cos, Typed, length, { name: "out.cos" });
   const sin = outArray(given.sin, Typed, length, { name: "out.sin" });
   if (overlapping(cos, sin, length * Typed.BYTES_PER_ELEMENT))
     throw rangeError(
       'options "out.cos" and "out.sin" overlap: each needs its own elements',
+      "out.sin",
+      "ERR_OVERLAP",
     );
   return { cos, sin };
 }

@@ -279,7 +279,7 @@ function rowStreams(streams, count) {
  * options, the positions, the rows (a plain array's elements); only then is
  * any typed array checked readable and measured, so that user code run
  * while reading (a getter, a Proxy) cannot leave the call a stale view.
- * `memory(bytes)` gives the module memory of the call.
+ * `memory.reserve(bytes)` gives the module memory of the call.
  */
 function run(spec, vectors, positions, perCall, memory) {
   const read = readPositions(spec, positions);
@@ -391,7 +391,7 @@ function runWhole(
   const anglesBytes = list ? angles.length * 8 : 0;
   const streamsBytes = width === 1 ? 0 : (pairs + 7) & ~7;
   const size = count * dim;
-  const base = memory(
+  const base = memory.reserve(
     pairs * 8 + anglesBytes + streamsBytes + size * Typed.BYTES_PER_ELEMENT,
   );
   const buffer = memoryBuffer();
@@ -440,9 +440,9 @@ export function rope(vectors, positions, options) {
   const spec = readSpec(given, "rope", true);
   const perCall = { out: given.out, inPlace: given.inPlace };
   return withScratch((scratch) =>
-    run(spec, vectors, positions, perCall, (bytes) =>
-      scratch(bytes, "the rows"),
-    ),
+    run(spec, vectors, positions, perCall, {
+      reserve: (bytes) => scratch(bytes, "the rows"),
+    }),
   );
 }
 
@@ -467,12 +467,12 @@ class RopePlan {
       throw new Error(
         "sinusoidal-pe: rope plan: apply() after dispose(); create a new plan with createRope()",
       );
-    return calling("rope", run, [
+    return calling("rope", applyPlan, [
       this.#spec,
       vectors,
       positions,
-      readPerCall(perCall),
-      (bytes) => this.#memory.reserve(bytes),
+      perCall,
+      this.#memory,
     ]);
   }
 
@@ -481,6 +481,12 @@ class RopePlan {
     this.#disposed = true;
     this.#memory.release();
   }
+}
+
+// A plan's call: its per-call options read first, then rope's run in the
+// plan's own memory.
+function applyPlan(spec, vectors, positions, perCall, memory) {
+  return run(spec, vectors, positions, readPerCall(perCall), memory);
 }
 
 /** A RoPE plan of these options (all of rope's, but out and inPlace). */

@@ -81,6 +81,7 @@ export function prepare(
       : number(engine.outputScale, "outputScale"));
   p.dtype = oneOf(engine.dtype, "dtype", DTYPES, dtype);
   p.float32 = DTYPES[p.dtype] === "float32";
+  p.preset = preset === null ? null : given.preset;
   p.presetStart = preset === null ? null : preset.start;
   p.padding = preset === null ? null : preset.padding;
   p.options = engine;
@@ -108,6 +109,7 @@ class Prepared {
     this.amplitude = 1;
     this.dtype = 0;
     this.float32 = true;
+    this.preset = null;
     this.presetStart = null;
     this.padding = null;
     this.options = null;

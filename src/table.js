@@ -4,12 +4,13 @@
 import * as kernels from "./kernels.js";
 import {
   boolean,
+  calling,
   positionList,
   rangeError,
   snapshot,
   typeError,
 } from "./options.js";
-import { paddingRows } from "./presets.js";
+import { paddingRows, presets } from "./presets.js";
 import {
   blockRows,
   checkBlockAngles,
@@ -134,25 +135,37 @@ class TablePlan {
       throw new Error(
         "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
       );
-    let start, out;
-    if (perCall !== undefined) {
-      const given = snapshot(perCall, "the per-call options", "perCall");
-      for (const key of Object.keys(given))
-        if (key !== "start" && key !== "out")
-          throw typeError(
-            `option "${key}" is not a per-call option of a table plan (it takes start, out; the rest are fixed by createTable)`,
-            key,
-            "ERR_UNKNOWN_OPTION",
-          );
-      ({ start, out } = given);
-    }
-    return run(this.#prepared, positions, start, out, false);
+    return calling("table", planRows, [this.#prepared, positions, perCall]);
   }
 
   /** The plan holds no module memory between calls; it cannot be used after. */
   dispose() {
     this.#disposed = true;
   }
+}
+
+// A plan's call: its per-call options read once, then table's run.
+function planRows(p, positions, perCall) {
+  let start, out;
+  if (perCall !== undefined) {
+    const given = snapshot(perCall, "the per-call options", "perCall");
+    for (const key of Object.keys(given))
+      if (key !== "start" && key !== "out")
+        throw typeError(
+          `option "${key}" is not a per-call option of a table plan (it takes start, out; the rest are fixed by createTable)`,
+          key,
+          "ERR_UNKNOWN_OPTION",
+        );
+    ({ start, out } = given);
+  }
+  // A preset's first position is a parameter of its own (as table says).
+  if (start !== undefined && p.preset !== null)
+    throw typeError(
+      `option "start" is not a parameter of preset "${p.preset}" (its parameters: ${Object.keys(presets[p.preset].parameters).join(", ")})`,
+      "start",
+      "ERR_NOT_APPLICABLE",
+    );
+  return run(p, positions, start, out, false);
 }
 
 /** A table plan of these options (all of table's, but positions, start, out and view). */

@@ -24,7 +24,49 @@ static uint32_t accepted(int32_t type) {
   return bits;
 }
 
+/* Inside this file an absent parameter is NaN: the caller's NaN, which no
+   rule accepts, is refused before (normalized). */
 static int present(double v) { return !isnan(v); }
+
+/* The status that names each parameter, for a given one that is NaN. */
+static int32_t status_of(uint32_t k) {
+  static const int32_t statuses[PE_ROPE_PARAMETERS] = {
+      [PE_ROPE_FACTOR] = PE_ERR_ROPE_FACTOR,
+      [PE_ROPE_MAX_POSITION_EMBEDDINGS] = PE_ERR_ROPE_MAX_LENGTH,
+      [PE_ROPE_SEQ_LEN] = PE_ERR_ROPE_SEQ_LEN,
+      [PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS] = PE_ERR_ROPE_ORIGINAL,
+      [PE_ROPE_BETA_FAST] = PE_ERR_ROPE_BETA,
+      [PE_ROPE_BETA_SLOW] = PE_ERR_ROPE_BETA,
+      [PE_ROPE_ATTENTION_FACTOR] = PE_ERR_ROPE_ATTENTION,
+      [PE_ROPE_MSCALE] = PE_ERR_ROPE_MSCALE,
+      [PE_ROPE_MSCALE_ALL_DIM] = PE_ERR_ROPE_MSCALE,
+      [PE_ROPE_TRUNCATE] = PE_ERR_ROPE_TRUNCATE,
+      [PE_ROPE_LOW_FREQ_FACTOR] = PE_ERR_ROPE_FREQ_FACTOR,
+      [PE_ROPE_HIGH_FREQ_FACTOR] = PE_ERR_ROPE_FREQ_FACTOR,
+      [PE_ROPE_PARTIAL_ROTARY_FACTOR] = PE_ERR_ROPE_PARTIAL,
+  };
+  return statuses[k];
+}
+
+/* Copies the given parameters (bit k of `given` set for parameter k) into
+   p, the absent ones as NaN. A given parameter the type does not take is
+   refused, and so is a given NaN, by the parameter's own status. */
+static int32_t normalized(int32_t type, const double *params, uint32_t given,
+                          double *p) {
+  if (given >> PE_ROPE_PARAMETERS != 0)
+    return PE_ERR_ARGUMENT;
+  for (uint32_t k = 0; k < PE_ROPE_PARAMETERS; k++) {
+    p[k] = NAN;
+    if (!(given & PE_BIT(k)))
+      continue;
+    if (!(accepted(type) & PE_BIT(k)))
+      return PE_ERR_ROPE_PARAMETER;
+    if (isnan(params[k]))
+      return status_of(k);
+    p[k] = params[k];
+  }
+  return PE_OK;
+}
 
 /* A present value must be finite and >= min; an absent one must not be
    required. */
@@ -152,12 +194,14 @@ static int32_t longrope(const double *p, const double *factors,
   if (!valid_length(seq_len, 0, 0))
     return PE_ERR_ROPE_SEQ_LEN;
   if (present(original)) {
-    /* Phi-3's form: the factor is the ratio of the two lengths. */
-    if (present(factor))
-      return PE_ERR_ROPE_PARAMETER;
+    /* transformers v5: a factor given is used as given; without one, the
+       factor is the ratio of the two lengths (Phi-3's form). */
     if (!valid_length(original, 1, 1))
       return PE_ERR_ROPE_ORIGINAL;
-    factor = max_length / original;
+    if (!valid_factor(factor, 0))
+      return PE_ERR_ROPE_FACTOR;
+    if (!present(factor))
+      factor = max_length / original;
   } else {
     original = max_length;
     if (!valid_factor(factor, !present(given)))
@@ -190,8 +234,9 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
   if (!valid_length(original, 1, 1))
     return PE_ERR_ROPE_ORIGINAL;
   /* high < low is computed as the source does (no band is smoothed), with a
-     warning; equal ones would divide by zero in the smooth band. */
-  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1) || high == low)
+     warning; so is high == low, whose smooth band is empty: the source's
+     torch.where drops the band's division by zero. */
+  if (!valid_above(low, 0, 1) || !valid_above(high, 0, 1))
     return PE_ERR_ROPE_FREQ_FACTOR;
   if (out == NULL)
     return PE_OK;
@@ -202,7 +247,7 @@ static int32_t llama3(const double *p, double *out, uint32_t n) {
     double w = out[i], wavelength = 2 * PE_PI / w;
     if (wavelength > low_wavelength) {
       out[i] = w / factor;
-    } else if (!(wavelength < high_wavelength)) {
+    } else if (!(wavelength < high_wavelength) && high != low) {
       double smooth = (original / wavelength - low) / (high - low);
       out[i] = (1 - smooth) * w / factor + smooth * w;
     }
@@ -259,9 +304,10 @@ static int32_t scale(int32_t type, uint32_t dim, double base, const double *p,
 }
 
 int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
-                            const double *params, uint32_t n_params,
-                            const double *factors, uint32_t n_factors,
-                            double *out, uint32_t n, double *attention) {
+                            const double *given_params, uint32_t n_params,
+                            uint32_t given, const double *factors,
+                            uint32_t n_factors, double *out, uint32_t n,
+                            double *attention) {
   if (!PE_IN_ENUM(type, PE_ROPE_TYPE_COUNT))
     return PE_ERR_ROPE_TYPE;
   if (dim < 2 || dim > PE_MAX_DIM)
@@ -270,14 +316,15 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     return PE_ERR_ODD_DIM;
   if (n != dim / 2)
     return PE_ERR_ARGUMENT;
-  if (params == NULL || n_params != PE_ROPE_PARAMETERS || out == NULL ||
-      attention == NULL || !pe_is_aligned(params, alignof(double)) ||
+  if (given_params == NULL || n_params != PE_ROPE_PARAMETERS || out == NULL ||
+      attention == NULL || !pe_is_aligned(given_params, alignof(double)) ||
       !pe_is_aligned(out, alignof(double)) ||
       !pe_is_aligned(attention, alignof(double)))
     return PE_ERR_NULL;
-  for (uint32_t k = 0; k < PE_ROPE_PARAMETERS; k++)
-    if (present(params[k]) && !(accepted(type) & PE_BIT(k)))
-      return PE_ERR_ROPE_PARAMETER;
+  double params[PE_ROPE_PARAMETERS];
+  int32_t refused = normalized(type, given_params, given, params);
+  if (refused != PE_OK)
+    return refused;
   if (!(accepted(type) & PE_BIT(PE_ROPE_SHORT_FACTOR)) && n_factors != 0)
     return PE_ERR_ROPE_PARAMETER;
   if (!isfinite(base) || !(base > 1))
@@ -317,10 +364,13 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
   return PE_OK;
 }
 
-uint32_t pe_rope_warnings(int32_t type, const double *params,
-                          uint32_t n_params) {
-  if (!PE_IN_ENUM(type, PE_ROPE_TYPE_COUNT) || params == NULL ||
-      n_params != PE_ROPE_PARAMETERS || !pe_is_aligned(params, alignof(double)))
+uint32_t pe_rope_warnings(int32_t type, const double *given_params,
+                          uint32_t n_params, uint32_t given) {
+  double params[PE_ROPE_PARAMETERS];
+  if (!PE_IN_ENUM(type, PE_ROPE_TYPE_COUNT) || given_params == NULL ||
+      n_params != PE_ROPE_PARAMETERS ||
+      !pe_is_aligned(given_params, alignof(double)) ||
+      normalized(type, given_params, given, params) != PE_OK)
     return 0;
   uint32_t warnings = 0;
   double factor = params[PE_ROPE_FACTOR];
@@ -332,7 +382,7 @@ uint32_t pe_rope_warnings(int32_t type, const double *params,
       warnings |= PE_BIT(PE_WARN_ROPE_BETA_ORDER);
   }
   if (type == PE_ROPE_LLAMA3 &&
-      params[PE_ROPE_HIGH_FREQ_FACTOR] < params[PE_ROPE_LOW_FREQ_FACTOR])
+      params[PE_ROPE_HIGH_FREQ_FACTOR] <= params[PE_ROPE_LOW_FREQ_FACTOR])
     warnings |= PE_BIT(PE_WARN_ROPE_FREQ_ORDER);
   return warnings;
 }

@@ -9,7 +9,9 @@
 #include "enums.h"
 #include "status.h"
 
-/* Indices into the parameter array; NaN marks a parameter as absent. */
+/* Indices into the parameter array. Which parameters are given is a
+   bitmask of its own (bit k for parameter k): no value stands for absent,
+   and a given NaN is refused. */
 enum pe_rope_parameter {
   PE_ROPE_FACTOR = 0,
   PE_ROPE_MAX_POSITION_EMBEDDINGS = 1,
@@ -71,18 +73,19 @@ enum pe_rope_factor_list {
 
 /* Writes the dim/2 inverse frequencies of the rope type into out and its
    attention factor (the multiplier of cos and sin) into *attention. dim is
-   the rotary dim, even and >= 2; params holds PE_ROPE_PARAMETERS values;
-   factors holds longrope's short then long factors (dim/2 each, n_factors =
-   dim) and is empty for the other types. */
+   the rotary dim, even and >= 2; params holds PE_ROPE_PARAMETERS values,
+   of which those with their bit set in `given` are read; factors holds
+   longrope's short then long factors (dim/2 each, n_factors = dim) and is
+   empty for the other types. */
 PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
                                       const double *params, uint32_t n_params,
-                                      const double *factors, uint32_t n_factors,
-                                      double *out, uint32_t n,
-                                      double *attention);
+                                      uint32_t given, const double *factors,
+                                      uint32_t n_factors, double *out,
+                                      uint32_t n, double *attention);
 
 /* Inputs the source computes with only a logged warning: a factor below 1;
    YaRN's betaFast below betaSlow (the ramp runs backwards); Llama 3's
-   highFreqFactor below lowFreqFactor (no band is smoothed). */
+   highFreqFactor not above lowFreqFactor (no band is smoothed). */
 #define PE_ROPE_WARNING_LIST(X)                                                \
   X(PE_WARN_ROPE_FACTOR_BELOW_ONE,                                             \
     "scaling.factor is below 1: transformers computes it but logs that it "    \
@@ -91,8 +94,9 @@ PE_EXPORT int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     "scaling.betaFast is below scaling.betaSlow: transformers computes it "    \
     "but logs that betaFast must be greater (the ramp runs backwards)")        \
   X(PE_WARN_ROPE_FREQ_ORDER,                                                   \
-    "scaling.highFreqFactor is below scaling.lowFreqFactor: transformers "     \
-    "computes it but logs that it must be greater (no band is smoothed)")
+    "scaling.highFreqFactor is not above scaling.lowFreqFactor: "              \
+    "transformers computes it but logs that it must be greater (no band is "   \
+    "smoothed)")
 
 #define PE_ENUMERATOR(name, message) name,
 enum pe_rope_warning { PE_ROPE_WARNING_LIST(PE_ENUMERATOR) };
@@ -101,6 +105,6 @@ enum pe_rope_warning { PE_ROPE_WARNING_LIST(PE_ENUMERATOR) };
 /* Bit w set for each pe_rope_warning w that the type's parameters raise (0
    for arguments pe_rope_frequencies would refuse outright). */
 PE_EXPORT uint32_t pe_rope_warnings(int32_t type, const double *params,
-                                    uint32_t n_params);
+                                    uint32_t n_params, uint32_t given);
 
 #endif

@@ -78,8 +78,7 @@
     "must be true or false")                                                   \
   X(PE_ERR_ROPE_FREQ_FACTOR, 30, RANGE,                                        \
     "scaling.lowFreqFactor scaling.highFreqFactor",                            \
-    "must be finite numbers > 0 that differ (the smooth band divides by high " \
-    "- low)")                                                                  \
+    "must be finite numbers > 0")                                              \
   X(PE_ERR_ROPE_SHORT_FACTOR, 31, RANGE, "scaling.shortFactor",                \
     "must hold rotaryDim / 2 numbers > 0 with finite reciprocals")             \
   X(PE_ERR_ROPE_LONG_FACTOR, 32, RANGE, "scaling.longFactor",                  \

@@ -121,6 +121,16 @@ static int32_t mrope_rope(const header *h, const double *omega,
   return status;
 }
 
+/* The rope parameters a case gives: its slots that are not NaN (run.js
+   passes the same bits). */
+static uint32_t given_of(const double *points, uint64_t n) {
+  uint32_t bits = 0;
+  for (uint64_t k = 0; k < n && k < 32; k++)
+    if (!isnan(points[k]))
+      bits |= 1u << k;
+  return bits;
+}
+
 static int32_t run(const header *h, const double *omega, const double *points,
                    const double *in, float *in32, float *out32, double *out) {
   uint32_t dim = (uint32_t)h->dim, count = (uint32_t)h->count;
@@ -160,9 +170,10 @@ static int32_t run(const header *h, const double *omega, const double *points,
     return pe_frequencies(h->variant, dim, h->odd_dim, h->base, h->alpha,
                           h->step, h->scale, out, (uint32_t)h->n_out);
   case ROPE_FREQUENCIES:
-    return pe_rope_frequencies(h->variant, dim, h->base, points,
-                               (uint32_t)h->n_points, h->n_in > 0 ? in : NULL,
-                               (uint32_t)h->n_in, out, dim / 2, out + dim / 2);
+    return pe_rope_frequencies(
+        h->variant, dim, h->base, points, (uint32_t)h->n_points,
+        given_of(points, h->n_points), h->n_in > 0 ? in : NULL,
+        (uint32_t)h->n_in, out, dim / 2, out + dim / 2);
   case ROPE_CACHE:
   case MROPE_CACHE:
     return rope_cache(h, omega, points, in, out);

@@ -578,6 +578,11 @@ function runWasm(c) {
         c.base,
         points,
         c.points.length,
+        // The slots given: those not NaN (native.c passes the same bits).
+        c.points.reduce(
+          (bits, v, k) => (k < 32 && !Number.isNaN(v) ? bits | (1 << k) : bits),
+          0,
+        ) >>> 0,
         input,
         c.input.length,
         out,

@@ -354,8 +354,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   double *attention_arg = spoil_pointer(&attention, spoil2 >> 4);
 
   int32_t status =
-      pe_rope_frequencies(type, dim, base, params_arg, n_params, factors_arg,
-                          n_factors, out_arg, n, attention_arg);
+      pe_rope_frequencies(type, dim, base, params_arg, n_params, mask,
+                          factors_arg, n_factors, out_arg, n, attention_arg);
   require_status(status);
   if (status != PE_OK) {
     require_untouched(out, before, sizeof(double) * n);

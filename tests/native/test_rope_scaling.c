@@ -18,6 +18,15 @@ static void absent(double *p) {
     p[k] = NAN;
 }
 
+/* The bits of the parameters these tests give: every slot not NaN. */
+static uint32_t given(const double *p) {
+  uint32_t bits = 0;
+  for (int k = 0; k < PE_ROPE_PARAMETERS; k++)
+    if (!isnan(p[k]))
+      bits |= 1u << k;
+  return bits;
+}
+
 static double unscaled(uint32_t i, uint32_t dim, double base) {
   return exp(-(2.0 * i / dim) * log(base));
 }
@@ -33,8 +42,8 @@ static int32_t run(int32_t type, uint32_t dim, double base, const double *p,
   for (uint32_t i = 0; i < dim / 2; i++)
     out[i] = NAN;
   *attention = NAN;
-  return pe_rope_frequencies(type, dim, base, p, PE_ROPE_PARAMETERS, factors,
-                             n_factors, out, dim / 2, attention);
+  return pe_rope_frequencies(type, dim, base, p, PE_ROPE_PARAMETERS, given(p),
+                             factors, n_factors, out, dim / 2, attention);
 }
 
 static void check_all(const char *what, const double *out,
@@ -191,6 +200,41 @@ static void test_longrope(void) {
             sqrt(1 + log(8.0) / log(4096.0)));
 }
 
+/* Which parameters are given is a bitmask: a given NaN is refused by its
+   parameter's status, never taken for absent; a slot whose bit is clear is
+   not read, whatever it holds; a bit past the slots is refused. */
+static void test_given(void) {
+  double p[PE_ROPE_PARAMETERS], out[64], attention;
+  for (int k = 0; k < PE_ROPE_PARAMETERS; k++)
+    p[k] = 12345; /* slots not given hold anything */
+  p[PE_ROPE_FACTOR] = 4;
+  p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS] = 4096;
+  p[PE_ROPE_ATTENTION_FACTOR] = NAN;
+  uint32_t yarn =
+      1u << PE_ROPE_FACTOR | 1u << PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS;
+  CHECK(pe_rope_frequencies(PE_ROPE_YARN, 128, 1e4, p, PE_ROPE_PARAMETERS, yarn,
+                            NULL, 0, out, 64, &attention) == PE_OK &&
+            close_rel(attention, 0.1 * log(4.0) + 1),
+        "yarn reads only its given slots: attention %.17g", attention);
+  CHECK(pe_rope_frequencies(PE_ROPE_YARN, 128, 1e4, p, PE_ROPE_PARAMETERS,
+                            yarn | 1u << PE_ROPE_ATTENTION_FACTOR, NULL, 0, out,
+                            64, &attention) == PE_ERR_ROPE_ATTENTION,
+        "a given NaN attention factor is refused");
+  p[PE_ROPE_BETA_SLOW] = NAN;
+  CHECK(pe_rope_frequencies(PE_ROPE_YARN, 128, 1e4, p, PE_ROPE_PARAMETERS,
+                            yarn | 1u << PE_ROPE_BETA_SLOW, NULL, 0, out, 64,
+                            &attention) == PE_ERR_ROPE_BETA,
+        "a given NaN betaSlow is refused");
+  CHECK(pe_rope_frequencies(PE_ROPE_YARN, 128, 1e4, p, PE_ROPE_PARAMETERS,
+                            yarn | 1u << PE_ROPE_PARAMETERS, NULL, 0, out, 64,
+                            &attention) == PE_ERR_ARGUMENT,
+        "a bit past the slots is refused");
+  CHECK(pe_rope_frequencies(PE_ROPE_YARN, 128, 1e4, p, PE_ROPE_PARAMETERS,
+                            yarn | 1u << PE_ROPE_LOW_FREQ_FACTOR, NULL, 0, out,
+                            64, &attention) == PE_ERR_ROPE_PARAMETER,
+        "a given parameter of another type is refused");
+}
+
 static void test_llama3(void) {
   double p[PE_ROPE_PARAMETERS], out[64], expected[64], attention;
   absent(p);
@@ -216,6 +260,19 @@ static void test_llama3(void) {
   }
   CHECK(kept > 0 && divided > 0, "llama3 has both ends: %d %d", kept, divided);
   check_all("llama3", out, expected, 64, attention, 1);
+
+  /* Equal factors: the smooth band is empty (the source's torch.where
+     drops its division by zero), so wavelengths above 8192 / 2 are divided
+     by 8 and the others kept, all finite. */
+  p[PE_ROPE_LOW_FREQ_FACTOR] = 2;
+  p[PE_ROPE_HIGH_FREQ_FACTOR] = 2;
+  CHECK(run(PE_ROPE_LLAMA3, 128, 500000, p, NULL, 0, out, &attention) == PE_OK,
+        "llama3 with equal factors");
+  for (int i = 0; i < 64; i++) {
+    double w = unscaled(i, 128, 500000);
+    expected[i] = 2 * PI / w > 8192 / 2.0 ? w / 8 : w;
+  }
+  check_all("llama3 equal factors", out, expected, 64, attention, 1);
 }
 
 typedef struct {
@@ -258,12 +315,12 @@ static void test_rules(void) {
       {PE_ROPE_YARN, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 0,
        PE_ERR_ROPE_ORIGINAL},
       {PE_ROPE_YARN, PE_ROPE_LOW_FREQ_FACTOR, 1, PE_ERR_ROPE_PARAMETER},
-      {PE_ROPE_LONGROPE, PE_ROPE_FACTOR, 2, PE_ERR_ROPE_PARAMETER},
+      {PE_ROPE_LONGROPE, PE_ROPE_FACTOR, 0, PE_ERR_ROPE_FACTOR},
       {PE_ROPE_LONGROPE, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, 1,
        PE_ERR_ROPE_ORIGINAL},
       {PE_ROPE_LONGROPE, PE_ROPE_MAX_POSITION_EMBEDDINGS, NAN,
        PE_ERR_ROPE_MAX_LENGTH},
-      {PE_ROPE_LLAMA3, PE_ROPE_HIGH_FREQ_FACTOR, 1, PE_ERR_ROPE_FREQ_FACTOR},
+      {PE_ROPE_LLAMA3, PE_ROPE_HIGH_FREQ_FACTOR, -1, PE_ERR_ROPE_FREQ_FACTOR},
       {PE_ROPE_LLAMA3, PE_ROPE_LOW_FREQ_FACTOR, 0, PE_ERR_ROPE_FREQ_FACTOR},
       {PE_ROPE_LLAMA3, PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS, NAN,
        PE_ERR_ROPE_ORIGINAL},
@@ -348,14 +405,14 @@ static void test_rules(void) {
   CHECK(run(0, 128, 1e4, p, factors, 128, out, &attention) ==
             PE_ERR_ROPE_PARAMETER,
         "factors for default");
-  CHECK(pe_rope_frequencies(0, 128, 1e4, p, 3, NULL, 0, out, 64, &attention) ==
-            PE_ERR_NULL,
+  CHECK(pe_rope_frequencies(0, 128, 1e4, p, 3, 0, NULL, 0, out, 64,
+                            &attention) == PE_ERR_NULL,
         "short params");
-  CHECK(pe_rope_frequencies(0, 128, 1e4, p, PE_ROPE_PARAMETERS, NULL, 0, out,
+  CHECK(pe_rope_frequencies(0, 128, 1e4, p, PE_ROPE_PARAMETERS, 0, NULL, 0, out,
                             63, &attention) == PE_ERR_ARGUMENT,
         "n");
-  CHECK(pe_rope_frequencies(0, 128, 1e4, p, PE_ROPE_PARAMETERS, NULL, 0, NULL,
-                            64, &attention) == PE_ERR_NULL,
+  CHECK(pe_rope_frequencies(0, 128, 1e4, p, PE_ROPE_PARAMETERS, 0, NULL, 0,
+                            NULL, 64, &attention) == PE_ERR_NULL,
         "out");
   p[PE_ROPE_MAX_POSITION_EMBEDDINGS] = 4096;
   p[PE_ROPE_FACTOR] = 2;
@@ -432,11 +489,11 @@ static void test_warnings(void) {
   for (uint32_t i = 0; i < 64; i++)
     expected[i] = unscaled(i, 128, 1e4) * 2;
   check_all("linear 0.5", out, expected, 64, attention, 1);
-  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS) ==
+  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS, given(p)) ==
             1u << PE_WARN_ROPE_FACTOR_BELOW_ONE,
         "linear 0.5 warns");
   p[PE_ROPE_FACTOR] = 2;
-  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS) == 0,
+  CHECK(pe_rope_warnings(PE_ROPE_LINEAR, p, PE_ROPE_PARAMETERS, given(p)) == 0,
         "linear 2 does not warn");
 
   absent(p);
@@ -449,12 +506,12 @@ static void test_warnings(void) {
   yarn_reference(128, 1e4, 4, 4096, 1, 32, 1, expected);
   check_all("yarn reversed betas", out, expected, 64, attention,
             0.1 * log(4) + 1);
-  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS) ==
+  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS, given(p)) ==
             1u << PE_WARN_ROPE_BETA_ORDER,
         "yarn reversed betas warn");
   p[PE_ROPE_BETA_FAST] = NAN;
   p[PE_ROPE_BETA_SLOW] = 33; /* above the default betaFast 32 */
-  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS) ==
+  CHECK(pe_rope_warnings(PE_ROPE_YARN, p, PE_ROPE_PARAMETERS, given(p)) ==
             1u << PE_WARN_ROPE_BETA_ORDER,
         "yarn betaSlow above the default betaFast warns");
 
@@ -472,12 +529,14 @@ static void test_warnings(void) {
     expected[i] = 2 * PI / w > 8192.0 / 4 ? w / 8 : w;
   }
   check_all("llama3 reversed", out, expected, 64, attention, 1);
-  CHECK(pe_rope_warnings(PE_ROPE_LLAMA3, p, PE_ROPE_PARAMETERS) ==
+  CHECK(pe_rope_warnings(PE_ROPE_LLAMA3, p, PE_ROPE_PARAMETERS, given(p)) ==
             1u << PE_WARN_ROPE_FREQ_ORDER,
         "llama3 reversed warns");
-  CHECK(pe_rope_warnings(PE_ROPE_TYPE_COUNT, p, PE_ROPE_PARAMETERS) == 0 &&
-            pe_rope_warnings(PE_ROPE_LLAMA3, NULL, PE_ROPE_PARAMETERS) == 0 &&
-            pe_rope_warnings(PE_ROPE_LLAMA3, p, 3) == 0,
+  CHECK(pe_rope_warnings(PE_ROPE_TYPE_COUNT, p, PE_ROPE_PARAMETERS, given(p)) ==
+                0 &&
+            pe_rope_warnings(PE_ROPE_LLAMA3, NULL, PE_ROPE_PARAMETERS, 0) ==
+                0 &&
+            pe_rope_warnings(PE_ROPE_LLAMA3, p, 3, given(p)) == 0,
         "warnings of refused arguments are 0");
 }
 
@@ -486,6 +545,7 @@ int main(void) {
   test_dynamic();
   test_yarn();
   test_longrope();
+  test_given();
   test_llama3();
   test_rules();
   test_proportional();

@@ -307,9 +307,9 @@ test("a value the C core refuses is named with its function, option, range and v
       () =>
         pe.ropeFrequencies({
           dim: 8,
-          scaling: { ...llama3, lowFreqFactor: 2, highFreqFactor: 2 },
+          scaling: { ...llama3, lowFreqFactor: 2, highFreqFactor: 0 },
         }),
-      'ropeFrequencies: options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be finite numbers > 0 that differ (the smooth band divides by high - low), got scaling.lowFreqFactor = 2, scaling.highFreqFactor = 2',
+      'ropeFrequencies: options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be finite numbers > 0, got scaling.lowFreqFactor = 2, scaling.highFreqFactor = 0',
     ],
     [
       () =>

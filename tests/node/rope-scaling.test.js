@@ -613,7 +613,7 @@ test("bad options are errors that name them, and the module keeps working", () =
       "scaling.truncate",
     ],
     [
-      { dim: 128, scaling: { ...llama3, highFreqFactor: 1 } },
+      { dim: 128, scaling: { ...llama3, highFreqFactor: -1 } },
       RangeError,
       "scaling.highFreqFactor",
     ],
@@ -656,7 +656,11 @@ test("bad options are errors that name them, and the module keeps working", () =
       TypeError,
       "scaling.longFactor",
     ],
-    [{ dim: 96, scaling: { ...phi, factor: 32 } }, TypeError, "scaling.factor"],
+    [
+      { dim: 96, scaling: { ...phi, factor: NaN } },
+      RangeError,
+      "scaling.factor",
+    ],
     [
       { dim: 96, scaling: { ...phi, originalMaxPositionEmbeddings: 1 } },
       RangeError,
@@ -673,6 +677,14 @@ test("bad options are errors that name them, and the module keeps working", () =
   ];
   for (const [options, Type, word] of bad)
     throwsNaming(() => ropeFrequencies(options), Type, word);
+  // transformers v5's longrope takes a factor beside the original length:
+  // the factor sets the attention factor, the length the logarithm's base.
+  const both = ropeFrequencies({ dim: 96, scaling: { ...phi, factor: 8 } });
+  assert.ok(
+    Math.abs(
+      both.attentionFactor - Math.sqrt(1 + Math.log(8) / Math.log(4096)),
+    ) <= 4e-16,
+  );
   const cacheBad = [
     [{ dim: 64 }, TypeError, "positions"],
     [{ dim: 64, positions: -1 }, RangeError, "positions"],
@@ -753,4 +765,22 @@ test("every input is read once, before module memory is used", () => {
     },
   });
   assert.deepEqual(result, expected);
+});
+
+test("a parameter left out is absent, whatever value could stand for it", () => {
+  // truncate: false differs from the default (true); a schedule computed
+  // once for one is not taken for the other.
+  const yarn = { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 64 };
+  const options = { positions: [3], dim: 32, dtype: "float64", base: 100 };
+  const kept = table({ ...options, scaling: yarn });
+  const exact = table({ ...options, scaling: { ...yarn, truncate: false } });
+  const again = table({ ...options, scaling: yarn });
+  assert.notDeepEqual([...exact], [...kept]);
+  assert.deepEqual([...again], [...kept]);
+  // NaN is never "absent": it is refused by name.
+  for (const key of ["attentionFactor", "mscale", "betaFast", "truncate"])
+    assert.throws(
+      () => table({ ...options, scaling: { ...yarn, [key]: NaN } }),
+      (error) => error.option === `scaling.${key}`,
+    );
 });

@@ -62,15 +62,26 @@ function withMemory(fn) {
 const zeros = (n) => new Array(n).fill(0);
 const OMEGA = [1, 0.1, 0.01, 0.001]; // dim 8
 
+// The parameter array of the C core and the bits of the slots given.
+const ropeParameters = (params) => [
+  ROPE_PARAMETER_SLOTS.map((key) => params[key] ?? 0),
+  ROPE_PARAMETER_SLOTS.reduce(
+    (bits, key, k) => (key in params ? bits | (1 << k) : bits),
+    0,
+  ),
+];
+
 // pe_rope_frequencies at dim 8 for a rope type (by name or index).
 function ropeCall(type, params, factors = []) {
+  const [values, given] = ropeParameters(params);
   return (d) =>
     C.pe_rope_frequencies(
       typeof type === "number" ? type : ROPE_TYPES.indexOf(type),
       8,
       1e4,
-      d(ROPE_PARAMETER_SLOTS.map((key) => params[key] ?? NaN)),
+      d(values),
       ROPE_PARAMETER_SLOTS.length,
+      given,
       factors.length > 0 ? d(factors) : 0,
       factors.length,
       d(zeros(4)),
@@ -308,12 +319,9 @@ const CASES = {
         ROPE_TYPES.indexOf("dynamic"),
         2,
         1e4,
-        d(
-          ROPE_PARAMETER_SLOTS.map(
-            (key) => ({ factor: 2, maxPositionEmbeddings: 10 })[key] ?? NaN,
-          ),
-        ),
+        d(ropeParameters({ factor: 2, maxPositionEmbeddings: 10 })[0]),
         ROPE_PARAMETER_SLOTS.length,
+        ropeParameters({ factor: 2, maxPositionEmbeddings: 10 })[1],
         0,
         0,
         d([0]),
@@ -391,7 +399,7 @@ const CASES = {
   PE_ERR_ROPE_FREQ_FACTOR: [
     RangeError,
     /"scaling.lowFreqFactor"/,
-    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 2 }),
+    ropeCall("llama3", { ...LLAMA3, lowFreqFactor: 2, highFreqFactor: 0 }),
   ],
   PE_ERR_ROPE_SHORT_FACTOR: [
     RangeError,

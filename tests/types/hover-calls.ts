@@ -154,7 +154,12 @@ pe.ci([1, 2], { out: f64 });
 pe.si([1, 2], { out: f64 });
 pe.ropeFrequencies({ dim: 8, base: 5e5, scaling: yarn, out: f64 });
 pe.ropeCache({ positions: 4, start: 1, dim: 8, base: 9, scaling: yarn });
-pe.ropeFrequencies({ dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
+pe.ropeFrequencies({
+  dim: 8,
+  rotaryDim: 4,
+  mropeSection: [1, 1, 0],
+  pairing: "halves",
+});
 pe.ropeFrequencies({ dim: 8, mropeInterleaved: true, mropeSection: [2, 1, 1] });
 pe.ropeCache({ positions: 4, dim: 8, rotaryDim: 4, mropeSection: [1, 1, 0] });
 pe.ropeCache({
@@ -165,10 +170,39 @@ pe.ropeCache({
 });
 const config = JSON.parse('{ "head_dim": 8, "rope_theta": 10000 }');
 pe.fromConfig(config, { layerType: "full_attention" });
-pe.ropeCache({ positions: 4, dim: 8, layout: "interleaved", dtype: "float64" });
+pe.ropeCache({
+  positions: 4,
+  dim: 8,
+  layout: "interleaved",
+  dtype: "float64",
+  pairing: "interleaved",
+});
 pe.ropeCache({
   positions: 4,
   dim: 8,
   dtype: "float16",
   out: { cos: bits, sin: bits },
 });
+pe.createRope({ dim: 8, pairing: "interleaved", rotaryDim: 4, scale: 2 });
+pe.createRope({ dim: 8, order: "bshd", heads: 2, batch: 1, base: 9 });
+pe.createRope({ dim: 8, mropeSection: [2, 1, 1], mropeInterleaved: true });
+pe.createRope({ dim: 8, schedule: "timescale", minTimescale: 1 });
+pe.createRope({ dim: 8, schedule: "timescale", maxTimescale: 1 });
+pe.createRope({ dim: 8, schedule: "shifted", shift: 1 });
+pe.createRope({ dim: 8, frequencies: [1, 2, 3, 4] });
+pe.createRope({ dim: 8, scaling: yarn });
+pe.createRope({ preset: "whisper", dim: 8 });
+pe.createTable({ dim: 8, dtype: "float64", layout: "halves" });
+pe.createTable({
+  dim: 8,
+  outputScale: 3,
+  oddDim: "zero-pad",
+  scale: 2,
+  base: 9,
+});
+pe.createTable({ dim: 8, schedule: "timescale", minTimescale: 1 });
+pe.createTable({ dim: 8, schedule: "timescale", maxTimescale: 1 });
+pe.createTable({ dim: 8, schedule: "shifted", shift: 1 });
+pe.createTable({ dim: 8, frequencies: [1, 2, 3, 4] });
+pe.createTable({ dim: 8, scaling: yarn });
+pe.createTable({ preset: "marian", dim: 8 });

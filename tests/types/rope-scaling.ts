@@ -80,6 +80,8 @@ const options = fromConfig(
 );
 const fromFile: Float32Array = ropeCache({ ...options, positions: 8 }).cos;
 const warned: string[] = ropeFrequencies(options).warnings;
+const pairing: "halves" | "interleaved" = options.pairing;
+const logged: readonly string[] = options.warnings;
 const streams: Float64Array = ropeCache({
   dim: 128,
   mropeSection: [16, 24, 24],
@@ -104,4 +106,4 @@ rope(f32, twoStreams, { dim: 8, mropeSection: [2, 1, 1] });
 // @ts-expect-error layerType is a string
 fromConfig({}, { layerType: 1 });
 export { llama, f32, f16, f64, scaled, rotated, g, into, reused };
-export { fromFile, warned, streams, partial, qwenQuery };
+export { fromFile, warned, streams, partial, qwenQuery, pairing, logged };

@@ -8,33 +8,48 @@ Run with Debian's interpreter (numpy from python3-numpy):
     /usr/bin/python3 tests/vectors/generate_config_vectors.py
 
 Sources followed, written here as float64 NumPy ports:
-- huggingface/transformers src/transformers/modeling_rope_utils.py of the
-  v4.46 series (commit ef46806472a64b0013ed413781e3afed82bfa047):
-  _compute_default/linear/yarn/longrope/llama3_parameters, with
-  dim = int(head_dim * partial_rotary_factor); yarn as the later v4.5x
-  releases extend it (original_max_position_embeddings read from
-  rope_scaling, mscale / mscale_all_dim, truncate); longrope's factor list
-  chosen by sequence length (long when seq_len exceeds the original length)
-  as its dynamic update does, and its factors kept in float64 (the source
-  makes them a float32 tensor).
-- the v4 config classes' field handling: rope_scaling "type" copied to
-  "rope_type"; Qwen2-VL's "mrope" type is "default"; GPT-NeoX's rotary_pct
-  and rotary_emb_base are partial_rotary_factor and rope_theta; Phi-3 reads
-  original_max_position_embeddings beside rope_scaling; DeepSeek-V3's head
-  dim is qk_rope_head_dim; Gemma 3's sliding layers use rope_local_base_freq
-  and the default rope.
-- transformers v5's rope_parameters (flat, or per layer type) and its
-  "proportional" type (Gemma 4): rope_angles = int(partial_rotary_factor *
-  head_dim // 2) frequencies base^(-2i/head_dim), zeros up to head_dim / 2,
-  all divided by factor (default 1); Gemma 4's full-attention layers use
-  global_head_dim.
+- huggingface/transformers src/transformers/modeling_rope_utils.py of v5:
+  _compute_default/linear/dynamic/yarn/longrope/llama3_parameters, with
+  dim = int(head_dim * partial_rotary_factor); yarn's factor as given and
+  its original length from the standardized dict; longrope's factor as
+  given, else max_position_embeddings / original length, and its factor
+  list chosen by sequence length (long when seq_len exceeds the original
+  length), its factors kept in float64 (the source makes them a float32
+  tensor); llama3's smooth band, whose division by zero for equal factors
+  np.where drops as torch.where does.
+- v5's RotaryEmbeddingConfigMixin: convert_rope_params_to_dict (rope_scaling,
+  else rope_parameters; the dict's rope_theta, else the config's, else the
+  class default) and standardize_rope_params ("type" names rope_type; a
+  top-level partial_rotary_factor overwrites the dict's; for llama3, yarn
+  and longrope a top-level original_max_position_embeddings overwrites a
+  flat dict's, which otherwise defaults to max_position_embeddings, as a
+  per-layer dict always does).
+- the model config classes: Qwen2-VL's "mrope" type is "default"; Phi-3's
+  "su" is longrope; GPT-NeoX's rotary_pct and rotary_emb_base; GPT-J's and
+  CodeGen's n_embd, n_head, n_positions and rotary_dim (base 10000,
+  rotate_every_two: pairing "interleaved"); Falcon's default rope_theta
+  10000; DeepSeek-V3's head dim is qk_rope_head_dim; Gemma 3's sliding
+  layers use rope_local_base_freq and the default rope.
+- transformers v5's "proportional" type (Gemma 4): rope_angles =
+  int(partial_rotary_factor * head_dim // 2) frequencies base^(-2i/head_dim),
+  zeros up to head_dim / 2, all divided by factor (default 1); Gemma 4's
+  full-attention layers use global_head_dim.
 - M-RoPE: Qwen2-VL's apply_multimodal_rotary_pos_emb (the duplicated cos
   split by mrope_section * 2, chunk k from stream k % 3) and Qwen3-VL's
   apply_interleaved_mrope (t everywhere, then slice(1, 3 s1, 3) from h and
-  slice(2, 3 s2, 3) from w, before cat(freqs, freqs)).
+  slice(2, 3 s2, 3) from w, before cat(freqs, freqs)), which Qwen3-VL uses
+  whatever mrope_interleaved says.
+- dynamic_rope_update: a dynamic or longrope cache is computed at
+  seq_len = max(position_ids) + 1 (cacheSeqLen, cacheInverseFrequencies).
 
 The v4 fragments hold the rope-relevant fields of the published config.json
 files; the v5 fragments are the same values in the rope_parameters layout.
+A few fragments are made for one rule each: yarn-top-level-fields (top-level
+fields first), yarn-per-layer (the default for per-layer dicts),
+llama3-empty-band (equal frequency factors), dynamic-ntk (a cache past
+max_position_embeddings), yarn-llama4-scaling-beta (an unknown key, in the
+shape of Ministral 3's), qwen2-vl-7b-both-types ("type" and "rope_type") and
+qwen3-vl-8b-no-interleave-flag (Qwen3-VL without mrope_interleaved).
 cos and sin are of the exact product position * inv_freq (the rounded
 product plus its error, Dekker's two-product), to about an ulp, times the
 attention factor, and stored as the first half of the duplicated layout
@@ -62,9 +77,18 @@ def text_config(config):
     return config.get("text_config", config)
 
 
+# Class defaults of the model configs, for fields a config.json leaves out.
+DEFAULT_THETA = {"falcon": 10000.0, "gptj": 10000.0, "codegen": 10000.0}
+ROTARY_DIM_DEFAULT = {"gptj": 64, "codegen": 64}
+# rotate_every_two (GPT-J, CodeGen) pairs neighbouring columns.
+INTERLEAVED_PAIRS = {"gptj", "codegen"}
+
+
 def rope_setup(config, layer_type):
-    """(rope dict with rope_type and rope_theta, head_dim, partial factor,
-    max_position_embeddings, top-level original length or None)."""
+    """What the model's rotary embedding reads, after transformers v5's
+    convert_rope_params_to_dict and standardize_rope_params: (rope dict with
+    rope_type and rope_theta, head_dim, partial factor or None, rotary dim
+    override or None, max_position_embeddings, pairing)."""
     c = text_config(config)
     model = c.get("model_type")
     if model == "deepseek_v3":
@@ -74,28 +98,47 @@ def rope_setup(config, layer_type):
     elif c.get("head_dim"):
         head_dim = c["head_dim"]
     else:
-        head_dim = c["hidden_size"] // c["num_attention_heads"]
-    if "rope_parameters" in c:
-        rope = dict(c["rope_parameters"])
-        if layer_type is not None and layer_type in rope:
-            rope = dict(rope[layer_type])
-        partial = rope.get("partial_rotary_factor", 1.0)
-        return rope, head_dim, partial, c["max_position_embeddings"], None
-    if model == "gpt_neox":
-        theta, partial = c["rotary_emb_base"], c["rotary_pct"]
+        hidden = c.get("hidden_size", c.get("n_embd"))
+        heads = c.get("num_attention_heads", c.get("n_head"))
+        head_dim = hidden // heads
+    max_pos = c.get("max_position_embeddings", c.get("n_positions"))
+    pairing = "interleaved" if model in INTERLEAVED_PAIRS else "halves"
+    rotary_dim = None
+    if model in ROTARY_DIM_DEFAULT:
+        rotary_dim = c.get("rotary_dim", ROTARY_DIM_DEFAULT[model])
+
+    # convert_rope_params_to_dict: rope_scaling, else rope_parameters; the
+    # dict's rope_theta wins over the config's, which wins over the default.
+    rope = dict(c.get("rope_scaling") or c.get("rope_parameters") or {})
+    layered = layer_type is not None and layer_type in rope
+    if layered:
+        rope = dict(rope[layer_type])
+    if model == "gemma3_text" and layer_type == "sliding_attention" and not layered:
+        rope, top_theta = {}, c["rope_local_base_freq"]
+    elif model == "gpt_neox" and "rotary_emb_base" in c:
+        top_theta = c["rotary_emb_base"]
     else:
-        theta, partial = c["rope_theta"], c.get("partial_rotary_factor", 1.0)
-    rope = dict(c.get("rope_scaling") or {})
-    if "type" in rope:
-        rope["rope_type"] = rope.pop("type")
-    if rope.get("rope_type") == "mrope":
+        top_theta = c.get("rope_theta", DEFAULT_THETA.get(model))
+    rope.setdefault("rope_theta", top_theta)
+    # standardize_rope_params: "type" names rope_type; a top-level
+    # partial_rotary_factor (GPT-NeoX: rotary_pct) overwrites the dict's.
+    rope.setdefault("rope_type", rope.get("type", "default"))
+    if rope["rope_type"] == "mrope":
         rope["rope_type"] = "default"
-    rope.setdefault("rope_type", "default")
-    if model == "gemma3_text" and layer_type == "sliding_attention":
-        rope, theta = {"rope_type": "default"}, c["rope_local_base_freq"]
-    rope["rope_theta"] = theta
-    original = c.get("original_max_position_embeddings")
-    return rope, head_dim, partial, c["max_position_embeddings"], original
+    if rope["rope_type"] == "su" or (rope["rope_type"] == "yarn" and model == "phi3"):
+        rope["rope_type"] = "longrope"
+    top_partial = c.get("partial_rotary_factor", c.get("rotary_pct"))
+    if top_partial is not None:
+        rope["partial_rotary_factor"] = top_partial
+    partial = rope.get("partial_rotary_factor")
+    # llama3, yarn and longrope: a top-level original length overwrites a
+    # flat dict's; otherwise it defaults to max_position_embeddings.
+    if rope["rope_type"] in ("llama3", "yarn", "longrope"):
+        if not layered and "original_max_position_embeddings" in c:
+            rope["original_max_position_embeddings"] = c["original_max_position_embeddings"]
+        else:
+            rope.setdefault("original_max_position_embeddings", max_pos)
+    return rope, head_dim, partial, rotary_dim, max_pos, pairing
 
 
 # ---- modeling_rope_utils ports ------------------------------------------------
@@ -105,25 +148,34 @@ def default_inv_freq(base, dim):
     return 1.0 / (base ** (np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim))
 
 
-def compute(rope, head_dim, partial, max_pos, top_original, seq_len):
+def compute(rope, head_dim, partial, rotary_dim, max_pos, seq_len):
     base = float(rope["rope_theta"])
     kind = rope["rope_type"]
     if kind == "proportional":
-        rope_angles = int(partial * head_dim // 2)
+        rope_angles = int((1.0 if partial is None else partial) * head_dim // 2)
         inv = 1.0 / (
             base
             ** (np.arange(0, 2 * rope_angles, 2, dtype=np.int64).astype(np.float64) / head_dim)
         )
         inv = np.concatenate([inv, np.zeros(head_dim // 2 - rope_angles)])
         return inv / rope.get("factor", 1.0), 1.0, head_dim
-    dim = int(head_dim * partial)
+    if rotary_dim is not None:
+        dim = rotary_dim
+    else:
+        dim = int(head_dim * (1.0 if partial is None else partial))
     if kind == "default":
         return default_inv_freq(base, dim), 1.0, dim
     if kind == "linear":
         return default_inv_freq(base, dim) / rope["factor"], 1.0, dim
+    if kind == "dynamic":
+        # _compute_dynamic_ntk_parameters at max(seq_len, max_pos).
+        factor = rope["factor"]
+        length = max_pos if seq_len is None else max(seq_len, max_pos)
+        grown = base * ((factor * length / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+        return default_inv_freq(grown, dim), 1.0, dim
     if kind == "yarn":
         factor = rope["factor"]
-        original = rope.get("original_max_position_embeddings") or max_pos
+        original = rope["original_max_position_embeddings"]
         mscale, mscale_all_dim = rope.get("mscale"), rope.get("mscale_all_dim")
 
         def get_mscale(scale, m=1):
@@ -156,8 +208,10 @@ def compute(rope, head_dim, partial, max_pos, top_original, seq_len):
         inv = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor
         return inv, attention, dim
     if kind == "longrope":
-        original = rope.get("original_max_position_embeddings") or top_original
-        factor = max_pos / original
+        original = rope["original_max_position_embeddings"]
+        factor = rope.get("factor")
+        if factor is None:
+            factor = max_pos / original
         attention = rope.get("attention_factor")
         if attention is None:
             attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
@@ -174,8 +228,13 @@ def compute(rope, head_dim, partial, max_pos, top_original, seq_len):
         high_freq_wavelen = old_context_len / high_freq_factor
         wavelen = 2 * math.pi / inv
         inv_llama = np.where(wavelen > low_freq_wavelen, inv / factor, inv)
-        smooth = (old_context_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
-        smoothed = (1 - smooth) * inv_llama / factor + smooth * inv_llama
+        # Equal factors divide by zero here; np.where below drops the band,
+        # as torch.where does.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            smooth = (old_context_len / wavelen - low_freq_factor) / (
+                high_freq_factor - low_freq_factor
+            )
+            smoothed = (1 - smooth) * inv_llama / factor + smooth * inv_llama
         medium = ~(wavelen < high_freq_wavelen) * ~(wavelen > low_freq_wavelen)
         return np.where(medium, smoothed, inv_llama), 1.0, dim
     raise ValueError(kind)
@@ -249,16 +308,36 @@ def half_rows(rows):
     return out
 
 
+def logged(rope):
+    out = []
+    if rope.get("factor") is not None and rope["rope_type"] != "proportional" and rope["factor"] < 1:
+        out.append("factor")
+    if rope["rope_type"] == "llama3" and rope["high_freq_factor"] <= rope["low_freq_factor"]:
+        out.append("high_freq_factor")
+    return out
+
+
+# Qwen3-VL's text rotary embedding interleaves its sections whatever the
+# config says (apply_interleaved_mrope); Qwen2-VL and Qwen2.5-VL never do.
+def mrope_interleaved(model, rope):
+    if model.startswith("qwen3_vl"):
+        return True
+    if model.startswith("qwen2_vl") or model.startswith("qwen2_5_vl"):
+        return False
+    return rope.get("mrope_interleaved", False)
+
+
 def cases_of(name, config):
     c = text_config(config)
+    model = c.get("model_type", config.get("model_type", ""))
     kinds = sorted(set(c.get("layer_types") or []))
     if not kinds and "rope_local_base_freq" in c:
         kinds = ["full_attention", "sliding_attention"]
     for layer_type in kinds or [None]:
-        rope, head_dim, partial, max_pos, top_original = rope_setup(config, layer_type)
+        rope, head_dim, partial, rotary_dim, max_pos, pairing = rope_setup(config, layer_type)
         seq_lens = LONGROPE_SEQ_LENS if rope["rope_type"] == "longrope" else [None]
         for seq_len in seq_lens:
-            inv, attention, rotary = compute(rope, head_dim, partial, max_pos, top_original, seq_len)
+            inv, attention, rotary = compute(rope, head_dim, partial, rotary_dim, max_pos, seq_len)
             case = {
                 "config": name,
                 "layerType": layer_type,
@@ -266,20 +345,37 @@ def cases_of(name, config):
                 "dim": head_dim,
                 "rotaryDim": head_dim if rope["rope_type"] == "proportional" else rotary,
                 "base": float(rope["rope_theta"]),
+                "pairing": pairing,
                 "inverseFrequencies": inv.tolist(),
                 "attentionFactor": attention,
+                # What transformers' validator logs and computes anyway.
+                "logged": logged(rope),
             }
             section = rope.get("mrope_section")
             if section is not None:
                 streams = [MROPE_T, MROPE_H, MROPE_W]
-                cos, sin = mrope_rows(
-                    streams, inv, attention, section, rope.get("mrope_interleaved", False)
-                )
-                case["positions"] = {"t": MROPE_T, "h": MROPE_H, "w": MROPE_W}
+                cache_seq = max(max(s) for s in streams) + 1
+                positions = {"t": MROPE_T, "h": MROPE_H, "w": MROPE_W}
             else:
-                rows = [exact_cos_sin(p, inv, attention) for p in POSITIONS]
+                cache_seq = max(POSITIONS) + 1
+                positions = POSITIONS
+            # A cache follows its sequence: dynamic and longrope recompute
+            # at max(position_ids) + 1 in forward (dynamic_rope_update).
+            if seq_len is None and rope["rope_type"] in ("dynamic", "longrope"):
+                cache_inv, _, _ = compute(rope, head_dim, partial, rotary_dim, max_pos, cache_seq)
+                case["cacheSeqLen"] = cache_seq
+                case["cacheInverseFrequencies"] = cache_inv.tolist()
+            else:
+                cache_inv = inv
+            if section is not None:
+                case["mropeInterleaved"] = mrope_interleaved(model, rope)
+                cos, sin = mrope_rows(
+                    streams, cache_inv, attention, section, case["mropeInterleaved"]
+                )
+            else:
+                rows = [exact_cos_sin(p, cache_inv, attention) for p in POSITIONS]
                 cos, sin = [r[0] for r in rows], [r[1] for r in rows]
-                case["positions"] = POSITIONS
+            case["positions"] = positions
             case["cos"], case["sin"] = half_rows(cos), half_rows(sin)
             yield case
 

@@ -1,0 +1,41 @@
+// Plans as a TypeScript user writes them: a decode loop's rope plan and a
+// table plan's rows, with their results typed; mistakes that must not
+// compile are marked.
+import {
+  createRope,
+  createTable,
+  type InputErrorFields,
+  type RopePlan,
+} from "sinusoidal-pe";
+
+const plan: RopePlan = createRope({
+  dim: 128,
+  base: 500000,
+  heads: 32,
+  order: "bshd",
+});
+const q = new Float32Array(32 * 128);
+const rotated: Float32Array = plan.apply(q, 10, { inPlace: true });
+const half: Uint16Array = plan.apply(new Uint16Array(32 * 128), [10]);
+const wide: Float64Array = plan.apply(new Float64Array(32 * 128), 3);
+plan.apply(q, BigInt64Array.of(10n));
+plan.dispose();
+
+const rows = createTable({ dim: 64 });
+const first: Float32Array = rows.rows(4, { start: 100 });
+const double = createTable({ dim: 64, dtype: "float64" });
+const exact: Float64Array = double.rows([0.5, 2]);
+
+// @ts-expect-error out is given per call, not to the plan
+createRope({ dim: 8, out: new Float32Array(8) });
+// @ts-expect-error positions are given per call
+createTable({ dim: 8, positions: 4 });
+// @ts-expect-error a plan call takes only out and inPlace
+plan.apply(q, 1, { dim: 16 });
+
+function describe(error: unknown): string {
+  const { option, code } = error as InputErrorFields;
+  return `${code} ${option}`;
+}
+
+export { rotated, half, wide, first, exact, describe };
