@@ -117,7 +117,7 @@ dist/sinusoidal-pe.global.js: src/global.js node_modules/.package-lock.json
 
 # The internals the tests call directly: the raw C exports and the status
 # check, past the JS validation.
-build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) node_modules/.package-lock.json
+build/internals.js: tests/node/internals.js build/wasm-base64.js build/constants.js $(JS_SRC) $(CLI_SRC) node_modules/.package-lock.json
 	$(ESBUILD) --format=esm --outfile=$@ $<
 
 dist/%.d.ts: src/%.d.ts

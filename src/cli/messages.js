@@ -5,6 +5,8 @@
 // as written), and an option read from --config is named as the config's,
 // never as a flag the user did not give.
 
+import { STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
   constructor() {
@@ -75,41 +77,35 @@ const OWN_WORDS = {
     option === "layerType"
       ? `option --config ${names.config} holds RoPE parameters per layer type: give --layer-type with the one to write (as its rope_parameters names them, e.g. full_attention)`
       : undefined,
+  ERR_UNKNOWN_OPTION: (option, names) =>
+    option.startsWith("scaling.") && names.given.has("scaling")
+      ? `option --scaling has the key ${JSON.stringify(names.scalingKey(option.slice(8)))}, which is no rope_scaling parameter`
+      : undefined,
 };
 
-/**
- * The text of a library TypeError or RangeError for the command line: its
- * option, wherever the message quotes it, put as the user's flag.
- */
-export function describe(error, names) {
-  const { option, code, message } = error;
-  if (typeof option !== "string") return unnamed(error, names);
-  const own = OWN_WORDS[code]?.(option, names);
-  if (own !== undefined) return `sinusoidal-pe: ${own}`;
-  const words = names.of(option, error.function);
-  const quoted = `"${option}"`;
-  if (words === undefined || !message.includes(quoted))
-    return unnamed(error, names);
-  return message.replaceAll(quoted, words);
+// The options a rule is about: the error's own, and for a rule of the core
+// (code "ERR_TIMESCALE" for status PE_ERR_TIMESCALE) every option it names.
+function optionsOf(error) {
+  const status = STATUS_NAMES.indexOf(`PE_${error.code}`);
+  const named = status < 0 ? [] : STATUS[status].options;
+  return [error.option, ...named.filter((o) => o !== error.option)];
 }
 
-// An error that carries no option the command knows (the rules of
-// rope_scaling and of config.json reading give none yet): the names it
-// quotes are put as the command's flags, up to the value it shows
-// ("got …"), which is the user's own text.
-function unnamed(error, names) {
-  const { message } = error;
-  const cut = message.search(/\bgot\b/);
-  const head = cut < 0 ? message : message.slice(0, cut);
-  const named = head.replace(/"([\w.]+)"/g, (quoted, key) => {
-    // fromConfig's messages name config fields and its own options.
-    const config = error.function === "fromConfig" || names.readingConfig;
-    if (config && key !== "layerType") return quoted;
-    const words = names.of(key, error.function);
-    if (words !== undefined) return words;
-    if (names.scaling.has(key) && /"scaling"/.test(head))
-      return JSON.stringify(names.scaling.get(key));
-    return quoted;
-  });
-  return named + (cut < 0 ? "" : message.slice(cut));
+/**
+ * The text of a library TypeError or RangeError for the command line: the
+ * options it is about, wherever the message quotes them, put as the user's
+ * flags (or as the --config they came from). Messages are never searched:
+ * the options come from the error's `option` and `code`.
+ */
+export function describe(error, names) {
+  const { option, code } = error;
+  let { message } = error;
+  if (typeof option !== "string") return message;
+  const own = OWN_WORDS[code]?.(option, names);
+  if (own !== undefined) return `sinusoidal-pe: ${own}`;
+  for (const name of optionsOf(error)) {
+    const words = names.of(name, error.function);
+    if (words !== undefined) message = message.replaceAll(`"${name}"`, words);
+  }
+  return message;
 }

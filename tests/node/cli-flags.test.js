@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Names, describe } from "../../src/cli/messages.js";
+import { Names, describe } from "../../build/internals.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pe-cli-flags-"));
@@ -289,6 +289,16 @@ test("--seq-len reaches a --config's scaling, and is refused where none takes it
   );
 });
 
+test("a rule about two options names both flags, from its code", () => {
+  refused(
+    run(
+      ...["table", "--schedule", "timescale", "--dim", "8", "--positions", "2"],
+      ...["--min-timescale", "0", "--max-timescale", "1"],
+    ),
+    /^sinusoidal-pe: table: options --min-timescale and --max-timescale must be finite numbers > 0/,
+  );
+});
+
 test("a refusal about a --config value names the config, not a flag the user did not give", () => {
   const config = join(dir, "odd-head.json");
   writeFileSync(config, JSON.stringify({ head_dim: 7, rope_theta: 10000 }));
@@ -355,7 +365,7 @@ test("messages map error.option to the flag typed, or to the --config it came fr
         "ERR_UNKNOWN_OPTION",
         "table",
       ),
-      'sinusoidal-pe: table: unknown option "beta" for option --scaling',
+      'sinusoidal-pe: option --scaling has the key "beta", which is no rope_scaling parameter',
     ],
   ];
   for (const [error, want] of cases) assert.equal(describe(error, names), want);

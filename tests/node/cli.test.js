@@ -492,7 +492,10 @@ test('--scaling reports a "__proto__" key as written', () => {
         '{"rope_type": "linear", "factor": 2, "__proto__": {"factor": 3}}',
     }),
   );
-  refused(result, /unknown option "__proto__" for option --scaling/);
+  refused(
+    result,
+    /option --scaling has the key "__proto__", which is no rope_scaling parameter/,
+  );
   // A snake_case key is reported as written too.
   refused(
     bounded(
@@ -502,7 +505,7 @@ test('--scaling reports a "__proto__" key as written', () => {
         scaling: '{"rope_type": "linear", "factor": 2, "low_freq": 1}',
       }),
     ),
-    /unknown option "low_freq" for option --scaling/,
+    /option --scaling has the key "low_freq", which is no rope_scaling parameter/,
   );
 });
 

@@ -8,3 +8,5 @@ export * as constants from "sinusoidal-pe-constants";
 export * as kernels from "../../src/kernels.js";
 // The public API in the same bundle, sharing the instance above.
 export * as api from "../../src/index.js";
+// The command line's mapping of library errors to its flags.
+export { Names, describe } from "../../src/cli/messages.js";
