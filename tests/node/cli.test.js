@@ -445,6 +445,21 @@ test("a count beyond the library's table limit is refused", () => {
   assert.equal(result.stdout, "");
 });
 
+test("a rope cache too large for one call streams in blocks", () => {
+  // 2^32 - 1 rows: past one call's 4 GiB, within the count the library takes.
+  const result = spawnSync(
+    "/bin/sh",
+    [
+      "-c",
+      `"${process.execPath}" "${cli}" rope-cache --positions 4294967295 --dim 8 --format csv | head -2`,
+    ],
+    { encoding: "utf8", timeout: 20000 },
+  );
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout.split("\n")[0], "1,1,1,1");
+});
+
 test("decay refuses counts beyond the library's MAX_COUNT before writing", () => {
   assert.equal(constants.MAX_COUNT, 2 ** 28);
   for (const count of [String(constants.MAX_COUNT + 1), "1e20"]) {
