@@ -320,28 +320,41 @@ function readStream(fd, refuse, limit, check) {
   });
 }
 
-// Reads a device (or any file) opened non-blocking, up to `limit` bytes,
-// waiting without blocking when it has nothing yet.
-async function readHandle(fd, refuse, limit, check) {
-  const chunks = [];
+// Reads a file or device opened non-blocking, up to `limit` bytes, into one
+// buffer sized for `expected` bytes (a regular file's size) and grown as
+// needed; a device with nothing yet is waited for, never blocked on, and
+// signals are let in between blocks.
+async function readHandle(fd, refuse, limit, check, expected) {
+  let buffer = Buffer.allocUnsafe(
+    Math.min(Math.max(expected, 2 ** 16), limit) + 1,
+  );
   let size = 0;
   for (;;) {
-    const chunk = Buffer.alloc(Math.min(1 << 20, limit + 1 - size));
+    if (size === buffer.length) {
+      if (size > limit) throw refuse();
+      const grown = Buffer.allocUnsafe(Math.min(2 * size, limit + 1));
+      buffer.copy(grown, 0, 0, size);
+      buffer = grown;
+    }
     let count;
     try {
-      count = readSync(fd, chunk, 0, chunk.length, null);
+      count = readSync(
+        fd,
+        buffer,
+        size,
+        Math.min(buffer.length - size, 2 ** 24),
+        null,
+      );
     } catch (error) {
       if (error.code !== "EAGAIN") throw error;
       await sleep(10);
       continue;
     }
-    if (count === 0) return Buffer.concat(chunks);
+    if (count === 0) return buffer.subarray(0, size);
+    check?.(buffer.subarray(size, size + count), size === 0);
     size += count;
     if (size > limit) throw refuse();
-    check?.(chunk.subarray(0, count), chunks.length === 0);
-    chunks.push(chunk.subarray(0, count));
-    // Let a signal in between large reads.
-    await sleep(0);
+    await new Promise(setImmediate);
   }
 }
 
@@ -371,7 +384,7 @@ export async function readBounded(flag, path, { limit, what, check }) {
       fd = null;
       return await readStream(owned, refuse, limit, check);
     }
-    return await readHandle(fd, refuse, limit, check);
+    return await readHandle(fd, refuse, limit, check, stat.size);
   } catch (error) {
     if (error instanceof Error && error.syscall !== undefined)
       throw fileError(flag, path, error);
