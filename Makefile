@@ -235,6 +235,7 @@ format: node_modules/.package-lock.json
 
 bench: all site deps-browser
 	node bench/run.js
+	node bench/calls.js
 	node bench/first-call.js
 	node bench/cli-formats.js
 	/usr/bin/python3 bench/float32_gap.py

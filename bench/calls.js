@@ -63,14 +63,18 @@ function jsRope(x, first, tokens) {
 
 // The best JS loop for a table into a reused array: the paper's w_i once,
 // then sin and cos of every angle.
+// Both start each call at a new position, as rows of a growing cache do
+// (and sin 0, cos 0 would be free).
 function jsTable(out, count, dim) {
   const h = dim >> 1;
   const w = Float64Array.from({ length: h }, (_, i) =>
     Math.pow(10000, (-2 * i) / dim),
   );
+  let start = 1000;
   return () => {
+    start = (start + 1) & 4095;
     let k = 0;
-    for (let p = 0; p < count; p++)
+    for (let p = start; p < start + count; p++)
       for (let i = 0; i < h; i++) {
         out[k++] = Math.sin(p * w[i]);
         out[k++] = Math.cos(p * w[i]);
@@ -171,10 +175,16 @@ function tableCurve() {
   ]) {
     const out = new Float32Array(count * dim);
     const plan = createTable({ dim });
-    const perCallOut = { out };
-    const viaPlan = perCall(() => plan.rows(count, perCallOut), 5);
-    const options = { positions: count, dim, out };
-    const oneShot = perCall(() => table(options), 5);
+    const call = { start: 0, out };
+    const viaPlan = perCall(() => {
+      call.start = (call.start + 1) & 4095;
+      return plan.rows(count, call);
+    }, 5);
+    const options = { positions: count, start: 0, dim, out };
+    const oneShot = perCall(() => {
+      options.start = (options.start + 1) & 4095;
+      return table(options);
+    }, 5);
     const js = perCall(jsTable(out, count, dim), 5);
     plan.dispose();
     console.log(

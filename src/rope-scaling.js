@@ -55,6 +55,10 @@ export const PARAMETERS = Object.fromEntries(
   ]),
 );
 
+// The slot of each parameter, and its option path for messages.
+const SLOT = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key, k) => [key, k]));
+const SCALING_PATHS = ROPE_PARAMETER_SLOTS.map((key) => `scaling.${key}`);
+
 // Every key a scaling may have.
 const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
 
@@ -156,15 +160,27 @@ export function ropeSpec(raw) {
         "ERR_REQUIRED",
       );
 
-  const p = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key) => [key, NaN]));
-  for (const key of ROPE_PARAMETER_SLOTS)
-    if (scaling[key] !== undefined)
-      p[key] =
-        key === "truncate"
-          ? boolean(scaling.truncate, "scaling.truncate")
-            ? 1
-            : 0
-          : finite(scaling[key], `scaling.${key}`);
+  // The core's parameter array: NaN fills a slot not given, and bit k of
+  // `present` says slot k is.
+  const params = new Float64Array(ROPE_PARAMETER_SLOTS.length).fill(NaN);
+  let present = 0;
+  for (let k = 0; k < ROPE_PARAMETER_SLOTS.length; k++) {
+    const key = ROPE_PARAMETER_SLOTS[k];
+    if (scaling[key] === undefined) continue;
+    params[k] =
+      key === "truncate"
+        ? boolean(scaling.truncate, "scaling.truncate")
+          ? 1
+          : 0
+        : finite(scaling[key], SCALING_PATHS[k]);
+    present |= 1 << k;
+  }
+  const p = {
+    factor: params[SLOT.factor],
+    attentionFactor: params[SLOT.attentionFactor],
+    originalMaxPositionEmbeddings: params[SLOT.originalMaxPositionEmbeddings],
+    maxPositionEmbeddings: params[SLOT.maxPositionEmbeddings],
+  };
 
   let factors = new Float64Array(0);
   if (
@@ -213,11 +229,8 @@ export function ropeSpec(raw) {
     // The values, and which are given: bit k for slot k, the only word on
     // presence (the core never reads a slot not given; NaN fills them here,
     // which keeps a schedule's cache key apart from any given value).
-    params: Float64Array.from(ROPE_PARAMETER_SLOTS, (key) => p[key]),
-    present: ROPE_PARAMETER_SLOTS.reduce(
-      (bits, key, k) => (Number.isNaN(p[key]) ? bits : bits | (1 << k)),
-      0,
-    ),
+    params,
+    present,
     factors,
     given: { dim: headDim, rotaryDim: dim, base, scaling },
   };

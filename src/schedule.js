@@ -232,6 +232,9 @@ function scheduleOf(options, defaultOddDim) {
   return spec;
 }
 
+// Keys of RoPE schedules start with a number no other schedule has.
+const ROPE_KEY = -1;
+
 // The frequencies of a prepared schedule, JS-owned, computed by the C core
 // once per schedule: { omega, attention, warnings }, where attention is the
 // attention factor of a RoPE scaling (1 without), which multiplies cos and
@@ -243,10 +246,11 @@ export function frequenciesOf(prepared) {
   if (rope !== null)
     return cachedFrequencies(
       scheduleKey([
-        "rope",
+        ROPE_KEY,
         rope.type,
         rope.dim,
         rope.base,
+        rope.present,
         rope.params,
         rope.factors,
       ]),
