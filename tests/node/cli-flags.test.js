@@ -299,6 +299,40 @@ test("a rule about two options names both flags, from its code", () => {
   );
 });
 
+test("what transformers only logs is a warning on standard error, and the cache is written", () => {
+  // Yarn-Mistral's rope_scaling carries "finetuned", which no rope type
+  // takes: transformers logs it and computes.
+  const config = join(dir, "yarn-finetuned.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      head_dim: 8,
+      rope_theta: 10000,
+      max_position_embeddings: 32768,
+      rope_scaling: {
+        type: "yarn",
+        factor: 4,
+        original_max_position_embeddings: 8192,
+        finetuned: true,
+      },
+    }),
+  );
+  const result = run(
+    ...["rope-cache", "--config", config, "--positions", "1"],
+    ...["--format", "csv"],
+  );
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /^sinusoidal-pe: warning: config field "rope_scaling\.finetuned" /,
+  );
+  assert.equal(result.stderr.split("\n").length, 2, "one warning, once");
+  // Row 0: cos 0 = 1 times yarn's attention factor 0.1 · ln 4 + 1.
+  const attention = 0.1 * Math.log(4) + 1;
+  for (const v of result.stdout.trim().split("\n")[0].split(",").map(Number))
+    assert.ok(Math.abs(v - attention) < 1e-6, `${v}`);
+});
+
 test("a refusal about a --config value names the config, not a flag the user did not give", () => {
   const config = join(dir, "odd-head.json");
   writeFileSync(config, JSON.stringify({ head_dim: 7, rope_theta: 10000 }));
