@@ -418,7 +418,7 @@ function tokens(argv) {
     if (token.kind !== "option") continue;
     if (!Object.hasOwn(OPTIONS, token.name))
       throw unknownFlag(argv[token.index], known);
-    const flag = `--${token.name}`;
+    const flag = token.rawName;
     if (Object.hasOwn(values, token.name))
       throw usage(`option ${flag} is given more than once; give it once`);
     if (OPTIONS[token.name].type === "boolean") {
@@ -436,7 +436,7 @@ function tokens(argv) {
       Number.isNaN(Number(next))
     )
       throw usage(
-        `option ${flag} needs a value, got the option ${next} (a value that starts with "-" is given as ${flag}=${next})`,
+        `option ${flag} needs a value, got the option ${next} (a value that starts with "-" is given as --${token.name}=${next})`,
       );
     values[token.name] = next;
   }
@@ -455,10 +455,17 @@ export function parse(argv) {
       `give a command: ${Object.keys(COMMAND_KEYS).join(", ")}; "sinusoidal-pe --help" lists the options`,
     );
   const [command, ...rest] = positionals;
-  if (!Object.hasOwn(COMMAND_KEYS, command))
-    throw usage(
-      `unknown command "${command}"; commands: ${Object.keys(COMMAND_KEYS).join(", ")}`,
+  if (!Object.hasOwn(COMMAND_KEYS, command)) {
+    const near = Object.keys(COMMAND_KEYS).find(
+      (name) => distance(command, name) <= 2,
     );
+    throw usage(
+      `unknown command "${command}"; ` +
+        (near === undefined
+          ? `commands: ${Object.keys(COMMAND_KEYS).join(", ")}`
+          : `did you mean ${near}?`),
+    );
+  }
   if (rest.length > 0) throw usage(`unexpected argument "${rest[0]}"`);
   for (const key of Object.keys(values)) {
     if (COMMAND_KEYS[command].includes(key)) continue;

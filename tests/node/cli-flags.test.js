@@ -46,6 +46,10 @@ test("an unknown flag is answered with the closest flag, never parseArgs' text",
     );
     assert.doesNotMatch(result.stderr, /ERR_PARSE_ARGS|Unknown option '/);
   }
+  refused(
+    run("tabel", "--dim", "4"),
+    /^sinusoidal-pe: unknown command "tabel"; did you mean table\?\n/,
+  );
   // Nothing close: no guess.
   refused(
     run("table", "--frobnicate", "--dim", "4"),
@@ -63,6 +67,10 @@ test("a flag without its value, or a value for a switch, is named", () => {
     /^sinusoidal-pe: option --dim needs a value, got the option --positions/,
   );
   refused(run("--help=yes"), /^sinusoidal-pe: option --help is a switch/);
+  refused(
+    run("table", "--positions", "3", "--dim", "4", "-o"),
+    /^sinusoidal-pe: option -o needs a value\n/,
+  );
   // A negative number is a value.
   const negative = run(
     ...["table", "--positions", "1", "--dim", "2", "--start", "-1"],
