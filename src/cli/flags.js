@@ -144,6 +144,7 @@ RoPE cache options (rope-cache)
   --base B             rope_theta (default 10000)
   --scaling JSON       rope_scaling, as above
   --seq-len N          the sequence length of a dynamic or longrope scaling
+                       (default: the largest position + 1, as transformers)
   --layout NAME        half (default): [n, dim/2]; duplicated: [n, dim],
                        cat(freqs, freqs); interleaved: [n, dim]
   --dtype TYPE         float32 (default), float64 or float16 (bits in .npy,
@@ -165,8 +166,8 @@ Output
   -o, --output FILE    write to FILE instead of standard output: a file is
                        replaced only once complete (through a symbolic link,
                        the file it points to); a FIFO or device is written
-                       directly. -o - is standard output, where npy and f32
-                       are written to a terminal only when asked for so
+                       directly. -o - is standard output, which npy and f32
+                       reach on a terminal only so
   --block-rows N       rows generated per block (default: about 16 MiB)
   -h, --help           this help
   --version            the version of sinusoidal-pe
