@@ -25,8 +25,9 @@ import { isProbeRefusal } from "./messages.js";
 import { blockRowsFor, writeRows } from "./rows.js";
 
 // Inputs are read whole, up to a bound: a config.json is at most a few
-// hundred kB (8 MiB is room for any), and the positions the library takes in
-// one table, 2^28 of them, fill 2 GiB as float64 or as short lines of text.
+// hundred kB (8 MiB is room for any); 2 GiB of positions is 2^28 float64
+// values (or short lines of text), half of what the module's 4 GiB could hold
+// in one call and far beyond any model's context, held in memory once.
 const CONFIG_BYTES = 2 ** 23;
 const POSITIONS_BYTES = 2 ** 31;
 
