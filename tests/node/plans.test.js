@@ -250,3 +250,29 @@ test("a cache plan follows each call's sequence and keeps its own options", () =
     /rope cache plan: rows\(\) after dispose\(\)/,
   );
 });
+
+test("toNpy reads the shape before checking the values: a getter that detaches them is refused by name", () => {
+  const values = new Float32Array(4);
+  const shape = [
+    2,
+    {
+      valueOf() {
+        return 2;
+      },
+    },
+  ];
+  Object.defineProperty(shape, 1, {
+    get() {
+      structuredClone(values.buffer, { transfer: [values.buffer] });
+      return 2;
+    },
+  });
+  assert.throws(
+    () => pe.toNpy(values, shape),
+    (error) =>
+      error instanceof TypeError &&
+      error.option === "values" &&
+      error.code === "ERR_DETACHED",
+  );
+  assert.equal(pe.toNpy(new Float32Array(4), [2, 2]).length, 128 + 16);
+});
