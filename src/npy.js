@@ -4,7 +4,7 @@
 // 64-byte boundary, as NumPy writes. Headers up to 65535 bytes are format
 // 1.0 (a uint16 length); longer ones are format 2.0 (a uint32 length), as
 // NumPy falls back to.
-import { integer, rangeError, typeError } from "./options.js";
+import { integer, rangeError, requireReadable, typeError } from "./options.js";
 import {
   bufferOf,
   byteLengthOf,
@@ -110,6 +110,8 @@ export function littleEndianBytes(values) {
 export function toNpy(values, shape) {
   const descriptor = descriptorOf(values);
   const { dims, count } = checkedShape(shape);
+  // The shape was read first: a getter there may have detached the values.
+  requireReadable(values, "values");
   const length = lengthOf(values);
   if (count !== length)
     throw rangeError(

@@ -10,7 +10,15 @@ import type {
   TablePlacement,
 } from "./index.js";
 import type { RopeFields, RopeResult, RopeScale } from "./relation.js";
-import type { MropePositions } from "./rope-scaling.js";
+import type {
+  MropePositions,
+  RopeCacheArray,
+  RopeCacheOut,
+  RopeCacheResult,
+  RopeDType,
+  RopeFrequencyOptions,
+  RopeLayout,
+} from "./rope-scaling.js";
 
 /** The options of `createRope`: rope's, without the per-call `out` and `inPlace`. */
 export type RopePlanOptions = Omit<RopeFields<never>, "out" | "inPlace"> & {
@@ -117,6 +125,54 @@ export function createTable(
 export function createTable(
   options: TablePlanOptions & Float32Plan,
 ): TablePlan<"float32">;
+
+/** The options of `createRopeCache`: ropeCache's, without positions, start and out. */
+export interface RopeCachePlanOptions<
+  D extends RopeDType = "float32",
+> extends RopeFrequencyOptions {
+  /** Default "half". */
+  layout?: RopeLayout;
+  /** "float32" (default), "float64", or "float16" (Uint16Arrays of half bits). */
+  dtype?: D;
+  /** Given per call: `plan.rows(positions)`. */
+  positions?: never;
+  /** Given per call: `plan.rows(count, { start })`. */
+  start?: never;
+  /** Given per call: `plan.rows(positions, { out: { cos, sin } })`. */
+  out?: never;
+}
+
+/** What one call of a cache plan takes besides its positions. */
+export interface RopeCacheCall<Out> {
+  /** First position when positions is a count; default 0. */
+  start?: number;
+  /** Arrays of the plan's dtype to fill and return as cos and sin. */
+  out?: Out;
+}
+
+/** A cache plan: the cos and sin rows of a growing KV cache as its tokens arrive. */
+export interface RopeCachePlan<D extends RopeDType = "float32"> {
+  /**
+   * Equals `ropeCache({ ...options, positions, ...perCall })` bit for bit,
+   * where `options` are the plan's.
+   */
+  rows(
+    positions:
+      | number
+      | ArrayLike<number>
+      | BigInt64Array
+      | BigUint64Array
+      | MropePositions,
+    perCall?: RopeCacheCall<RopeCacheOut<RopeCacheArray<D>>>,
+  ): RopeCacheResult<RopeCacheArray<D>>;
+  /** Ends the plan; `rows` then throws. */
+  dispose(): void;
+}
+
+/** Reads, checks and resolves ropeCache's options once, but the positions. */
+export function createRopeCache<D extends RopeDType = "float32">(
+  options: RopeCachePlanOptions<D>,
+): RopeCachePlan<D>;
 
 /**
  * Every TypeError or RangeError about an input carries these: the option's

@@ -12,9 +12,11 @@ import {
   ROPE_TYPES,
   ROPE_WARNINGS,
 } from "sinusoidal-pe-constants";
+import { cachedFrequencies, scheduleKey } from "./frequency-cache.js";
 import * as kernels from "./kernels.js";
 import {
   boolean,
+  calling,
   integer,
   numbers,
   oneOf,
@@ -65,13 +67,13 @@ const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
 // Reads each own enumerable key once into a plain object; undefined values
 // count as absent. `path` is the option a nested object is ("scaling"): its
 // errors name "scaling.facter".
-function readOptions(object, allowed, where, name, path) {
+function readOptions(object, allowed, where, name, path, hints) {
   const copy = Object.fromEntries(
     Object.entries(snapshot(object, name, path)).filter(
       ([, v]) => v !== undefined,
     ),
   );
-  if (path === undefined) rejectUnknown(copy, allowed, where);
+  if (path === undefined) rejectUnknown(copy, allowed, where, hints);
   else
     for (const key of Object.keys(copy))
       if (!allowed.includes(key))
@@ -236,6 +238,45 @@ export function ropeSpec(raw) {
   };
 }
 
+/**
+ * The inverse frequencies, attention factor and warnings of a read RoPE
+ * spec, computed by the C core once per schedule (frequency-cache.js):
+ * { omega, attention, warnings }, JS-owned.
+ */
+export function cachedRopeFrequencies(spec, api) {
+  return cachedFrequencies(
+    scheduleKey([
+      ROPE_KEY,
+      spec.type,
+      spec.dim,
+      spec.base,
+      spec.present,
+      spec.params,
+      spec.factors,
+    ]),
+    () =>
+      withScratch((scratch) => {
+        const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+          spec,
+          scratch,
+          api,
+        );
+        return {
+          omega: new Float64Array(
+            memoryBuffer(),
+            pointer,
+            spec.dim / 2,
+          ).slice(),
+          attention: attentionFactor,
+          warnings,
+        };
+      }),
+  );
+}
+
+// Keys of RoPE schedules start with a number no other schedule has.
+const ROPE_KEY = -1;
+
 // Writes the inverse frequencies into module memory for the public function
 // `api`; returns their pointer and the attention factor.
 export function writeRopeFrequencies(spec, scratch, api) {
@@ -355,23 +396,32 @@ export function followSequence(spec, largest) {
   const name = ROPE_TYPES[spec.type];
   const scaling = spec.given.scaling;
   if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
-    return null;
-  if (!(largest >= 0)) return null;
+    return { spec, warning: null };
+  if (!(largest >= 0)) return { spec, warning: null };
   // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
   const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
-  spec.params[SEQ_LEN_SLOT] = seqLen;
-  spec.present |= 1 << SEQ_LEN_SLOT;
-  scaling.seqLen = seqLen;
+  // The call's own spec: a plan's stays as it was made.
+  const params = spec.params.slice();
+  params[SEQ_LEN_SLOT] = seqLen;
+  const followed = {
+    ...spec,
+    params,
+    present: spec.present | (1 << SEQ_LEN_SLOT),
+    given: { ...spec.given, scaling: { ...scaling, seqLen } },
+  };
   const original =
     name === "longrope"
       ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
       : scaling.maxPositionEmbeddings;
-  if (!(seqLen > original)) return null;
+  if (!(seqLen > original)) return { spec: followed, warning: null };
   const effect =
     name === "longrope"
       ? "the long factors are used"
       : "the base grows with it";
-  return `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`;
+  return {
+    spec: followed,
+    warning: `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`,
+  };
 }
 
 // The largest of the positions a cache serves.
@@ -473,15 +523,28 @@ const ARRAYS = [Float32Array, Float64Array, Uint16Array];
  * attention factor; float16 is a Uint16Array of IEEE half bits.
  */
 export function ropeCache(options) {
-  const raw = readOptions(
-    options,
-    [
-      ["positions", "start", "dim", "rotaryDim", "base", "scaling"],
-      ["mropeSection", "mropeInterleaved", "pairing", "layout", "dtype"],
-      ["out"],
-    ].flat(),
-    "ropeCache()",
-  );
+  const raw = readOptions(options, CACHE_OPTIONS, "ropeCache()");
+  return cacheRows(readCache(raw), raw.positions, raw.start, raw.out);
+}
+
+const CACHE_OPTIONS = [
+  ["positions", "start", "dim", "rotaryDim", "base", "scaling"],
+  ["mropeSection", "mropeInterleaved", "pairing", "layout", "dtype"],
+  ["out"],
+].flat();
+// What a cache plan takes per call, and the options that stay fixed.
+const CACHE_PER_CALL = ["positions", "start", "out"];
+const CACHE_PLAN_OPTIONS = CACHE_OPTIONS.filter(
+  (key) => !CACHE_PER_CALL.includes(key),
+);
+const CACHE_PLAN_HINTS = {
+  positions: "it is given per call: plan.rows(positions, { start, out })",
+  start: "it is given per call: plan.rows(count, { start })",
+  out: "it is given per call: plan.rows(positions, { out: { cos, sin } })",
+};
+
+// A cache's options but its rows, read and checked once.
+function readCache(raw) {
   const spec = ropeSpec(raw);
   const mrope = mropeSpec(raw);
   // A cache's layouts name its shapes; "halves" is a table's layout.
@@ -493,35 +556,58 @@ export function ropeCache(options) {
     );
   const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
   const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
+  // The stream of each pair; the C core checks the section.
+  const streamOf =
+    mrope === null
+      ? null
+      : withScratch((scratch) => {
+          const pointer = writeStreams(
+            mrope,
+            spec.dim / 2,
+            scratch,
+            "ropeCache",
+          );
+          return new Uint8Array(memoryBuffer(), pointer, spec.dim / 2).slice();
+        });
+  return { spec, streamOf, layout, dtype };
+}
+
+/**
+ * The cos and sin rows of a read cache at `positions` (a count from
+ * `start`, a list, or M-RoPE's { t, h, w }), into `outOption` or new
+ * arrays: { cos, sin, warnings }.
+ */
+function cacheRows(cache, positionsOption, startOption, outOption) {
+  const { streamOf, layout, dtype } = cache;
   let count,
     start = 0,
     positions = null,
     streams = null;
-  if (isStreams(raw.positions)) {
-    if (mrope === null)
+  if (isStreams(positionsOption)) {
+    if (streamOf === null)
       throw typeError(
         'option "positions" as { t, h, w } needs "mropeSection" (the pairs of each stream)',
         "mropeSection",
         "ERR_REQUIRED",
       );
-    if (raw.start !== undefined)
+    if (startOption !== undefined)
       throw typeError(
         `option "start" applies only when "positions" is a count`,
         "start",
         "ERR_NOT_APPLICABLE",
       );
-    streams = readStreams(raw.positions);
+    streams = readStreams(positionsOption);
     count = streams[0].length;
   } else {
-    const rows = positionList(raw.positions, raw.start, {
+    const rows = positionList(positionsOption, startOption, {
       min: 0,
       maxCount: 2 ** 32 - 1,
       maxArray: 2 ** 32 - 1,
     });
     ({ count, start, values: positions } = rows);
   }
-  const followed = followSequence(
-    spec,
+  const { spec, warning } = followSequence(
+    cache.spec,
     count === 0
       ? -Infinity
       : streams !== null
@@ -539,18 +625,24 @@ export function ropeCache(options) {
       "positions",
       "ERR_TOO_LARGE",
     );
-  const out = cacheOut(raw.out, Typed, count * width);
+  const out = cacheOut(outOption, Typed, count * width);
+  const frequencies = cachedRopeFrequencies(spec, "ropeCache");
+  const warnings =
+    warning === null
+      ? frequencies.warnings.slice()
+      : [...frequencies.warnings, warning];
 
   const where = { api: "ropeCache", given: spec.given };
   return withScratch((scratch) => {
-    const streamOf =
-      mrope === null
-        ? 0
-        : writeStreams(mrope, spec.dim / 2, scratch, "ropeCache");
-    const written = writeRopeFrequencies(spec, scratch, "ropeCache");
-    const { pointer, attentionFactor } = written;
-    const warnings =
-      followed === null ? written.warnings : [...written.warnings, followed];
+    const pairs = spec.dim / 2;
+    const pointer = scratch(pairs * 8, "inverse frequencies");
+    new Float64Array(memoryBuffer(), pointer, pairs).set(frequencies.omega);
+    const attentionFactor = frequencies.attention;
+    let streamsPointer = 0;
+    if (streamOf !== null) {
+      streamsPointer = scratch(pairs, "M-RoPE streams");
+      new Uint8Array(memoryBuffer(), streamsPointer, pairs).set(streamOf);
+    }
     // The first block checks the cache's arguments (the attention factor
     // must fit the dtype) before it writes; no rows have no block, so a call
     // of no rows checks them.
@@ -563,7 +655,7 @@ export function ropeCache(options) {
         layout,
         count: 0,
         inverseFrequencies: pointer,
-        pairs: spec.dim / 2,
+        pairs,
         attention: attentionFactor,
       });
     const length = count * width;
@@ -572,11 +664,18 @@ export function ropeCache(options) {
     if (count === 0) return { cos, sin, warnings };
     if (streams !== null) {
       const target = { cos, sin, dtype, layout, width, Typed, scratch };
-      streamCache(spec, streams, streamOf, pointer, attentionFactor, target);
+      streamCache(
+        spec,
+        streams,
+        streamsPointer,
+        pointer,
+        attentionFactor,
+        target,
+      );
       return { cos, sin, warnings };
     }
     checkBlockAngles(
-      largestFrequency(pointer, spec.dim / 2),
+      largestFrequency(pointer, pairs),
       positions,
       start,
       count,
@@ -603,7 +702,7 @@ export function ropeCache(options) {
         count: n,
         start: start + first,
         inverseFrequencies: pointer,
-        pairs: spec.dim / 2,
+        pairs,
         attention: attentionFactor,
       });
       const buffer = memoryBuffer();
@@ -612,6 +711,67 @@ export function ropeCache(options) {
     }
     return { cos, sin, warnings };
   });
+}
+
+/**
+ * A cache plan: `createRopeCache(options)` reads, checks and resolves every
+ * option of ropeCache but the rows once; `rows(positions, perCall?)` then
+ * equals `ropeCache({ ...options, positions, ...perCall })` bit for bit,
+ * where perCall holds only `start` and `out`: the rows of a growing KV
+ * cache as its tokens arrive.
+ */
+class RopeCachePlan {
+  #cache;
+  #disposed = false;
+
+  constructor(cache) {
+    this.#cache = cache;
+  }
+
+  rows(positions, perCall) {
+    if (this.#disposed)
+      throw new Error(
+        "sinusoidal-pe: rope cache plan: rows() after dispose(); create a new plan with createRopeCache()",
+      );
+    return calling("ropeCache", planCacheRows, [
+      this.#cache,
+      positions,
+      perCall,
+    ]);
+  }
+
+  /** The plan holds no module memory between calls; it cannot be used after. */
+  dispose() {
+    this.#disposed = true;
+  }
+}
+
+// A plan's call: its per-call options read once, then ropeCache's rows.
+function planCacheRows(cache, positions, perCall) {
+  const given =
+    perCall === undefined
+      ? {}
+      : readOptions(
+          perCall,
+          ["start", "out"],
+          "a rope cache plan's rows()",
+          "the per-call options",
+          "perCall",
+        );
+  return cacheRows(cache, positions, given.start, given.out);
+}
+
+/** A cache plan of these options (all of ropeCache's, but positions, start and out). */
+export function createRopeCache(options) {
+  const raw = readOptions(
+    options,
+    CACHE_PLAN_OPTIONS,
+    "createRopeCache()",
+    undefined,
+    undefined,
+    CACHE_PLAN_HINTS,
+  );
+  return new RopeCachePlan(readCache(raw));
 }
 
 // The rows of an M-RoPE cache, in blocks: each pair at its own stream's

@@ -489,7 +489,30 @@ function applyPlan(spec, vectors, positions, perCall, memory) {
   return run(spec, vectors, positions, readPerCall(perCall), memory);
 }
 
-/** A RoPE plan of these options (all of rope's, but out and inPlace). */
+/**
+ * A RoPE plan of these options (all of rope's, but out and inPlace). The C
+ * core checks the plan's values here, in a call of no rows, so that a plan
+ * that is made runs.
+ */
 export function createRope(options) {
-  return new RopePlan(readSpec(snapshot(options), "createRope", false));
+  const spec = readSpec(snapshot(options), "createRope", false);
+  withScratch((scratch) => {
+    const omega = scratch(spec.pairs * 8, "frequencies");
+    new Float64Array(memoryBuffer(), omega, spec.pairs).set(spec.omega);
+    turn(
+      { ...spec, prepared: { ...spec.prepared, api: "createRope" } },
+      {
+        data: 0,
+        count: 0,
+        repeat: spec.heads,
+        span: 1,
+        list: 0,
+        one: 0,
+        omega,
+        streams: 0,
+      },
+      0,
+    );
+  });
+  return new RopePlan(spec);
 }

@@ -14,7 +14,7 @@ import {
   typeError,
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
-import { ropeSpec, writeRopeFrequencies } from "./rope-scaling.js";
+import { cachedRopeFrequencies, ropeSpec } from "./rope-scaling.js";
 import { cachedFrequencies, scheduleKey } from "./frequency-cache.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
@@ -232,9 +232,6 @@ function scheduleOf(options, defaultOddDim) {
   return spec;
 }
 
-// Keys of RoPE schedules start with a number no other schedule has.
-const ROPE_KEY = -1;
-
 // The frequencies of a prepared schedule, JS-owned, computed by the C core
 // once per schedule: { omega, attention, warnings }, where attention is the
 // attention factor of a RoPE scaling (1 without), which multiplies cos and
@@ -242,20 +239,8 @@ const ROPE_KEY = -1;
 export function frequenciesOf(prepared) {
   if (prepared.explicit !== null)
     return { omega: prepared.explicit, attention: 1, warnings: [] };
-  const rope = prepared.rope;
-  if (rope !== null)
-    return cachedFrequencies(
-      scheduleKey([
-        ROPE_KEY,
-        rope.type,
-        rope.dim,
-        rope.base,
-        rope.present,
-        rope.params,
-        rope.factors,
-      ]),
-      () => computeRopeFrequencies(rope, prepared.api),
-    );
+  if (prepared.rope !== null)
+    return cachedRopeFrequencies(prepared.rope, prepared.api);
   const p = prepared;
   return cachedFrequencies(
     scheduleKey([
@@ -278,22 +263,6 @@ export function frequenciesOf(prepared) {
         };
       }),
   );
-}
-
-// The frequencies of a RoPE scaling computed by the C core, copied out.
-function computeRopeFrequencies(spec, api) {
-  return withScratch((scratch) => {
-    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
-      spec,
-      scratch,
-      api,
-    );
-    return {
-      omega: new Float64Array(memoryBuffer(), pointer, spec.dim / 2).slice(),
-      attention: attentionFactor,
-      warnings,
-    };
-  });
 }
 
 // The amplitude of every value of a table: the output scale times the

@@ -28,6 +28,7 @@ import {
 import { npyHeader as npyHeaderOf, toNpy as toNpyOf } from "./npy.js";
 import { toCsv as toCsvOf } from "./csv.js";
 import {
+  createRopeCache as createRopeCacheOf,
   ropeCache as ropeCacheOf,
   ropeFrequencies as ropeFrequenciesOf,
 } from "./rope-scaling.js";
@@ -87,6 +88,9 @@ export function toCsv(...args) {
 }
 export function ropeCache(...args) {
   return calling("ropeCache", ropeCacheOf, args);
+}
+export function createRopeCache(...args) {
+  return calling("createRopeCache", createRopeCacheOf, args);
 }
 export function ropeFrequencies(...args) {
   return calling("ropeFrequencies", ropeFrequenciesOf, args);

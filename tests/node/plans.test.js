@@ -216,3 +216,63 @@ test("a table plan writes rows of a growing cache into the caller's array", () =
     pe.table({ positions: 3, start: 10, dim: 64, dtype: "float64" }),
   );
 });
+
+test("a cache plan follows each call's sequence and keeps its own options", () => {
+  const options = {
+    dim: 32,
+    base: 10000,
+    scaling: { type: "dynamic", factor: 4, maxPositionEmbeddings: 64 },
+  };
+  const plan = pe.createRopeCache(options);
+  for (const positions of [10, 300, 10, [5, 1000], 64]) {
+    const viaPlan = plan.rows(positions);
+    const oneShot = pe.ropeCache({ ...options, positions });
+    assert.deepEqual(viaPlan, oneShot);
+  }
+  // A short sequence after a long one is the unscaled schedule again.
+  const short = plan.rows(10);
+  assert.deepEqual(short.warnings, []);
+  assert.deepEqual(short.cos, pe.ropeCache({ dim: 32, positions: 10 }).cos);
+  // A KV cache's rows one token at a time, into reused arrays.
+  const llama = pe.createRopeCache({ dim: 16, base: 500000, layout: "half" });
+  const out = { cos: new Float32Array(8), sin: new Float32Array(8) };
+  for (let p = 0; p < 20; p++) {
+    const row = llama.rows(1, { start: p, out });
+    assert.equal(row.cos, out.cos);
+    assert.deepEqual(
+      row.cos,
+      pe.ropeCache({ dim: 16, base: 500000, positions: [p] }).cos,
+    );
+  }
+  llama.dispose();
+  assert.throws(
+    () => llama.rows(1),
+    /rope cache plan: rows\(\) after dispose\(\)/,
+  );
+});
+
+test("toNpy reads the shape before checking the values: a getter that detaches them is refused by name", () => {
+  const values = new Float32Array(4);
+  const shape = [
+    2,
+    {
+      valueOf() {
+        return 2;
+      },
+    },
+  ];
+  Object.defineProperty(shape, 1, {
+    get() {
+      structuredClone(values.buffer, { transfer: [values.buffer] });
+      return 2;
+    },
+  });
+  assert.throws(
+    () => pe.toNpy(values, shape),
+    (error) =>
+      error instanceof TypeError &&
+      error.option === "values" &&
+      error.code === "ERR_DETACHED",
+  );
+  assert.equal(pe.toNpy(new Float32Array(4), [2, 2]).length, 128 + 16);
+});

@@ -256,3 +256,87 @@ test("a table plan's rows equal table, bit for bit, error for error", () => {
     }),
   );
 });
+
+const cacheCase = fc
+  .record({
+    pairs: fc.integer({ min: 1, max: 40 }),
+    base: fc.constantFrom(10000, 500000),
+    scaling: fc.oneof(
+      scaling,
+      fc.record({
+        type: fc.constant("dynamic"),
+        factor: finite(1, 8),
+        maxPositionEmbeddings: fc.constant(64),
+      }),
+    ),
+    layout: fc.constantFrom("half", "duplicated", "interleaved"),
+    dtype: fc.constantFrom("float32", "float64", "float16"),
+    mrope: fc.boolean(),
+    count: fc.integer({ min: 0, max: 300 }),
+    kind: fc.constantFrom("count", "list", "streams"),
+    start: fc.constantFrom(undefined, 0, 17, 0.5),
+    out: fc.boolean(),
+  })
+  .map((c) => {
+    const options = {
+      dim: 2 * c.pairs,
+      base: c.base,
+      layout: c.layout,
+      dtype: c.dtype,
+    };
+    if (c.scaling !== undefined) options.scaling = c.scaling;
+    if (c.mrope && c.pairs >= 3) {
+      const third = Math.floor(c.pairs / 3);
+      options.mropeSection = [c.pairs - 2 * third, third, third];
+    }
+    const list = Float64Array.from({ length: c.count }, (_, j) => 3 * j + 1);
+    const positions =
+      c.kind === "count"
+        ? c.count
+        : c.kind === "streams" && options.mropeSection !== undefined
+          ? { t: list, h: list.map((p, j) => p + (j % 3)), w: list }
+          : list;
+    const perCall = {};
+    if (c.start !== undefined && c.kind === "count") perCall.start = c.start;
+    return { options, positions, perCall, out: c.out, count: c.count };
+  });
+
+test("a cache plan's rows equal ropeCache, bit for bit, error for error", () => {
+  const cacheOutcome = (call) => {
+    try {
+      const { cos, sin, warnings } = call();
+      return { cos: outcome(() => cos), sin: outcome(() => sin), warnings };
+    } catch (error) {
+      return outcome(() => {
+        throw error;
+      });
+    }
+  };
+  holds(
+    fc.property(cacheCase, ({ options, positions, perCall, out, count }) => {
+      const plan = refusedAlike(
+        () => pe.createRopeCache(options),
+        () => pe.ropeCache({ ...options, positions }),
+      );
+      if (plan === null) return;
+      const sized = () => {
+        if (!out) return perCall;
+        const width = options.layout === "half" ? options.dim / 2 : options.dim;
+        const Typed = {
+          float32: Float32Array,
+          float64: Float64Array,
+          float16: Uint16Array,
+        }[options.dtype];
+        const cos = new Typed(count * width);
+        const sin = new Typed(count * width);
+        return { ...perCall, out: { cos, sin } };
+      };
+      const viaPlan = cacheOutcome(() => plan.rows(positions, sized()));
+      const oneShot = cacheOutcome(() =>
+        pe.ropeCache({ ...options, positions, ...sized() }),
+      );
+      plan.dispose();
+      assert.deepEqual(viaPlan, oneShot);
+    }),
+  );
+});

@@ -3,6 +3,7 @@
 // compile are marked.
 import {
   createRope,
+  createRopeCache,
   createTable,
   type InputErrorFields,
   type RopePlan,
@@ -39,3 +40,12 @@ function describe(error: unknown): string {
 }
 
 export { rotated, half, wide, first, exact, describe };
+
+const caches = createRopeCache({ dim: 128, base: 500000, dtype: "float16" });
+const next: Uint16Array = caches.rows([4096]).cos;
+const halfOut = { cos: new Uint16Array(64), sin: new Uint16Array(64) };
+caches.rows(1, { start: 4097, out: halfOut });
+// @ts-expect-error a float16 plan's rows are not a Float32Array
+const wrong: Float32Array = caches.rows(1).sin;
+
+export { next, wrong };
