@@ -213,9 +213,14 @@ function renamedInto(target, given) {
 }
 
 // A FIFO: opened once a reader has it open (polling, so that a signal ends
-// the wait), then written through the event loop.
+// the wait; after a second a notice says what the process waits for), then
+// written through the event loop.
 async function intoFifo(target, given) {
-  for (;;) {
+  for (let waited = 0; ; waited += 50) {
+    if (waited === 1000)
+      process.stderr.write(
+        `sinusoidal-pe: waiting for a reader of the FIFO ${given}\n`,
+      );
     try {
       const fd = openSync(target, O_WRONLY | O_NONBLOCK);
       return streamWriter(new Socket({ fd, readable: false, writable: true }), {

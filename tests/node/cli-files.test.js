@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -41,8 +41,14 @@ const expected = () => {
 
 // A child with its exit awaited for at most `ms`; a child still running then
 // is killed and reported as { code: "timeout" }.
+// Every child is killed when the tests end, so that one a test gave up on
+// (a CLI blocked for good) cannot keep the run alive.
+const children = [];
+after(() => children.forEach((child) => child.kill("SIGKILL")));
+
 function started(command, args, options = {}) {
   const child = spawn(command, args, options);
+  children.push(child);
   let stdout = Buffer.alloc(0);
   let stderr = "";
   child.stdout?.on(
@@ -69,10 +75,36 @@ function started(command, args, options = {}) {
       return { ...result, stdout, stderr };
     },
     running: () => child.exitCode === null && child.signalCode === null,
+    stderr: () => stderr,
   };
 }
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Polls `condition` every 50 ms for at most `ms`: whether it came true.
+async function until(condition, ms = 10000) {
+  for (let waited = 0; waited < ms; waited += 50) {
+    if (condition()) return true;
+    await wait(50);
+  }
+  return condition();
+}
+
+// Whether a running process holds `path` open (Linux's /proc); false once
+// the process is gone.
+function holds(pid, path) {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
 
 test("-o through a symbolic link writes the file it points to and keeps the link", () => {
   const dir = scratch();
@@ -121,13 +153,20 @@ test("-o to a FIFO with no reader waits for one, and SIGTERM ends the wait", asy
   const fifo = join(dir, "pipe");
   execFileSync("mkfifo", [fifo]);
   const writer = started(process.execPath, [cli, ...ARGS, "-o", fifo]);
-  await wait(1000);
+  // The notice says it waits: its signal handlers are installed by then.
+  assert.ok(
+    await until(() => /waiting for a reader/.test(writer.stderr())),
+    "waiting for a reader",
+  );
   assert.ok(writer.running(), "still waiting for a reader");
   assert.ok(lstatSync(fifo).isFIFO());
   writer.child.kill("SIGTERM");
   const { code, stderr } = await writer.exit(5000);
   assert.equal(code, 143, stderr);
-  assert.match(stderr, /interrupted by SIGTERM; nothing was written/);
+  assert.match(
+    stderr,
+    /^sinusoidal-pe: waiting for a reader of the FIFO \S+pipe\n\nsinusoidal-pe: interrupted by SIGTERM; nothing was written\n$/,
+  );
   assert.ok(lstatSync(fifo).isFIFO());
   assert.deepEqual(readdirSync(dir), ["pipe"]);
 });
@@ -277,7 +316,13 @@ for (const [signal, status] of [
       cli,
       ...["rope-cache", "--config", fifo, "--positions", "2"],
     ]);
-    await wait(1000);
+    // Blocked on the FIFO, open for reading: the handlers, installed before
+    // any file is opened, are in place.
+    assert.ok(
+      await until(() => holds(reader.child.pid, fifo)),
+      "reading the FIFO",
+    );
+    await wait(200);
     assert.ok(reader.running(), "waiting for a writer");
     reader.child.kill(signal);
     const { code, stderr } = await reader.exit(5000);
