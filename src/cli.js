@@ -47,7 +47,7 @@ export async function main(argv) {
     if (error?.code === "EPIPE") return 0;
     if (error instanceof UsageError) {
       // No arguments at all: the help, as a usage error.
-      const more = error.message === HELP ? "" : `\n${HELP_HINT}`;
+      const more = error.isHelp ? "" : `\n${HELP_HINT}`;
       process.stderr.write(`${error.message}${more}`);
       return 2;
     }

@@ -55,7 +55,9 @@ const REASONS = {
  */
 export class FileError extends Error {}
 export function fileError(flag, path, error) {
-  const reason = REASONS[error.code] ?? error.message;
+  // The system's own message may name a temporary file: only the code is
+  // shown where no words are known for it.
+  const reason = REASONS[error.code] ?? "refused by the system";
   return new FileError(
     `sinusoidal-pe: option ${flag} ${path}: ${reason} (${error.code})`,
   );

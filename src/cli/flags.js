@@ -447,7 +447,8 @@ function tokens(argv) {
 // The request argv makes: a command with its checked flags, or help, or
 // the version. No arguments at all is a usage error that shows the help.
 export function parse(argv) {
-  if (argv.length === 0) throw new UsageError(HELP);
+  if (argv.length === 0)
+    throw Object.assign(new UsageError(HELP), { isHelp: true });
   const { values, positionals } = tokens(argv);
   if (values.version) return { version: true };
   if (values.help) return { help: true };
