@@ -39,6 +39,7 @@ import {
   wasm,
   withScratch,
 } from "./runtime.js";
+import { CONSTRUCTORS, kindOf } from "./typed-arrays.js";
 
 export {
   ROPE_TYPES,
@@ -377,13 +378,14 @@ export function ropeCache(options) {
     ({ count, start, values: positions } = rows);
   }
   const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
-  const Typed = ARRAYS[dtype];
-  const bytes = count * width * Typed.BYTES_PER_ELEMENT;
+  const shape = [count, width];
+  const bytes = count * width * ARRAYS[dtype].BYTES_PER_ELEMENT;
   if (2 * bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
     );
-  const out = cacheOut(raw.out, Typed, count * width);
+  const out = cacheOut(raw.out, ARRAYS[dtype], count * width);
+  const { Typed } = out;
 
   const where = { api: "ropeCache", given: spec.given };
   return withScratch((scratch) => {
@@ -414,11 +416,11 @@ export function ropeCache(options) {
     const length = count * width;
     const cos = out.cos ?? new Typed(length);
     const sin = out.sin ?? new Typed(length);
-    if (count === 0) return { cos, sin, warnings };
+    if (count === 0) return { cos, sin, shape, warnings };
     if (streams !== null) {
       const target = { cos, sin, dtype, layout, width, Typed, scratch };
       streamCache(spec, streams, streamOf, pointer, attentionFactor, target);
-      return { cos, sin, warnings };
+      return { cos, sin, shape, warnings };
     }
     checkBlockAngles(
       largestFrequency(pointer, spec.dim / 2),
@@ -455,7 +457,7 @@ export function ropeCache(options) {
       write(cos, new Typed(buffer, cosBlock, n * width), first * width);
       write(sin, new Typed(buffer, sinBlock, n * width), first * width);
     }
-    return { cos, sin, warnings };
+    return { cos, sin, shape, warnings };
   });
 }
 
@@ -499,9 +501,12 @@ function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
   }
 }
 
-// The caller's { cos, sin } arrays (each read once), or nulls for new ones.
+// The caller's { cos, sin } arrays (each read once), or nulls for new ones,
+// and the kind the cache is written in: float16 goes into a caller's
+// Float16Arrays (where the engine has them) as it is, the module's bits read
+// through the same kind.
 function cacheOut(value, Typed, length) {
-  if (value === undefined) return { cos: null, sin: null };
+  if (value === undefined) return { cos: null, sin: null, Typed };
   const given = readOptions(
     value,
     ["cos", "sin"],
@@ -511,11 +516,18 @@ function cacheOut(value, Typed, length) {
   for (const key of ["cos", "sin"])
     if (given[key] === undefined)
       throw typeError(`option "out.${key}" is required when "out" is given`);
+  const { Float16Array } = CONSTRUCTORS;
+  if (
+    Typed === Uint16Array &&
+    Float16Array !== undefined &&
+    kindOf(given.cos) === "Float16Array"
+  )
+    Typed = Float16Array;
   const cos = outArray(given.cos, Typed, length, { name: "out.cos" });
   const sin = outArray(given.sin, Typed, length, { name: "out.sin" });
   if (overlapping(cos, sin, length * Typed.BYTES_PER_ELEMENT))
     throw rangeError(
       'options "out.cos" and "out.sin" overlap: each needs its own elements',
     );
-  return { cos, sin };
+  return { cos, sin, Typed };
 }

@@ -29,6 +29,7 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
     "dist/sinusoidal-pe.wasm",
+    "dist/sinusoidal-pe.wasm.d.ts",
     "dist/slim-node.js",
     "dist/slim.d.ts",
     "dist/slim.js",
@@ -128,14 +129,25 @@ test("are-the-types-wrong finds no problem for an ESM-only package", () => {
     assert.match(line, /ignored/, output);
 });
 
-for (const moduleResolution of ["node16", "bundler"]) {
+// node10 (TypeScript's "node") knows no exports map: typesVersions gives it
+// the subpaths.
+for (const moduleResolution of ["node16", "bundler", "node10"]) {
   test(`the types compile under tsc --strict, moduleResolution ${moduleResolution}`, () => {
     const dir = join(project.dir, `types-${moduleResolution}`);
     mkdirSync(dir);
     writeFileSync(
       join(dir, "consumer.mts"),
-      `import { init, table, rope, decayIntegral, type TableOptions } from "sinusoidal-pe";
+      `import { init, table, rope, ropeCache, toNpy, decayIntegral, type TableOptions } from "sinusoidal-pe";
+import * as slim from "sinusoidal-pe/slim";
+import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";
+await slim.init(new URL(wasmUrl, "https://example.org/"));
 await init(new URL("https://example.org/sinusoidal-pe.wasm"));
+// Results are on plain ArrayBuffers: the DOM's BufferSource and BlobPart.
+const cache = ropeCache({ dim: 8, positions: 4, dtype: "float16" });
+new Blob([toNpy(cache.cos, cache.shape), table({ positions: 4, dim: 8 })]);
+new Response(slim.table({ positions: 4, dim: 8, dtype: "float64" }));
+// @ts-expect-error: integer rows are refused
+rope(new Int8Array(8), 1, { dim: 8 });
 const options: TableOptions = { positions: 4, dim: 8, layout: "halves" };
 const any: Float32Array | Float64Array = table(options);
 const pe: Float32Array = table({ positions: 4, dim: 8 });

@@ -79,7 +79,7 @@ const half = { positions: 2, dim: 8, dtype: "float16" } as const;
 ropeCache({ ...half, out: pairs.bits });
 // @ts-expect-error: float16 caches are Uint16Arrays of half bits
 ropeCache({ ...half, out: pairs.f32 });
-// @ts-expect-error: not Float16Arrays
+// Float16Arrays too, where the engine has them
 ropeCache({ ...half, out: pairs.f16 });
 // @ts-expect-error: float64 caches are Float64Arrays
 ropeCache({ positions: 2, dim: 8, dtype: "float64", out: pairs.f32 });

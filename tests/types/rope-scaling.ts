@@ -62,10 +62,10 @@ const reused: Float64Array = ropeFrequencies({
   dim: 8,
   out: new Float64Array(4),
 }).inverseFrequencies;
+// @ts-expect-error cos and sin are of one type
 ropeCache({
   positions: 2,
   dim: 4,
-  // @ts-expect-error cos and sin are of one type
   out: { cos: new Float32Array(4), sin: new Uint16Array(4) },
 });
 // @ts-expect-error scaling takes a rope type's parameters
