@@ -33,8 +33,59 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/slim-node.js",
     "dist/slim.d.ts",
     "dist/slim.js",
+    "docs/api.md",
+    "docs/numerics.md",
+    "docs/onnxruntime.md",
     "package.json",
   ]);
+});
+
+// GitHub's and npm's heading anchors: lower case, punctuation dropped,
+// spaces as hyphens.
+const anchorOf = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+test("every relative link of the packed README and docs resolves to a packed file and heading", () => {
+  const packed = new Set(project.report.files.map((f) => f.path));
+  const documents = [...packed].filter((path) => path.endsWith(".md"));
+  const checked = [];
+  for (const document of documents) {
+    const text = readFileSync(join(project.installed, document), "utf8")
+      .replace(/^```[\s\S]*?^```$/gm, "")
+      .replace(/`[^`\n]*`/g, "");
+    const base = new URL(document, "file:///package/");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // absolute URLs
+      const url = new URL(target, base);
+      const path = decodeURIComponent(url.pathname.slice("/package/".length));
+      assert.ok(
+        packed.has(path),
+        `${document}: ${target} is not in the tarball`,
+      );
+      if (url.hash !== "") {
+        const headings = readFileSync(join(project.installed, path), "utf8")
+          .split("\n")
+          .filter((line) => /^#{1,6} /.test(line))
+          .map((line) => anchorOf(line.replace(/^#+ /, "")));
+        assert.ok(
+          headings.includes(url.hash.slice(1)),
+          `${document}: ${target} names no heading of ${path}`,
+        );
+      }
+      checked.push(`${document} → ${target}`);
+    }
+  }
+  // The README links the documents that ship with it.
+  assert.ok(checked.length >= 15, checked.join("\n"));
+  for (const doc of ["docs/api.md", "docs/numerics.md", "docs/onnxruntime.md"])
+    assert.ok(
+      checked.some((c) => c.startsWith("README.md → " + doc)),
+      doc,
+    );
 });
 
 test("the LICENSE is MIT's, and package.json says so", () => {

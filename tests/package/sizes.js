@@ -43,7 +43,7 @@ async function appFiles(project, name, entry, source) {
     join(dir, "main.js"),
     `import { init, table } from "${entry}";
 ${source ? `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";` : ""}
-await init(${source ? "new URL(wasmUrl, document.baseURI)" : ""});
+await init(${source ? "new URL(wasmUrl, import.meta.url)" : ""});
 document.body.textContent = table({ positions: 4, dim: 8 }).join(" ");
 `,
   );
