@@ -9,14 +9,22 @@ export type RopeType =
   | "longrope"
   | "llama3"
   | "proportional";
-/** "half": [n, dim/2] (onnxruntime cos_cache/sin_cache); "duplicated": [n, dim], cat(freqs, freqs) (HF); "interleaved": [n, dim], each value twice (GPT-J). */
-export type RopeLayout = "half" | "duplicated" | "interleaved";
+/**
+ * Where a cache row puts pair i's value, in the words of table's `layout`
+ * and rope's `pairing`: "compact" once, [n, rotaryDim/2] (onnxruntime's
+ * cos_cache/sin_cache, for either pairing); "halves" at i and
+ * i + rotaryDim/2, [n, rotaryDim] (HF's cat(freqs, freqs)); "interleaved"
+ * at 2i and 2i + 1, [n, rotaryDim] (GPT-J).
+ */
+export type RopeLayout = "compact" | "halves" | "interleaved";
+/** The older names of two cache layouts, still accepted: "half" is "compact", "duplicated" is "halves". */
+export type RopeLayoutAlias = "half" | "duplicated";
 /** "float16" results are Uint16Arrays of IEEE half bits (an `out` may be a Float16Array). */
 export type RopeDType = "float32" | "float64" | "float16";
 
 /** Every rope `scaling.type`. */
 export const ROPE_TYPES: readonly RopeType[];
-/** Every `ropeCache` layout. */
+/** Every `ropeCache` layout ("compact", "halves", "interleaved"). */
 export const ROPE_LAYOUTS: readonly RopeLayout[];
 /** Every `ropeCache` dtype. */
 export const ROPE_DTYPES: readonly RopeDType[];
@@ -109,7 +117,7 @@ export function ropeFrequencies(
   },
 ): RopeFrequencies;
 
-/** The cos and sin caches, each row-major [positions, width] (width rotaryDim/2 for "half", rotaryDim otherwise). */
+/** The cos and sin caches, each row-major [positions, width] (width rotaryDim/2 for "compact", rotaryDim otherwise). */
 export interface RopeCacheOut<T> {
   /** cos(position · w_i) · attentionFactor. */
   cos: T;
@@ -119,7 +127,7 @@ export interface RopeCacheOut<T> {
 
 /** A cache, with its shape and the warnings of its parameters (see RopeFrequencies). */
 export interface RopeCacheResult<T> extends RopeCacheOut<T> {
-  /** [rows, width] of each of cos and sin: width is rotaryDim / 2 ("half") or rotaryDim; what a tensor of either takes as its dims. */
+  /** [rows, width] of each of cos and sin: width is rotaryDim / 2 ("compact") or rotaryDim; what a tensor of either takes as its dims. */
   shape: [rows: number, width: number];
   /** What transformers would log as a warning for these parameters; empty for ordinary input. */
   warnings: string[];
@@ -159,8 +167,8 @@ export interface RopeCacheOptions<
   positions: number | ArrayLike<number> | MropePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
-  /** Default "half". */
-  layout?: RopeLayout;
+  /** "compact" (default; [rows, rotaryDim/2], onnxruntime's), "halves" or "interleaved" ([rows, rotaryDim]); the older "half" and "duplicated" are "compact" and "halves". */
+  layout?: RopeLayout | RopeLayoutAlias;
   /** "float32" (default): Float32Arrays; "float64": Float64Arrays; "float16": Uint16Arrays of half bits. */
   dtype?: D;
   /** Arrays of the caller's to fill and return as cos and sin: of the dtype's type (float16: a Uint16Array or a Float16Array), each of at least rows × width elements, not overlapping. */

@@ -41,11 +41,25 @@ import {
 } from "./runtime.js";
 import { CONSTRUCTORS, kindOf } from "./typed-arrays.js";
 
-export {
-  ROPE_TYPES,
-  CACHE_LAYOUTS as ROPE_LAYOUTS,
-  CACHE_DTYPES as ROPE_DTYPES,
+export { ROPE_TYPES, CACHE_DTYPES as ROPE_DTYPES };
+
+// The cache layouts in the words of table's `layout` and rope's `pairing`:
+// "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
+// cat(freqs, freqs)), "interleaved" at 2i and 2i + 1; "compact" holds it
+// once, rotaryDim / 2 columns (onnxruntime's caches, for either pairing).
+// The core's names stay accepted: "half" is "compact", "duplicated" is
+// "halves".
+const CORE_LAYOUT = {
+  compact: "half",
+  halves: "duplicated",
+  interleaved: "interleaved",
 };
+export const ROPE_LAYOUTS = Object.freeze(
+  CACHE_LAYOUTS.map((core) =>
+    Object.keys(CORE_LAYOUT).find((name) => CORE_LAYOUT[name] === core),
+  ),
+);
+const LAYOUT_ALIASES = { half: "compact", duplicated: "halves" };
 
 // The parameters each rope type takes, from the C core's table.
 export const PARAMETERS = Object.fromEntries(
@@ -332,7 +346,7 @@ export function readStreams(value) {
 const ARRAYS = [Float32Array, Float64Array, Uint16Array];
 
 /**
- * cos and sin caches, rows of positions: "half" [n, dim/2], "duplicated"
+ * cos and sin caches, rows of positions: "compact" [n, dim/2], "halves"
  * [n, dim] (cat(freqs, freqs)) or "interleaved" [n, dim], multiplied by the
  * attention factor; float16 is a Uint16Array of IEEE half bits.
  */
@@ -347,12 +361,11 @@ export function ropeCache(options) {
   );
   const spec = ropeSpec(raw);
   const mrope = mropeSpec(raw);
-  // A cache's layouts name its shapes; "halves" is a table's layout.
-  if (raw.layout === "halves")
-    throw rangeError(
-      `option "layout" of ropeCache is "half" for the [n, rotaryDim / 2] cache of each half (onnxruntime's cos_cache), or "duplicated" for [n, rotaryDim]; "halves" names a table layout, got "halves"`,
-    );
-  const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
+  const named =
+    typeof raw.layout === "string" && Object.hasOwn(LAYOUT_ALIASES, raw.layout)
+      ? LAYOUT_ALIASES[raw.layout]
+      : raw.layout;
+  const layout = oneOf(named, "layout", ROPE_LAYOUTS, "compact");
   const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
   let count,
     start = 0,
@@ -377,7 +390,7 @@ export function ropeCache(options) {
     });
     ({ count, start, values: positions } = rows);
   }
-  const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
+  const width = ROPE_LAYOUTS[layout] === "compact" ? spec.dim / 2 : spec.dim;
   const shape = [count, width];
   const bytes = count * width * ARRAYS[dtype].BYTES_PER_ELEMENT;
   if (2 * bytes > MAX_REQUEST_BYTES)

@@ -72,8 +72,12 @@ ropeCache({
 table({ positions: 1, dim: 8, scaling: { type: "llama3", factor: 8 } });
 // @ts-expect-error linear takes a factor
 ropeFrequencies({ dim: 64, scaling: { type: "linear" } });
-// @ts-expect-error no such layout
+// One word per placement, as table and rope say it; the older names too.
 ropeCache({ positions: 4, dim: 8, layout: "halves" });
+ropeCache({ positions: 4, dim: 8, layout: "compact" });
+ropeCache({ positions: 4, dim: 8, layout: "duplicated" });
+// @ts-expect-error no such layout
+ropeCache({ positions: 4, dim: 8, layout: "halves-cos-first" });
 const options = fromConfig(
   { rope_theta: 1e6, head_dim: 128, hidden_size: 4096 },
   { layerType: "full_attention" },
