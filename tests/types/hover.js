@@ -288,6 +288,13 @@ d.source.repository; d.source.file; d.source.function;
   );
 });
 
+// Typed arrays generic over their buffer (Float32Array<ArrayBuffer>) need
+// TypeScript 5.7 or later: the type tests run on the lockfile's.
+test("the TypeScript the tests use knows generic typed arrays (≥ 5.7)", () => {
+  const [major, minor] = ts.version.split(".").map(Number);
+  assert.ok(major > 5 || (major === 5 && minor >= 7), ts.version);
+});
+
 // The declarations read here are the ones the package ships.
 test("the declarations are the built ones", () => {
   for (const entry of ENTRIES)
