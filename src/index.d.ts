@@ -256,10 +256,21 @@ export interface PresetParameters {
   mlx: MlxPreset;
 }
 
-/** No preset: the options give the schedule. */
+/** No preset: the options give the schedule (a preset's own parameters need its `preset`). */
 export interface NoPreset {
   /** The library whose embedding to reproduce; see `presets`. */
   preset?: undefined;
+  maxWavelength?: never;
+  startIndex?: never;
+  paddingIdx?: never;
+  flipSinToCos?: never;
+  downscaleFreqShift?: never;
+  maxPeriod?: never;
+  pastKeyValuesLength?: never;
+  minFreq?: never;
+  maxFreq?: never;
+  cosFirst?: never;
+  fullTurns?: never;
 }
 
 /**

@@ -34,6 +34,10 @@ table({ preset: "diffusers", positions: 4, dim: 8, flipSinToCos: true });
 table({ preset: "whisper", positions: 4, dim: 8, flipSinToCos: true });
 // @ts-expect-error: startIndex is paper's and tensor2tensor's, not fairseq's
 toeplitzError({ preset: "fairseq", dim: 8, positions: 4, startIndex: 2 });
+// @ts-expect-error: a preset's parameter needs its preset
+table({ positions: 4, dim: 8, flipSinToCos: true });
+// @ts-expect-error: nor in rope
+rope(new Float32Array(8), 1, { dim: 8, maxPeriod: 3 });
 // @ts-expect-error: a table option is not a preset's parameter
 table({ preset: "whisper", positions: 4, dim: 8, layout: "halves" });
 
