@@ -73,6 +73,15 @@ export type RotateOptions<Out = FloatArray> = RotateFields<Out> &
   (RelationOptions | PresetOptions);
 
 /**
+ * Applies R(k) to the rows of `vectors` (a float typed array of the
+ * caller's, not a view) in place, and returns `vectors` itself.
+ */
+export function rotate<Rows extends FloatArray>(
+  vectors: Rows,
+  offsets: number | ArrayLike<number>,
+  options: InPlace & (RelationOptions | PresetOptions),
+): Rows;
+/**
  * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
  * each row of a row-major [rows, dim] array: angles and products are formed
  * in float64 and each value is rounded once to the rows' type (float16 to
@@ -91,8 +100,16 @@ export function rotate<
   options: RotateOptions<Out>,
 ): NoInfer<Out>;
 
-/** The options of `rope` that combine with a preset. */
-export interface RopeFields<Out> {
+/** Rows turned in place. */
+export interface InPlace {
+  /** Turn `vectors` (a typed array of the caller's, not a view) in place and return it. */
+  inPlace: true;
+  /** Not with `inPlace`. */
+  out?: undefined;
+}
+
+/** The options of `rope` that combine with a preset, besides where the rows go. */
+export interface RopeShape {
   /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
   pairing?: Pairing;
   /** The rotated columns: the first rotaryDim of each row (even, ≤ dim; default dim), paired within them, with the schedule of rotaryDim (w_i = base^(−2i/rotaryDim)); the other columns pass through. */
@@ -107,6 +124,10 @@ export interface RopeFields<Out> {
   mropeSection?: ArrayLike<number>;
   /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope, rather than chunked as Qwen2-VL's; default false. */
   mropeInterleaved?: boolean;
+}
+
+/** The options of `rope` that combine with a preset. */
+export interface RopeFields<Out> extends RopeShape {
   /** Rotate `vectors` (a typed array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /** An array of the rows' kind (a Float32Array for plain numbers), at least rows × dim long, filled and returned. */
@@ -131,6 +152,17 @@ export type PresetRopeOptions<Out = FloatArray> = PresetOptions<
 /** The type `rope` returns for rows of type Rows (see RowResult). */
 export type RopeResult<Rows> = RowResult<Rows>;
 
+/**
+ * Rotary position embedding of the rows of `vectors` (a float typed array of
+ * the caller's, not a view) in place: returns `vectors` itself.
+ */
+export function rope<Rows extends FloatArray>(
+  vectors: Rows,
+  positions: number | ArrayLike<number> | MropePositions,
+  options: RopeShape &
+    InPlace &
+    ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
+): Rows;
 /**
  * Rotary position embedding: each pair (x, y) of the first rotaryDim
  * columns of a row becomes (x cos a − y sin a, y cos a + x sin a),

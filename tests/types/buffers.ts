@@ -85,5 +85,14 @@ const filled: Float32Array<SharedArrayBuffer> = table({
 });
 // @ts-expect-error: a SharedArrayBuffer is no BufferSource
 new Blob([filled]);
+// In place, the result is the rows themselves, with their own buffer type.
+const sharedRows: Float32Array<SharedArrayBuffer> = rope(shared, 1, {
+  dim: 8,
+  inPlace: true,
+});
+const sharedMoved: Float32Array<SharedArrayBuffer> = rotate(shared, 1, {
+  dim: 8,
+  inPlace: true,
+});
 
-export { dims, turnedBits, moved16, narrowed };
+export { dims, turnedBits, moved16, narrowed, sharedRows, sharedMoved };
