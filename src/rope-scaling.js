@@ -47,19 +47,11 @@ export { ROPE_TYPES, CACHE_DTYPES as ROPE_DTYPES };
 // "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
 // cat(freqs, freqs)), "interleaved" at 2i and 2i + 1; "compact" holds it
 // once, rotaryDim / 2 columns (onnxruntime's caches, for either pairing).
-// The core's names stay accepted: "half" is "compact", "duplicated" is
-// "halves".
-const CORE_LAYOUT = {
-  compact: "half",
-  halves: "duplicated",
-  interleaved: "interleaved",
-};
-export const ROPE_LAYOUTS = Object.freeze(
-  CACHE_LAYOUTS.map((core) =>
-    Object.keys(CORE_LAYOUT).find((name) => CORE_LAYOUT[name] === core),
-  ),
-);
+// The core's own names stay accepted as aliases.
 const LAYOUT_ALIASES = { half: "compact", duplicated: "halves" };
+export const ROPE_LAYOUTS = Object.freeze(
+  CACHE_LAYOUTS.map((core) => LAYOUT_ALIASES[core] ?? core),
+);
 
 // The parameters each rope type takes, from the C core's table.
 export const PARAMETERS = Object.fromEntries(
