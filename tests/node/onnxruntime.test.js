@@ -201,3 +201,31 @@ test("a cache built with start k is indexed by position_ids − k, and past its 
   await assert.rejects(run(102n)); // the position itself is past the rows
   await session.release();
 });
+
+test("a partial-rotary cache built from the whole head is refused by the ONNX operator and misread by the contrib operator", async () => {
+  const rotaryDim = HEAD_DIM / 2;
+  const wide = ropeCache({ dim: HEAD_DIM, base: BASE, positions: ROWS });
+  assert.deepEqual(wide.shape, [ROWS, HEAD_DIM / 2]); // rotaryDim / 2 is 4
+  const x = Float32Array.from(seededValues(HEADS * HEAD_DIM, 5));
+  const feeds = {
+    X: new ort.Tensor("float32", x, [1, 1, HEADS * HEAD_DIM]),
+    cos_cache: new ort.Tensor("float32", wide.cos, wide.shape),
+    sin_cache: new ort.Tensor("float32", wide.sin, wide.shape),
+    position_ids: new ort.Tensor("int64", BigInt64Array.of(3n), [1, 1]),
+  };
+  const c = { pairing: "halves", rotaryDim, dtype: "float32" };
+  const onnx = await ort.InferenceSession.create(model("onnx", c));
+  await assert.rejects(onnx.run(feeds));
+  await onnx.release();
+  const contrib = await ort.InferenceSession.create(model("contrib", c));
+  const { Y } = await contrib.run(feeds);
+  await contrib.release();
+  const expected = rope(x, 3, {
+    dim: HEAD_DIM,
+    rotaryDim,
+    base: BASE,
+    heads: HEADS,
+    order: "bshd",
+  });
+  assert.ok(maxDiff(Array.from(Y.data), Array.from(expected)) > 1e-3);
+});
