@@ -284,7 +284,7 @@ export type PresetOptions<Own = unknown> = {
 /** The rows of a table. */
 export interface PositionsOption {
   /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed); 0 and [] give an empty table. */
-  positions: number | ArrayLike<number>;
+  positions: number | ArrayLike<number> | BigInt64Array | BigUint64Array;
 }
 
 /** The rows of a table and its dtype. */

@@ -158,7 +158,12 @@ export type RopeResult<Rows> = RowResult<Rows>;
  */
 export function rope<Rows extends FloatArray>(
   vectors: Rows,
-  positions: number | ArrayLike<number> | MropePositions,
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions,
   options: RopeShape &
     InPlace &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
@@ -177,7 +182,12 @@ export function rope<
   Out extends RowResult<Rows, ArrayBufferLike> = RowResult<Rows>,
 >(
   vectors: Rows,
-  positions: number | ArrayLike<number> | MropePositions,
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions,
   options: RopeFields<Out> &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
 ): NoInfer<Out>;

@@ -166,7 +166,12 @@ export interface RopeCacheOptions<
   Out = RopeCacheOut<RopeCacheOutArray<RopeDType>>,
 > extends RopeFrequencyOptions {
   /** A count of rows (from `start`), the positions themselves, or M-RoPE's { t, h, w } streams. */
-  positions: number | ArrayLike<number> | MropePositions;
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
   /** "compact" (default; [rows, rotaryDim/2], onnxruntime's), "halves" or "interleaved" ([rows, rotaryDim]); the older "half" and "duplicated" are "compact" and "halves". */
