@@ -36,15 +36,15 @@ export function decayIntegral<Out extends Float64Array>(
     /** A Float64Array of at least one element per x to fill and return. */
     out: Out;
   },
-): Out;
+): NoInfer<Out>;
 /** f(x) = ∫₀¹ cos(x·θ(t)) dt at every x. */
 export function decayIntegral(
   options: DecayIntegralOptions & { method?: "closed-form" },
-): Float64Array;
+): Float64Array<ArrayBuffer>;
 /** An independent estimate with a bound on its error at every x. */
 export function decayIntegral(
   options: DecayIntegralOptions & { method: "quadrature" },
-): { values: Float64Array; errors: Float64Array };
+): { values: Float64Array<ArrayBuffer>; errors: Float64Array<ArrayBuffer> };
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, x > 0. */
 export function ci(x: number): number;
@@ -54,11 +54,11 @@ export function ci<Out extends Float64Array>(
     /** A Float64Array of at least one element per x to fill and return. */
     out: Out;
   },
-): Out;
+): NoInfer<Out>;
 export function ci(
   x: ArrayLike<number>,
   options?: Record<string, never>,
-): Float64Array;
+): Float64Array<ArrayBuffer>;
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt. */
 export function si(x: number): number;
@@ -68,11 +68,11 @@ export function si<Out extends Float64Array>(
     /** A Float64Array of at least one element per x to fill and return. */
     out: Out;
   },
-): Out;
+): NoInfer<Out>;
 export function si(
   x: ArrayLike<number>,
   options?: Record<string, never>,
-): Float64Array;
+): Float64Array<ArrayBuffer>;
 
 export interface DecayComparisonOptions extends FamilyOptions {
   /** Even or odd, 2 ≤ dim ≤ 2^20: ⌊dim/2⌋ frequencies θ_i = θ(2i/dim). */
@@ -83,7 +83,7 @@ export interface DecayComparisonOptions extends FamilyOptions {
 
 /** The exact finite-d sum Σ_i cos(x·θ_i) beside (d/2)·f(x), on one grid. */
 export function decayComparison(options: DecayComparisonOptions): {
-  x: Float64Array;
-  sum: Float64Array;
-  integral: Float64Array;
+  x: Float64Array<ArrayBuffer>;
+  sum: Float64Array<ArrayBuffer>;
+  integral: Float64Array<ArrayBuffer>;
 };

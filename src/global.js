@@ -11,12 +11,26 @@
   );
   const here =
     globalThis.document?.currentScript?.src ?? fromStack?.[0] ?? location.href;
+  let loaded = false;
   const api = {
     async init(source) {
       const library = await import(new URL("./index.js", here).href);
       await library.init(source);
       Object.assign(api, library);
+      loaded = true;
     },
   };
-  globalThis.SinusoidalPE = api;
+  // Until init() has loaded the library, a function of it is a stand-in
+  // that says what to do ("then" stays undefined: the global is no promise).
+  const notYet = (name) => () => {
+    throw new TypeError(
+      `sinusoidal-pe: SinusoidalPE.${name} is not loaded yet; call \`await SinusoidalPE.init()\` first`,
+    );
+  };
+  globalThis.SinusoidalPE = new Proxy(api, {
+    get: (target, key) =>
+      loaded || key in target || typeof key !== "string" || key === "then"
+        ? target[key]
+        : notYet(key),
+  });
 })();

@@ -1,5 +1,30 @@
 import type { RopeScaling } from "./rope-scaling.js";
 
+// Results are new typed arrays on plain ArrayBuffers (a view too: the module's
+// memory is one), typed so (TypeScript ≥ 5.7): Blob, Response, fetch bodies
+// and GPUQueue.writeBuffer take them as they are. An `out` keeps its own type.
+
+declare global {
+  /**
+   * TypeScript's lib "esnext.float16" declares Float16Array in full; this
+   * part of it lets these declarations compile without that lib, where no
+   * value has the type.
+   */
+  interface Float16Array<
+    TArrayBuffer extends ArrayBufferLike = ArrayBufferLike,
+  > {
+    readonly [Symbol.toStringTag]: "Float16Array";
+  }
+}
+
+/** float16 values: IEEE half bits in a Uint16Array (what WebGPU and onnxruntime-web hold), or a Float16Array. */
+export type Float16Data<B extends ArrayBufferLike = ArrayBufferLike> =
+  Uint16Array<B> | Float16Array<B>;
+
+/** The float typed arrays the library reads and writes: float32, float64 and float16. */
+export type FloatArray<B extends ArrayBufferLike = ArrayBufferLike> =
+  Float32Array<B> | Float64Array<B> | Float16Data<B>;
+
 /** Bytes of the wasm module, a compiled module, or where to fetch it. */
 export type WasmSource =
   WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response;
@@ -231,10 +256,21 @@ export interface PresetParameters {
   mlx: MlxPreset;
 }
 
-/** No preset: the options give the schedule. */
+/** No preset: the options give the schedule (a preset's own parameters need its `preset`). */
 export interface NoPreset {
   /** The library whose embedding to reproduce; see `presets`. */
   preset?: undefined;
+  maxWavelength?: never;
+  startIndex?: never;
+  paddingIdx?: never;
+  flipSinToCos?: never;
+  downscaleFreqShift?: never;
+  maxPeriod?: never;
+  pastKeyValuesLength?: never;
+  minFreq?: never;
+  maxFreq?: never;
+  cosFirst?: never;
+  fullTurns?: never;
 }
 
 /**
@@ -248,25 +284,13 @@ export type PresetOptions<Own = unknown> = {
 /** The rows of a table. */
 export interface PositionsOption {
   /** A count (rows at start, start+1, …) or explicit finite positions (fractional allowed); 0 and [] give an empty table. */
-  positions: number | ArrayLike<number>;
+  positions: number | ArrayLike<number> | BigInt64Array | BigUint64Array;
 }
 
-/** The rows of a float32 table. */
-export interface Float32Rows extends PositionsOption {
+/** The rows of a table and its dtype. */
+export interface TableRows<D extends DType = DType> extends PositionsOption {
   /** "float32" (default): a Float32Array; "float64": a Float64Array. */
-  dtype?: "float32";
-}
-
-/** The rows of a float64 table. */
-export interface Float64Rows extends PositionsOption {
-  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
-  dtype: "float64";
-}
-
-/** The rows of a table of either dtype. */
-export interface TableRows extends PositionsOption {
-  /** "float32" (default): a Float32Array; "float64": a Float64Array. */
-  dtype?: DType;
+  dtype?: D;
 }
 
 /** How a table's values are placed, without a preset. */
@@ -322,27 +346,38 @@ export type PresetTableOptions = PresetOptions<
   TableRows & (CopyOrOut<Float32Array | Float64Array> | InView)
 >;
 
-/** The array type of a dtype (both for a dtype not known until run time). */
-export type TableArray<D extends DType> = D extends "float64"
-  ? Float64Array
-  : Float32Array;
+/** The array type of a dtype on buffer B (both for a dtype not known until run time). */
+export type TableArray<
+  D extends DType,
+  B extends ArrayBufferLike = ArrayBuffer,
+> = D extends "float64" ? Float64Array<B> : Float32Array<B>;
 
-/** The encoding table, row-major [positions, dim]: float32 by default. */
-export function table(
-  options: TableInput<Float32Rows, undefined>,
-): Float32Array;
-/** The encoding table, row-major [positions, dim], in float64. */
-export function table(
-  options: TableInput<Float64Rows, undefined>,
-): Float64Array;
 /**
- * The encoding table, row-major [positions, dim], written into `out` and
- * returned (`out` has the array type of the dtype), or of the options' dtype.
+ * The encoding table, row-major [positions, dim], of the dtype's array type
+ * (a Float32Array or a Float64Array), or `out`, written and returned.
  */
 export function table<
-  Out extends Float32Array | Float64Array,
+  D extends DType,
+  Out extends TableArray<D, ArrayBufferLike> = TableArray<D>,
+>(options: TableInput<TableRows<D> & { dtype: D }, Out>): NoInfer<Out>;
+/**
+ * The encoding table, row-major [positions, dim]: a new Float32Array, or
+ * `out` (a Float32Array), written and returned.
+ */
+export function table<
+  Out extends Float32Array<ArrayBufferLike> = Float32Array<ArrayBuffer>,
+>(options: TableInput<TableRows<"float32">, Out>): NoInfer<Out>;
+/**
+ * The encoding table, row-major [positions, dim], of options whose dtype is
+ * known only at run time (a `TableOptions`): a Float32Array or a
+ * Float64Array, or `out`.
+ */
+export function table<
   D extends DType = "float32",
->(options: TableInput<TableRows & { dtype?: D }, Out & TableArray<D>>): Out;
+  Out extends TableArray<D, ArrayBufferLike> = TableArray<D>,
+>(
+  options: TableInput<TableRows<D>, Out & TableArray<D, ArrayBufferLike>>,
+): NoInfer<Out>;
 
 /** What each column of a table row holds, as the C core places it. */
 export interface TableColumns {
@@ -353,7 +388,7 @@ export interface TableColumns {
   /** kinds[c]: "sin" or "cos" of a pair's angle, or "zero" (zero-pad's column). */
   kinds: ("sin" | "cos" | "zero")[];
   /** pairs[c]: the pair i whose w_i column c takes, -1 for a zero column. */
-  pairs: Int32Array;
+  pairs: Int32Array<ArrayBuffer>;
 }
 
 /**
@@ -378,14 +413,15 @@ export interface FrequencyExtras<Out> {
 }
 
 /** The options of `frequencies`: a table's, with `out` a Float64Array of the w_i. */
-export type FrequencyOptions<Out extends Float64Array = Float64Array> =
-  FrequencyExtras<Out> &
-    ((ScheduleOptions & TablePlacement & NoPreset) | PresetOptions);
+export type FrequencyOptions<
+  Out extends Float64Array = Float64Array<ArrayBuffer>,
+> = FrequencyExtras<Out> &
+  ((ScheduleOptions & TablePlacement & NoPreset) | PresetOptions);
 
 /** The w_i that `table` uses for these options (scale not applied), in `out` when given. */
-export function frequencies<Out extends Float64Array = Float64Array>(
-  options: FrequencyOptions<Out>,
-): Out;
+export function frequencies<
+  Out extends Float64Array = Float64Array<ArrayBuffer>,
+>(options: FrequencyOptions<Out>): NoInfer<Out>;
 
 /** A preset's columns in machine-readable form. */
 export interface PresetColumns {
@@ -432,8 +468,8 @@ export * from "./rope-scaling.js";
 export * from "./config.js";
 export * from "./plans.js";
 
-/** A typed array that `toNpy` can write: float32, float64, or float16 bits. */
-export type NpyArray = Float32Array | Float64Array | Uint16Array;
+/** A typed array that `toNpy` can write: float32, float64, or float16 (half bits in a Uint16Array, or a Float16Array). */
+export type NpyArray = FloatArray;
 
 /**
  * A complete NumPy `.npy` file (C order, little-endian) of `values` with
@@ -441,7 +477,10 @@ export type NpyArray = Float32Array | Float64Array | Uint16Array;
  * format 1.0, or format 2.0 when it passes 65535 bytes (a shape of
  * thousands of dimensions), as NumPy writes it.
  */
-export function toNpy(values: NpyArray, shape: readonly number[]): Uint8Array;
+export function toNpy(
+  values: NpyArray,
+  shape: readonly number[],
+): Uint8Array<ArrayBuffer>;
 
 /**
  * The header alone (format 1.0, or 2.0 past 65535 bytes), for writing a
@@ -450,7 +489,7 @@ export function toNpy(values: NpyArray, shape: readonly number[]): Uint8Array;
 export function npyHeader(
   descriptor: "<f4" | "<f8" | "<f2",
   shape: readonly number[],
-): Uint8Array;
+): Uint8Array<ArrayBuffer>;
 
 /**
  * CSV text of a row-major table with `columns` values per row, each value

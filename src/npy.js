@@ -19,6 +19,7 @@ export const DESCRIPTORS = Object.freeze({
   Float32Array: "<f4",
   Float64Array: "<f8",
   Uint16Array: "<f2", // IEEE half-precision bits
+  Float16Array: "<f2", // where the engine has one
 });
 const WRITTEN = Object.freeze(["<f4", "<f8", "<f2"]);
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
@@ -29,7 +30,7 @@ function descriptorOf(values) {
   const descriptor = DESCRIPTORS[kindOf(values)];
   if (descriptor === undefined)
     throw typeError(
-      "values must be a Float32Array, a Float64Array or a Uint16Array of float16 bits",
+      "values must be a Float32Array, a Float64Array, a Float16Array or a Uint16Array of float16 bits",
       "values",
       "ERR_TYPE",
     );

@@ -130,7 +130,7 @@ export function createTable(
 export interface RopeCachePlanOptions<
   D extends RopeDType = "float32",
 > extends RopeFrequencyOptions {
-  /** Default "half". */
+  /** Default "compact". */
   layout?: RopeLayout;
   /** "float32" (default), "float64", or "float16" (Uint16Arrays of half bits). */
   dtype?: D;

@@ -1,6 +1,7 @@
 import type {
   DimOption,
   DType,
+  FloatArray,
   Frequencies,
   Layout,
   NoPreset,
@@ -34,9 +35,30 @@ export interface OutputScaleOption {
   outputScale?: number;
 }
 
+/**
+ * Rows that `rotate` and `rope` take: a float typed array (float32, float64,
+ * or float16 as half bits in a Uint16Array or as a Float16Array), or plain
+ * numbers. Other typed arrays (Int8Array, Uint8Array…) are refused.
+ */
+export type RowInput = FloatArray | readonly number[];
+
+/**
+ * The array type `rotate` and `rope` return for rows of type Rows, on buffer
+ * B: the rows' own kind (float16 bits stay a Uint16Array, a Float16Array a
+ * Float16Array), or a Float32Array for plain numbers.
+ */
+export type RowResult<Rows, B extends ArrayBufferLike = ArrayBuffer> =
+  Rows extends Float64Array<ArrayBufferLike>
+    ? Float64Array<B>
+    : Rows extends Uint16Array<ArrayBufferLike>
+      ? Uint16Array<B>
+      : Rows extends Float16Array<ArrayBufferLike>
+        ? Float16Array<B>
+        : Float32Array<B>;
+
 /** The options of `rotate` besides the table's. */
 export interface RotateFields<Out> {
-  /** Rotate `vectors` (a Float32Array, Float64Array or Uint16Array of the caller's, not a view) in place and return it. Default false. */
+  /** Rotate `vectors` (a typed array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
   /**
    * Write the rows here (the type of the result, at least rows × dim long)
@@ -47,51 +69,47 @@ export interface RotateFields<Out> {
 }
 
 /** The options of `rotate`: a table's (or a preset's), inPlace and out. */
-export type RotateOptions<Out = Float32Array | Float64Array | Uint16Array> =
-  RotateFields<Out> & (RelationOptions | PresetOptions);
+export type RotateOptions<Out = FloatArray> = RotateFields<Out> &
+  (RelationOptions | PresetOptions);
 
 /**
- * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
- * each row of a row-major [rows, dim] Float64Array, in float64. `offsets`:
- * one number, or one per row; real, negative and fractional values allowed.
- * An odd dim needs oddDim "zero-pad" (the zero column stays as it is);
- * "extra-sin" is a RangeError. With `inPlace`, `vectors` is written and
- * returned; with `out`, `out`.
+ * Applies R(k) to the rows of `vectors` (a float typed array of the
+ * caller's, not a view) in place, and returns `vectors` itself.
  */
-export function rotate<Out extends Float64Array = Float64Array>(
-  vectors: Float64Array,
+export function rotate<Rows extends FloatArray>(
+  vectors: Rows,
   offsets: number | ArrayLike<number>,
-  options: RotateOptions<Out>,
-): Out;
-/**
- * Applies R(k) to float16 rows (IEEE half bits in a Uint16Array): each
- * value is turned in float64 and rounded once to half, ties to even.
- */
-export function rotate<Out extends Uint16Array = Uint16Array>(
-  vectors: Uint16Array,
-  offsets: number | ArrayLike<number>,
-  options: RotateOptions<Out>,
-): Out;
+  options: InPlace & (RelationOptions | PresetOptions),
+): Rows;
 /**
  * Applies R(k) (R(k)·PE(p) = PE(p+k) in the chosen layout and schedule) to
  * each row of a row-major [rows, dim] array: angles and products are formed
- * in float64 and rounded once to a Float32Array. `offsets`: one number, or
- * one per row; real, negative and fractional values allowed. An odd dim
- * needs oddDim "zero-pad"; "extra-sin" is a RangeError. With `inPlace`,
- * `vectors` (a Float32Array of the caller's, not a view) is written and
- * returned; with `out`, `out`.
+ * in float64 and each value is rounded once to the rows' type (float16 to
+ * nearest, ties to even); plain numbers give a Float32Array. `offsets`: one
+ * number, or one per row; real, negative and fractional values allowed. An
+ * odd dim needs oddDim "zero-pad" (the zero column stays as it is);
+ * "extra-sin" is a RangeError. With `inPlace`, `vectors` (a typed array of
+ * the caller's, not a view) is written and returned; with `out`, `out`.
  */
 export function rotate<
-  Vectors extends ArrayLike<number>,
-  Out extends Float32Array = Float32Array,
+  Rows extends RowInput,
+  Out extends RowResult<Rows, ArrayBufferLike> = RowResult<Rows>,
 >(
-  vectors: Vectors extends Float64Array | Uint16Array ? never : Vectors,
+  vectors: Rows,
   offsets: number | ArrayLike<number>,
   options: RotateOptions<Out>,
-): Out;
+): NoInfer<Out>;
 
-/** The options of `rope` that combine with a preset. */
-export interface RopeFields<Out> {
+/** Rows turned in place. */
+export interface InPlace {
+  /** Turn `vectors` (a typed array of the caller's, not a view) in place and return it. */
+  inPlace: true;
+  /** Not with `inPlace`. */
+  out?: undefined;
+}
+
+/** The options of `rope` that combine with a preset, besides where the rows go. */
+export interface RopeShape {
   /** "halves" (default): HF Llama rotate_half; "interleaved": GPT-J rotate_every_two. */
   pairing?: Pairing;
   /** The rotated columns: the first rotaryDim of each row (even, ≤ dim; default dim), paired within them, with the schedule of rotaryDim (w_i = base^(−2i/rotaryDim)); the other columns pass through. */
@@ -106,37 +124,50 @@ export interface RopeFields<Out> {
   mropeSection?: ArrayLike<number>;
   /** M-RoPE pairs interleaved as Qwen3-VL's apply_interleaved_mrope, rather than chunked as Qwen2-VL's; default false. */
   mropeInterleaved?: boolean;
+}
+
+/** The options of `rope` that combine with a preset. */
+export interface RopeFields<Out> extends RopeShape {
   /** Rotate `vectors` (a typed array of the caller's, not a view) in place and return it. Default false. */
   inPlace?: boolean;
-  /** An array of the rows' type (a Float32Array for plain arrays), at least rows × dim long. */
+  /** An array of the rows' kind (a Float32Array for plain numbers), at least rows × dim long, filled and returned. */
   out?: Out;
 }
 
-/** The angle scale of `rope`, without a preset. */
-export interface RopeScale extends ScaleOption {
-  /** Not a rope option: columns are paired by `pairing`. */
-  layout?: never;
-}
+/** The angle scale of `rope`, without a preset (its columns are paired by `pairing`, not a table's `layout`). */
+export type RopeScale = ScaleOption;
 
 /** The options of `rope` without a preset. Default schedule "paper", base 10000: w_i = base^(−2i/rotaryDim), HF inv_freq. */
-export type RopeOptions<Out = Float32Array> = RopeFields<Out> &
+export type RopeOptions<Out = FloatArray> = RopeFields<Out> &
   Frequencies &
   DimOption &
   RopeScale &
   NoPreset;
 
 /** A preset's schedule and angle scale; its layout and offsets play no part. */
-export type PresetRopeOptions<Out = Float32Array> = PresetOptions<
+export type PresetRopeOptions<Out = FloatArray> = PresetOptions<
   RopeFields<Out>
 >;
 
-/** The type `rope` returns for rows of type Rows: the same (float16 as half bits in a Uint16Array), or a Float32Array for plain arrays. */
-export type RopeResult<Rows> = Rows extends Float64Array
-  ? Float64Array
-  : Rows extends Uint16Array
-    ? Uint16Array
-    : Float32Array;
+/** The type `rope` returns for rows of type Rows (see RowResult). */
+export type RopeResult<Rows> = RowResult<Rows>;
 
+/**
+ * Rotary position embedding of the rows of `vectors` (a float typed array of
+ * the caller's, not a view) in place: returns `vectors` itself.
+ */
+export function rope<Rows extends FloatArray>(
+  vectors: Rows,
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions,
+  options: RopeShape &
+    InPlace &
+    ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
+): Rows;
 /**
  * Rotary position embedding: each pair (x, y) of the first rotaryDim
  * columns of a row becomes (x cos a − y sin a, y cos a + x sin a),
@@ -147,14 +178,19 @@ export type RopeResult<Rows> = Rows extends Float64Array
  * array of the rows' type, `vectors` with `inPlace`, or `out`.
  */
 export function rope<
-  Rows extends ArrayLike<number>,
-  Out extends RopeResult<Rows> = RopeResult<Rows>,
+  Rows extends RowInput,
+  Out extends RowResult<Rows, ArrayBufferLike> = RowResult<Rows>,
 >(
   vectors: Rows,
-  positions: number | ArrayLike<number> | MropePositions,
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions,
   options: RopeFields<Out> &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
-): Out;
+): NoInfer<Out>;
 
 /** The `out` of `rotationMatrix`. */
 export interface MatrixOut<Out> {
@@ -163,10 +199,12 @@ export interface MatrixOut<Out> {
 }
 
 /** Dense R(k), dim × dim row-major, dim ≤ 1024 (a RangeError above); in `out` when given. */
-export function rotationMatrix<Out extends Float64Array = Float64Array>(
+export function rotationMatrix<
+  Out extends Float64Array = Float64Array<ArrayBuffer>,
+>(
   k: number,
   options: (RelationOptions & MatrixOut<Out>) | PresetOptions,
-): Out;
+): NoInfer<Out>;
 
 /** The options of `linearRelationError` that combine with a preset. */
 export interface LinearRelationFields {
@@ -231,10 +269,12 @@ export type DotProductOptions = RelationOptions &
  * sin column adds sin(0)·sin(k w) = 0, a zero column 0), times
  * outputScale²; in `out` when given.
  */
-export function dotProducts<Out extends Float64Array = Float64Array>(
+export function dotProducts<
+  Out extends Float64Array = Float64Array<ArrayBuffer>,
+>(
   options: DotProductFields<Out> &
     ((RelationOptions & OutputScaleOption) | PresetOptions),
-): Out;
+): NoInfer<Out>;
 
 /** The options of `toeplitzError` that combine with a preset. */
 export interface ToeplitzFields {

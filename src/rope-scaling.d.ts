@@ -1,3 +1,5 @@
+import type { Float16Data } from "./index.js";
+
 /** Rope types of Hugging Face transformers (`rope_scaling.rope_type`). */
 export type RopeType =
   | "default"
@@ -7,14 +9,22 @@ export type RopeType =
   | "longrope"
   | "llama3"
   | "proportional";
-/** "half": [n, dim/2] (onnxruntime cos_cache/sin_cache); "duplicated": [n, dim], cat(freqs, freqs) (HF); "interleaved": [n, dim], each value twice (GPT-J). */
-export type RopeLayout = "half" | "duplicated" | "interleaved";
-/** "float16" results are Uint16Arrays of IEEE half bits. */
+/**
+ * Where a cache row puts pair i's value, in the words of table's `layout`
+ * and rope's `pairing`: "compact" once, [n, rotaryDim/2] (onnxruntime's
+ * cos_cache/sin_cache, for either pairing); "halves" at i and
+ * i + rotaryDim/2, [n, rotaryDim] (HF's cat(freqs, freqs)); "interleaved"
+ * at 2i and 2i + 1, [n, rotaryDim] (GPT-J).
+ */
+export type RopeLayout = "compact" | "halves" | "interleaved";
+/** The older names of two cache layouts, still accepted: "half" is "compact", "duplicated" is "halves". */
+export type RopeLayoutAlias = "half" | "duplicated";
+/** "float16" results are Uint16Arrays of IEEE half bits (an `out` may be a Float16Array). */
 export type RopeDType = "float32" | "float64" | "float16";
 
 /** Every rope `scaling.type`. */
 export const ROPE_TYPES: readonly RopeType[];
-/** Every `ropeCache` layout. */
+/** Every `ropeCache` layout ("compact", "halves", "interleaved"). */
 export const ROPE_LAYOUTS: readonly RopeLayout[];
 /** Every `ropeCache` dtype. */
 export const ROPE_DTYPES: readonly RopeDType[];
@@ -90,8 +100,8 @@ export interface RopeFrequencyOptions {
 
 /** What `ropeFrequencies` returns. */
 export interface RopeFrequencies {
-  /** rotaryDim/2 inverse frequencies, float64 (transformers' inv_freq). */
-  inverseFrequencies: Float64Array;
+  /** rotaryDim/2 inverse frequencies, float64 (transformers' inv_freq); `out` when given. */
+  inverseFrequencies: Float64Array<ArrayBuffer>;
   /** The multiplier of cos and sin (1 unless the type has one). */
   attentionFactor: number;
   /** What transformers would log as a warning while computing these parameters (a factor below 1; betaFast below betaSlow; highFreqFactor not above lowFreqFactor); empty for ordinary input. A cache adds one when its largest position + 1, taken as seqLen, goes beyond the original context. */
@@ -105,11 +115,11 @@ export interface RopeFrequencies {
 export function ropeFrequencies(
   options: RopeFrequencyOptions & {
     /** A Float64Array of at least rotaryDim/2 elements to fill and return as inverseFrequencies. */
-    out?: Float64Array;
+    out?: Float64Array<ArrayBufferLike>;
   },
 ): RopeFrequencies;
 
-/** The cos and sin caches, each row-major [positions, width] (width dim/2 for "half", dim otherwise). */
+/** The cos and sin caches, each row-major [positions, width] (width rotaryDim/2 for "compact", rotaryDim otherwise). */
 export interface RopeCacheOut<T> {
   /** cos(position · w_i) · attentionFactor. */
   cos: T;
@@ -117,8 +127,10 @@ export interface RopeCacheOut<T> {
   sin: T;
 }
 
-/** A cache, with the warnings of its parameters (see RopeFrequencies). */
+/** A cache, with its shape and the warnings of its parameters (see RopeFrequencies). */
 export interface RopeCacheResult<T> extends RopeCacheOut<T> {
+  /** [rows, width] of each of cos and sin: width is rotaryDim / 2 ("compact") or rotaryDim; what a tensor of either takes as its dims. */
+  shape: [rows: number, width: number];
   /** What transformers would log as a warning for these parameters; empty for ordinary input. */
   warnings: string[];
 }
@@ -133,59 +145,79 @@ export interface MropePositions {
   w: ArrayLike<number>;
 }
 
-/** The typed array of a cache dtype (float16: IEEE half bits in a Uint16Array). */
-export type RopeCacheArray<D extends RopeDType> = D extends "float64"
-  ? Float64Array
+/** The typed array of a cache dtype on buffer B (float16: IEEE half bits in a Uint16Array; an `out` may be a Float16Array). */
+export type RopeCacheArray<
+  D extends RopeDType,
+  B extends ArrayBufferLike = ArrayBuffer,
+> = D extends "float64"
+  ? Float64Array<B>
   : D extends "float16"
-    ? Uint16Array
-    : Float32Array;
+    ? Uint16Array<B>
+    : Float32Array<B>;
+
+/** What an `out` of a cache dtype may be: the dtype's array, or a Float16Array for float16. */
+export type RopeCacheOutArray<D extends RopeDType> = D extends "float16"
+  ? Float16Data
+  : RopeCacheArray<D, ArrayBufferLike>;
 
 /** The options of `ropeCache`. */
-export interface RopeCacheOptions extends RopeFrequencyOptions {
+export interface RopeCacheOptions<
+  D extends RopeDType = RopeDType,
+  Out = RopeCacheOut<RopeCacheOutArray<RopeDType>>,
+> extends RopeFrequencyOptions {
   /** A count of rows (from `start`), the positions themselves, or M-RoPE's { t, h, w } streams. */
-  positions: number | ArrayLike<number> | MropePositions;
+  positions:
+    | number
+    | ArrayLike<number>
+    | BigInt64Array
+    | BigUint64Array
+    | MropePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
-  /** Default "half". */
-  layout?: RopeLayout;
-  /** "float32" (default), "float64", or "float16" (Uint16Arrays of half bits). */
-  dtype?: RopeDType;
-  /** Arrays of the caller's to fill and return as cos and sin: of the dtype's type, each of at least rows × width elements, not overlapping. */
-  out?:
-    | RopeCacheOut<Float32Array>
-    | RopeCacheOut<Float64Array>
-    | RopeCacheOut<Uint16Array>;
+  /** "compact" (default; [rows, rotaryDim/2], onnxruntime's), "halves" or "interleaved" ([rows, rotaryDim]); the older "half" and "duplicated" are "compact" and "halves". */
+  layout?: RopeLayout | RopeLayoutAlias;
+  /** "float32" (default): Float32Arrays; "float64": Float64Arrays; "float16": Uint16Arrays of half bits. */
+  dtype?: D;
+  /** Arrays of the caller's to fill and return as cos and sin: of the dtype's type (float16: a Uint16Array or a Float16Array), each of at least rows × width elements, not overlapping. */
+  out?: Out;
 }
 
 /**
  * The cos and sin caches of a rotary embedding at the given positions (the
  * inputs of onnxruntime's RotaryEmbedding and of transformers' attention),
- * attention factor applied: float32 by default.
- */
-export function ropeCache(
-  options: RopeCacheOptions & { dtype?: "float32"; out?: undefined },
-): RopeCacheResult<Float32Array>;
-/** The cos and sin caches of a rotary embedding at the given positions, in float64. */
-export function ropeCache(
-  options: RopeCacheOptions & { dtype: "float64"; out?: undefined },
-): RopeCacheResult<Float64Array>;
-/** The cos and sin caches of a rotary embedding at the given positions, as float16 bits. */
-export function ropeCache(
-  options: RopeCacheOptions & { dtype: "float16"; out?: undefined },
-): RopeCacheResult<Uint16Array>;
-/**
- * The cos and sin caches written into `out` and returned (its arrays have
- * the type of the dtype's), or of the options' dtype.
+ * attention factor applied, with their shape: new arrays of the dtype's type
+ * ("float16": Uint16Arrays of half bits), or `out`'s, written and returned.
  */
 export function ropeCache<
-  Out extends
-    | RopeCacheOut<Float32Array>
-    | RopeCacheOut<Float64Array>
-    | RopeCacheOut<Uint16Array>,
-  D extends RopeDType = "float32",
+  D extends RopeDType,
+  Out extends RopeCacheOut<RopeCacheOutArray<RopeDType>> = RopeCacheOut<
+    RopeCacheArray<D>
+  >,
 >(
-  options: RopeCacheOptions & {
-    dtype?: D;
-    out?: Out & RopeCacheOut<RopeCacheArray<D>>;
+  options: RopeCacheOptions<D, Out & RopeCacheOut<RopeCacheOutArray<D>>> & {
+    dtype: D;
   },
-): Out & { warnings: string[] };
+): RopeCacheResult<NoInfer<Out>["cos"]>;
+/**
+ * The cos and sin caches of a rotary embedding at the given positions,
+ * attention factor applied, with their shape: new Float32Arrays, or `out`'s.
+ */
+export function ropeCache<
+  Out extends RopeCacheOut<Float32Array<ArrayBufferLike>> = RopeCacheOut<
+    Float32Array<ArrayBuffer>
+  >,
+>(
+  options: RopeCacheOptions<"float32", Out>,
+): RopeCacheResult<NoInfer<Out>["cos"]>;
+/**
+ * The cos and sin caches of options whose dtype is known only at run time
+ * (a `RopeCacheOptions`), attention factor applied, with their shape.
+ */
+export function ropeCache<
+  D extends RopeDType = "float32",
+  Out extends RopeCacheOut<RopeCacheOutArray<RopeDType>> = RopeCacheOut<
+    RopeCacheArray<D>
+  >,
+>(
+  options: RopeCacheOptions<D, Out & RopeCacheOut<RopeCacheOutArray<D>>>,
+): RopeCacheResult<NoInfer<Out>["cos"]>;

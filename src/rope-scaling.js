@@ -42,12 +42,19 @@ import {
   wasm,
   withScratch,
 } from "./runtime.js";
+import { CONSTRUCTORS, kindOf } from "./typed-arrays.js";
 
-export {
-  ROPE_TYPES,
-  CACHE_LAYOUTS as ROPE_LAYOUTS,
-  CACHE_DTYPES as ROPE_DTYPES,
-};
+export { ROPE_TYPES, CACHE_DTYPES as ROPE_DTYPES };
+
+// The cache layouts in the words of table's `layout` and rope's `pairing`:
+// "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
+// cat(freqs, freqs)), "interleaved" at 2i and 2i + 1; "compact" holds it
+// once, rotaryDim / 2 columns (onnxruntime's caches, for either pairing).
+// The core's own names stay accepted as aliases.
+const LAYOUT_ALIASES = { half: "compact", duplicated: "halves" };
+export const ROPE_LAYOUTS = Object.freeze(
+  CACHE_LAYOUTS.map((core) => LAYOUT_ALIASES[core] ?? core),
+);
 
 // The parameters each rope type takes, from the C core's table.
 export const PARAMETERS = Object.fromEntries(
@@ -518,7 +525,7 @@ export function readStreams(value) {
 const ARRAYS = [Float32Array, Float64Array, Uint16Array];
 
 /**
- * cos and sin caches, rows of positions: "half" [n, dim/2], "duplicated"
+ * cos and sin caches, rows of positions: "compact" [n, dim/2], "halves"
  * [n, dim] (cat(freqs, freqs)) or "interleaved" [n, dim], multiplied by the
  * attention factor; float16 is a Uint16Array of IEEE half bits.
  */
@@ -547,14 +554,11 @@ const CACHE_PLAN_HINTS = {
 function readCache(raw) {
   const spec = ropeSpec(raw);
   const mrope = mropeSpec(raw);
-  // A cache's layouts name its shapes; "halves" is a table's layout.
-  if (raw.layout === "halves")
-    throw rangeError(
-      `option "layout" of ropeCache is "half" for the [n, rotaryDim / 2] cache of each half (onnxruntime's cos_cache), or "duplicated" for [n, rotaryDim]; "halves" names a table layout, got "halves"`,
-      "layout",
-      "ERR_NOT_ONE_OF",
-    );
-  const layout = oneOf(raw.layout, "layout", CACHE_LAYOUTS, "half");
+  const named =
+    typeof raw.layout === "string" && Object.hasOwn(LAYOUT_ALIASES, raw.layout)
+      ? LAYOUT_ALIASES[raw.layout]
+      : raw.layout;
+  const layout = oneOf(named, "layout", ROPE_LAYOUTS, "compact");
   const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
   // The stream of each pair; the C core checks the section.
   const streamOf =
@@ -616,16 +620,17 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
           ? largestOf([positions])
           : start + count - 1,
   );
-  const width = CACHE_LAYOUTS[layout] === "half" ? spec.dim / 2 : spec.dim;
-  const Typed = ARRAYS[dtype];
-  const bytes = count * width * Typed.BYTES_PER_ELEMENT;
+  const width = ROPE_LAYOUTS[layout] === "compact" ? spec.dim / 2 : spec.dim;
+  const shape = [count, width];
+  const bytes = count * width * ARRAYS[dtype].BYTES_PER_ELEMENT;
   if (2 * bytes > MAX_REQUEST_BYTES)
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
       "positions",
       "ERR_TOO_LARGE",
     );
-  const out = cacheOut(outOption, Typed, count * width);
+  const out = cacheOut(outOption, ARRAYS[dtype], count * width);
+  const { Typed } = out;
   const frequencies = cachedRopeFrequencies(spec, "ropeCache");
   const warnings =
     warning === null
@@ -661,7 +666,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     const length = count * width;
     const cos = out.cos ?? new Typed(length);
     const sin = out.sin ?? new Typed(length);
-    if (count === 0) return { cos, sin, warnings };
+    if (count === 0) return { cos, sin, shape, warnings };
     if (streams !== null) {
       const target = { cos, sin, dtype, layout, width, Typed, scratch };
       streamCache(
@@ -672,7 +677,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
         attentionFactor,
         target,
       );
-      return { cos, sin, warnings };
+      return { cos, sin, shape, warnings };
     }
     checkBlockAngles(
       largestFrequency(pointer, pairs),
@@ -709,7 +714,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
       write(cos, new Typed(buffer, cosBlock, n * width), first * width);
       write(sin, new Typed(buffer, sinBlock, n * width), first * width);
     }
-    return { cos, sin, warnings };
+    return { cos, sin, shape, warnings };
   });
 }
 
@@ -814,9 +819,12 @@ function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
   }
 }
 
-// The caller's { cos, sin } arrays (each read once), or nulls for new ones.
+// The caller's { cos, sin } arrays (each read once), or nulls for new ones,
+// and the kind the cache is written in: float16 goes into a caller's
+// Float16Arrays (where the engine has them) as it is, the module's bits read
+// through the same kind.
 function cacheOut(value, Typed, length) {
-  if (value === undefined) return { cos: null, sin: null };
+  if (value === undefined) return { cos: null, sin: null, Typed };
   const given = readOptions(
     value,
     ["cos", "sin"],
@@ -831,6 +839,13 @@ function cacheOut(value, Typed, length) {
         `out.${key}`,
         "ERR_REQUIRED",
       );
+  const { Float16Array } = CONSTRUCTORS;
+  if (
+    Typed === Uint16Array &&
+    Float16Array !== undefined &&
+    kindOf(given.cos) === "Float16Array"
+  )
+    Typed = Float16Array;
   const cos = outArray(given.cos, Typed, length, { name: "out.cos" });
   const sin = outArray(given.sin, Typed, length, { name: "out.sin" });
   if (overlapping(cos, sin, length * Typed.BYTES_PER_ELEMENT))
@@ -839,5 +854,5 @@ function cacheOut(value, Typed, length) {
       "out.sin",
       "ERR_OVERLAP",
     );
-  return { cos, sin };
+  return { cos, sin, Typed };
 }

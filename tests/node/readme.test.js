@@ -5,8 +5,9 @@
 // exist (an `npm install` names this package); Python blocks run on the
 // files those calls wrote; the embedding
 // snippet is the one the browser tests load. A block marked
-// `<!-- browser -->` needs a page (location, bundler assets): its script is
-// syntax-checked here and its way of loading runs in the package tests.
+// `<!-- browser -->` needs a page (location, bundler assets), one marked
+// `<!-- package -->` the installed package (CommonJS): its script is
+// syntax-checked here and runs as written in the package tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -47,7 +48,7 @@ function codeBlocks(markdown, document) {
   for (const match of markdown.matchAll(pattern)) {
     const before = markdown.slice(0, match.index);
     const line = before.split("\n").length + 1;
-    const browser = /<!-- browser -->\s*$/.test(before);
+    const browser = /<!-- (?:browser|package) -->\s*$/.test(before);
     blocks.push({
       language: match[1],
       source: match[2],

@@ -691,7 +691,7 @@ test("bad options are errors that name them, and the module keeps working", () =
     [{ dim: 64, positions: 1.5 }, RangeError, "positions"],
     [{ dim: 64, positions: [0, NaN] }, RangeError, "positions"],
     [{ dim: 64, positions: [1], start: 2 }, TypeError, "start"],
-    [{ dim: 64, positions: 4, layout: "halves" }, RangeError, "layout"],
+    [{ dim: 64, positions: 4, layout: "rows" }, RangeError, "layout"],
     [{ dim: 64, positions: 4, dtype: "bfloat16" }, RangeError, "dtype"],
     [{ dim: 64, positions: [1, "2"] }, TypeError, "positions"],
     [

@@ -1,7 +1,8 @@
 // Small apps that import the installed package, bundled by esbuild, Vite and
 // webpack, run in Chromium: the inline module, the slim entry with the
 // shipped .wasm as a bundler asset (compiled while it streams, and in the app
-// once), the classic script, and a strict Content-Security-Policy.
+// once), the classic script, and a strict Content-Security-Policy. The
+// README's own recipes run in recipes.test.js.
 import assert from "node:assert/strict";
 import {
   mkdirSync,
@@ -10,87 +11,35 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import * as esbuild from "esbuild";
-import { chromium } from "playwright-core";
 import { build as viteBuild } from "vite";
 import webpack from "webpack";
+import {
+  closeServers,
+  html,
+  launch,
+  serve,
+  resultOf as pageResult,
+} from "./chromium.js";
 import { installPacked } from "./packed.js";
 
-const TYPES = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".wasm": "application/wasm",
-};
 const SIN_COS_1 = [Math.sin(1), Math.cos(1)];
 
 let project, browser;
-const servers = [];
 
 before(async () => {
   project = installPacked();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
-  for (const server of servers) server.close();
+  closeServers();
 });
 
-// Serves `dir` over http; returns its origin and the paths requested.
-async function serve(dir, headers = {}) {
-  const requested = [];
-  const server = createServer((request, response) => {
-    const path = normalize(
-      decodeURIComponent(new URL(request.url, "http://x").pathname),
-    );
-    requested.push(path);
-    try {
-      const body = readFileSync(
-        join(dir, path.endsWith("/") ? path + "index.html" : path),
-      );
-      response.writeHead(200, {
-        "content-type":
-          TYPES[extname(path) || ".html"] ?? "application/octet-stream",
-        ...headers,
-      });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  servers.push(server);
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { origin: `http://127.0.0.1:${server.address().port}`, requested };
-}
-
-// Opens the page and waits for the app to publish `window.result`.
-async function resultOf(url) {
-  const page = await browser.newPage();
-  try {
-    await page.goto(url);
-    await page.waitForFunction(() => window.result !== undefined, null, {
-      timeout: 30000,
-    });
-    return await page.evaluate(() => window.result);
-  } finally {
-    await page.close();
-  }
-}
+const resultOf = (url) => pageResult(browser, url);
 
 // The app: `source` is the expression given to init() (empty: the inline
 // module), `entry` the package entry it imports. It records whether the
@@ -121,9 +70,6 @@ init(${source}).then(
   );
   return dir;
 }
-
-const html = (script) =>
-  `<!doctype html><html><head><meta charset="utf-8"></head><body>${script}</body></html>`;
 
 async function bundleWithEsbuild(dir, options = {}) {
   const out = join(dir, "out");
@@ -214,21 +160,21 @@ const BUNDLERS = {
     bundle: (dir) => bundleWithEsbuild(dir, { loader: { ".wasm": "file" } }),
     asset: {
       imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";`,
-      source: "new URL(wasmUrl, document.baseURI)",
+      source: "new URL(wasmUrl, import.meta.url)",
     },
   },
   Vite: {
     bundle: bundleWithVite,
     asset: {
       imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm?url";`,
-      source: "new URL(wasmUrl, document.baseURI)",
+      source: "wasmUrl",
     },
   },
   webpack: {
     bundle: bundleWithWebpack,
     asset: {
       imports: `import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";`,
-      source: "new URL(wasmUrl, document.baseURI)",
+      source: "wasmUrl",
     },
   },
 };

@@ -2,7 +2,7 @@
 // slim entry, the shipped .wasm through the exports map, and the command line
 // through npx.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import { installPacked, run } from "./packed.js";
@@ -29,6 +29,18 @@ test("an ES module imports the package and computes with the inline module", () 
      console.log(JSON.stringify(Array.from(table({ positions: [1], dim: 2, dtype: "float64" }))));`,
   );
   assert.deepEqual(values, SIN_COS_1);
+});
+
+test("the packed README's first example runs as an ES module of the consumer", () => {
+  const readme = readFileSync(join(project.installed, "README.md"), "utf8");
+  const [, first] = /^```js\n([\s\S]*?)^```$/m.exec(readme);
+  assert.match(first, /from "sinusoidal-pe"/);
+  const file = join(project.dir, "readme-first.mjs");
+  writeFileSync(file, `${first}\nconsole.log(JSON.stringify(pe.length));\n`);
+  assert.equal(
+    run(process.execPath, [file], { cwd: project.dir }).trim(),
+    "393216",
+  );
 });
 
 test("the slim entry reads the shipped .wasm in Node, and shares one instance with the default entry", () => {

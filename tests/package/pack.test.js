@@ -29,11 +29,63 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
     "dist/sinusoidal-pe.wasm",
+    "dist/sinusoidal-pe.wasm.d.ts",
     "dist/slim-node.js",
     "dist/slim.d.ts",
     "dist/slim.js",
+    "docs/api.md",
+    "docs/numerics.md",
+    "docs/onnxruntime.md",
     "package.json",
   ]);
+});
+
+// GitHub's and npm's heading anchors: lower case, punctuation dropped,
+// spaces as hyphens.
+const anchorOf = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+test("every relative link of the packed README and docs resolves to a packed file and heading", () => {
+  const packed = new Set(project.report.files.map((f) => f.path));
+  const documents = [...packed].filter((path) => path.endsWith(".md"));
+  const checked = [];
+  for (const document of documents) {
+    const text = readFileSync(join(project.installed, document), "utf8")
+      .replace(/^```[\s\S]*?^```$/gm, "")
+      .replace(/`[^`\n]*`/g, "");
+    const base = new URL(document, "file:///package/");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // absolute URLs
+      const url = new URL(target, base);
+      const path = decodeURIComponent(url.pathname.slice("/package/".length));
+      assert.ok(
+        packed.has(path),
+        `${document}: ${target} is not in the tarball`,
+      );
+      if (url.hash !== "") {
+        const headings = readFileSync(join(project.installed, path), "utf8")
+          .split("\n")
+          .filter((line) => /^#{1,6} /.test(line))
+          .map((line) => anchorOf(line.replace(/^#+ /, "")));
+        assert.ok(
+          headings.includes(url.hash.slice(1)),
+          `${document}: ${target} names no heading of ${path}`,
+        );
+      }
+      checked.push(`${document} → ${target}`);
+    }
+  }
+  // The README links the documents that ship with it.
+  assert.ok(checked.length >= 15, checked.join("\n"));
+  for (const doc of ["docs/api.md", "docs/numerics.md", "docs/onnxruntime.md"])
+    assert.ok(
+      checked.some((c) => c.startsWith("README.md → " + doc)),
+      doc,
+    );
 });
 
 test("the LICENSE is MIT's, and package.json says so", () => {
@@ -128,14 +180,25 @@ test("are-the-types-wrong finds no problem for an ESM-only package", () => {
     assert.match(line, /ignored/, output);
 });
 
-for (const moduleResolution of ["node16", "bundler"]) {
+// node10 (TypeScript's "node") knows no exports map: typesVersions gives it
+// the subpaths.
+for (const moduleResolution of ["node16", "bundler", "node10"]) {
   test(`the types compile under tsc --strict, moduleResolution ${moduleResolution}`, () => {
     const dir = join(project.dir, `types-${moduleResolution}`);
     mkdirSync(dir);
     writeFileSync(
       join(dir, "consumer.mts"),
-      `import { init, table, rope, decayIntegral, type TableOptions } from "sinusoidal-pe";
+      `import { init, table, rope, ropeCache, toNpy, decayIntegral, type TableOptions } from "sinusoidal-pe";
+import * as slim from "sinusoidal-pe/slim";
+import wasmUrl from "sinusoidal-pe/sinusoidal-pe.wasm";
+await slim.init(new URL(wasmUrl, "https://example.org/"));
 await init(new URL("https://example.org/sinusoidal-pe.wasm"));
+// Results are on plain ArrayBuffers: the DOM's BufferSource and BlobPart.
+const cache = ropeCache({ dim: 8, positions: 4, dtype: "float16" });
+new Blob([toNpy(cache.cos, cache.shape), table({ positions: 4, dim: 8 })]);
+new Response(slim.table({ positions: 4, dim: 8, dtype: "float64" }));
+// @ts-expect-error: integer rows are refused
+rope(new Int8Array(8), 1, { dim: 8 });
 const options: TableOptions = { positions: 4, dim: 8, layout: "halves" };
 const any: Float32Array | Float64Array = table(options);
 const pe: Float32Array = table({ positions: 4, dim: 8 });

@@ -207,6 +207,6 @@ pe.createTable({ dim: 8, frequencies: [1, 2, 3, 4] });
 pe.createTable({ dim: 8, scaling: yarn });
 pe.createTable({ preset: "marian", dim: 8 });
 pe.createRopeCache({ dim: 8, rotaryDim: 4, base: 9, scaling: yarn });
-pe.createRopeCache({ dim: 8, layout: "duplicated", dtype: "float16" });
+pe.createRopeCache({ dim: 8, layout: "halves", dtype: "float16" });
 pe.createRopeCache({ dim: 8, mropeSection: [2, 1, 1], mropeInterleaved: true });
 pe.createRopeCache({ dim: 8, pairing: "interleaved" });

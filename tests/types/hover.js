@@ -187,11 +187,13 @@ for (const entry of ENTRIES) {
     );
   });
 
-  // Where the result has the type of the caller's `out`, `out` is generic
-  // on the call, and TypeScript shows no documentation for a key of a
-  // generic type inside a union of option sets (its declaration has it, as
-  // the check of the declarations shows).
-  const genericOut = (name, key) => key === "out" && name !== "ropeFrequencies";
+  // Where the result has the type of the caller's `out` (or of table's
+  // `dtype`), that key is generic on the call, and TypeScript shows no
+  // documentation for a key of a generic type inside a union of option sets
+  // (its declaration has it, as the check of the declarations shows).
+  const genericOut = (name, key) =>
+    (key === "out" && name !== "ropeFrequencies") ||
+    (key === "dtype" && name === "table");
 
   test(`${entry}: every option key is documented inside the calls`, () => {
     const keys = optionKeys(text);
@@ -230,15 +232,44 @@ for (const entry of ENTRIES) {
   });
 }
 
+// What an editor offers inside a call: every value of a dtype (no overload
+// hides one), and no key that cannot compile there.
+test("completions offer every dtype, and rope no table layout", () => {
+  const calls = {
+    table: `pe.table({ positions: 4, dim: 8, dtype: "" });`,
+    ropeCache: `pe.ropeCache({ positions: 4, dim: 8, dtype: "" });`,
+    rope: `pe.rope(new Float32Array(8), 1, { dim: 8,  });`,
+  };
+  const text = `import * as pe from "./index.js";\n${Object.values(calls).join("\n")}\n`;
+  const language = service(text);
+  const names = (at) =>
+    (language.getCompletionsAtPosition(SCRATCH, at, {})?.entries ?? []).map(
+      (entry) => entry.name,
+    );
+  const inQuotes = (call) =>
+    text.indexOf(calls[call]) + calls[call].indexOf('""') + 1;
+  assert.deepEqual(names(inQuotes("table")).sort(), ["float32", "float64"]);
+  assert.deepEqual(names(inQuotes("ropeCache")).sort(), [
+    "float16",
+    "float32",
+    "float64",
+  ]);
+  const ropeKeys = names(
+    text.indexOf(calls.rope) + calls.rope.indexOf(",  ") + 2,
+  );
+  assert.ok(ropeKeys.includes("pairing"), ropeKeys.join(" "));
+  assert.ok(!ropeKeys.includes("layout"), ropeKeys.join(" "));
+});
+
 test("every field of a result is documented", () => {
   const text = `import * as pe from "./index.js";
 declare const r: pe.RopeFrequencies;
-declare const c: pe.RopeCacheOut<Float32Array>;
+declare const c: pe.RopeCacheResult<Float32Array>;
 declare const l: pe.LinearRelationResult;
 declare const t: pe.ToeplitzResult;
 declare const d: pe.PresetDescription;
 r.inverseFrequencies; r.attentionFactor;
-c.cos; c.sin;
+c.cos; c.sin; c.shape; c.warnings;
 l.maxAbsError; l.position; l.offset; l.index;
 t.maxAbsError; t.m; t.n;
 d.source; d.parameters; d.frequency; d.layout; d.oddDim; d.notes;
@@ -255,6 +286,13 @@ d.source.repository; d.source.file; d.source.function;
     missing.map((m) => m[0]),
     [],
   );
+});
+
+// Typed arrays generic over their buffer (Float32Array<ArrayBuffer>) need
+// TypeScript 5.7 or later: the type tests run on the lockfile's.
+test("the TypeScript the tests use knows generic typed arrays (≥ 5.7)", () => {
+  const [major, minor] = ts.version.split(".").map(Number);
+  assert.ok(major > 5 || (major === 5 && minor >= 7), ts.version);
 });
 
 // The declarations read here are the ones the package ships.

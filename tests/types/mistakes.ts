@@ -34,6 +34,10 @@ table({ preset: "diffusers", positions: 4, dim: 8, flipSinToCos: true });
 table({ preset: "whisper", positions: 4, dim: 8, flipSinToCos: true });
 // @ts-expect-error: startIndex is paper's and tensor2tensor's, not fairseq's
 toeplitzError({ preset: "fairseq", dim: 8, positions: 4, startIndex: 2 });
+// @ts-expect-error: a preset's parameter needs its preset
+table({ positions: 4, dim: 8, flipSinToCos: true });
+// @ts-expect-error: nor in rope
+rope(new Float32Array(8), 1, { dim: 8, maxPeriod: 3 });
 // @ts-expect-error: a table option is not a preset's parameter
 table({ preset: "whisper", positions: 4, dim: 8, layout: "halves" });
 
@@ -79,7 +83,7 @@ const half = { positions: 2, dim: 8, dtype: "float16" } as const;
 ropeCache({ ...half, out: pairs.bits });
 // @ts-expect-error: float16 caches are Uint16Arrays of half bits
 ropeCache({ ...half, out: pairs.f32 });
-// @ts-expect-error: not Float16Arrays
+// Float16Arrays too, where the engine has them
 ropeCache({ ...half, out: pairs.f16 });
 // @ts-expect-error: float64 caches are Float64Arrays
 ropeCache({ positions: 2, dim: 8, dtype: "float64", out: pairs.f32 });

@@ -49,3 +49,15 @@ caches.rows(1, { start: 4097, out: halfOut });
 const wrong: Float32Array = caches.rows(1).sin;
 
 export { next, wrong };
+
+// Plan results are backed by plain ArrayBuffers, as the browser's APIs take.
+new Blob([rows.rows(4)]);
+new Blob([caches.rows(2).cos]);
+new Response(createRope({ dim: 8 }).apply(new Float32Array(8), 1));
+
+// int64 position ids, as ONNX Runtime holds them.
+import { rope, ropeCache, table } from "sinusoidal-pe";
+const ids = BigInt64Array.of(0n, 1n);
+table({ positions: ids, dim: 8 });
+ropeCache({ positions: ids, dim: 8 });
+rope(new Float32Array(16), ids, { dim: 8 });

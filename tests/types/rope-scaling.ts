@@ -62,18 +62,22 @@ const reused: Float64Array = ropeFrequencies({
   dim: 8,
   out: new Float64Array(4),
 }).inverseFrequencies;
+// @ts-expect-error cos and sin are of one type
 ropeCache({
   positions: 2,
   dim: 4,
-  // @ts-expect-error cos and sin are of one type
   out: { cos: new Float32Array(4), sin: new Uint16Array(4) },
 });
 // @ts-expect-error scaling takes a rope type's parameters
 table({ positions: 1, dim: 8, scaling: { type: "llama3", factor: 8 } });
 // @ts-expect-error linear takes a factor
 ropeFrequencies({ dim: 64, scaling: { type: "linear" } });
-// @ts-expect-error no such layout
+// One word per placement, as table and rope say it; the older names too.
 ropeCache({ positions: 4, dim: 8, layout: "halves" });
+ropeCache({ positions: 4, dim: 8, layout: "compact" });
+ropeCache({ positions: 4, dim: 8, layout: "duplicated" });
+// @ts-expect-error no such layout
+ropeCache({ positions: 4, dim: 8, layout: "halves-cos-first" });
 const options = fromConfig(
   { rope_theta: 1e6, head_dim: 128, hidden_size: 4096 },
   { layerType: "full_attention" },

@@ -1,0 +1,89 @@
+// A one-node ONNX model, encoded as protobuf by hand: just the fields of
+// onnx.proto that a graph of one operator needs (field numbers from
+// onnx/onnx.proto3). Used by the ONNX Runtime tests.
+
+const WIRE_VARINT = 0;
+const WIRE_BYTES = 2;
+
+// Element types of onnx.TensorProto.DataType.
+export const ELEMENT = { float: 1, int64: 7, float16: 10 };
+const ATTRIBUTE_INT = 2; // onnx.AttributeProto.AttributeType.INT
+
+function varint(value) {
+  const bytes = [];
+  let v = BigInt(value);
+  if (v < 0n) v += 1n << 64n; // int64 as two's complement, 10 bytes
+  do {
+    const low = Number(v & 0x7fn);
+    v >>= 7n;
+    bytes.push(v === 0n ? low : low | 0x80);
+  } while (v !== 0n);
+  return bytes;
+}
+
+const key = (field, wire) => varint((field << 3) | wire);
+const int = (field, value) => [...key(field, WIRE_VARINT), ...varint(value)];
+const bytes = (field, content) => [
+  ...key(field, WIRE_BYTES),
+  ...varint(content.length),
+  ...content,
+];
+const text = (field, value) =>
+  bytes(field, [...new TextEncoder().encode(value)]);
+
+// ValueInfoProto { name = 1; type = 2 { tensor_type = 1 { elem_type = 1 } } },
+// rank and dims left unknown.
+const valueInfo = (name, element) => [
+  ...text(1, name),
+  ...bytes(2, bytes(1, int(1, element))),
+];
+
+// AttributeProto { name = 1; i = 3; type = 20 }.
+const attribute = (name, value) => [
+  ...text(1, name),
+  ...int(3, value),
+  ...int(20, ATTRIBUTE_INT),
+];
+
+/**
+ * The bytes of a model of one node: `op` in `domain` ("" for the ONNX
+ * domain) at `opset`, its inputs and outputs as [name, element type] (an
+ * empty name for an optional input left out), its integer attributes.
+ */
+export function oneNodeModel({
+  op,
+  domain = "",
+  opset,
+  inputs,
+  outputs,
+  attributes,
+}) {
+  const node = [
+    ...inputs.flatMap(([name]) => text(1, name)),
+    ...outputs.flatMap(([name]) => text(2, name)),
+    ...text(3, op),
+    ...text(4, op),
+    ...Object.entries(attributes).flatMap(([name, value]) =>
+      bytes(5, attribute(name, value)),
+    ),
+    ...text(7, domain),
+  ];
+  const graph = [
+    ...bytes(1, node),
+    ...text(2, "graph"),
+    ...inputs
+      .filter(([name]) => name !== "")
+      .flatMap(([name, element]) => bytes(11, valueInfo(name, element))),
+    ...outputs.flatMap(([name, element]) =>
+      bytes(12, valueInfo(name, element)),
+    ),
+  ];
+  const model = [
+    ...int(1, 11), // ir_version: ONNX 1.18, which has opset 23
+    ...text(2, "sinusoidal-pe tests"),
+    ...bytes(7, graph),
+    ...bytes(8, [...text(1, ""), ...int(2, domain === "" ? opset : 21)]),
+    ...(domain === "" ? [] : bytes(8, [...text(1, domain), ...int(2, opset)])),
+  ];
+  return Uint8Array.from(model);
+}
