@@ -145,8 +145,10 @@ RoPE cache options (rope-cache)
   --scaling JSON       rope_scaling, as above
   --seq-len N          the sequence length of a dynamic or longrope scaling
                        (default: the largest position + 1, as transformers)
-  --layout NAME        half (default): [n, dim/2]; duplicated: [n, dim],
-                       cat(freqs, freqs); interleaved: [n, dim]
+  --layout NAME        compact (default): [n, rotary dim / 2], each pair once;
+                       halves: [n, rotary dim], cat(freqs, freqs);
+                       interleaved: [n, rotary dim] (half and duplicated,
+                       the older names, are compact and halves)
   --dtype TYPE         float32 (default), float64 or float16 (bits in .npy,
                        float32 values in the other formats)
 
@@ -181,7 +183,7 @@ Examples
   npx sinusoidal-pe table --preset diffusers --flip-sin-to-cos \\
     --downscale-freq-shift 0 --positions 0,250,999 --dim 320 -o t.npy
   npx sinusoidal-pe rope-cache --positions 4096 --dim 128 --base 500000 \\
-    --layout duplicated --dtype float16 -o rope.npy
+    --layout halves --dtype float16 -o rope.npy
   npx sinusoidal-pe decay --from 0 --to 1000 --count 1001 --format json
   npx sinusoidal-pe check --positions 1000 --dim 512 --offsets 1,-7.5,4096
   npx sinusoidal-pe table --positions 131072 --dim 128 --base 500000 \\

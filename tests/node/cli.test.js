@@ -713,7 +713,10 @@ for (const [dtype, numpyType] of [
   ["float64", "float64"],
 ])
   test(`rope-cache writes [2, n, width] cos then sin (${dtype})`, () => {
-    for (const layout of ["half", "duplicated", "interleaved"]) {
+    // The older names "half" and "duplicated" are "compact" and "halves".
+    const layouts = ["compact", "halves", "interleaved", "half", "duplicated"];
+    for (const layout of layouts) {
+      const kind = { half: "compact", duplicated: "halves" }[layout] ?? layout;
       const loaded = written(
         `rope-${dtype}-${layout}.npy`,
         command("rope-cache", {
@@ -726,14 +729,13 @@ for (const [dtype, numpyType] of [
           blockRows: 128,
         }),
       );
-      const width = layout === "half" ? 4 : 8;
+      const width = kind === "compact" ? 4 : 8;
       assert.equal(loaded.dtype, numpyType);
       assert.deepEqual(loaded.shape, [2, 300, width]);
       const tolerance = { float16: 1e-3, float32: 1e-6, float64: 1e-13 }[dtype];
       for (let r = 0; r < 300; r++)
         for (let c = 0; c < width; c++) {
-          const i =
-            layout === "half" ? c : layout === "duplicated" ? c % 4 : c >> 1;
+          const i = kind === "compact" ? c : kind === "halves" ? c % 4 : c >> 1;
           const angle = (5 + r) * 500 ** (-(2 * i) / 8);
           const cos = loaded.values[r * width + c];
           const sin = loaded.values[(300 + r) * width + c];
