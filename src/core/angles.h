@@ -8,6 +8,7 @@
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bounds.h"
 #include "sincos_f64x2.h"
@@ -128,12 +129,21 @@ void pe_angle_pairs_exact(const pe_angle_block *b, uint32_t i, double x,
    the seed stay below 1100 * 2^-53; this is twice that. */
 #define PE_RECURRENCE_ERROR 0x1p-42
 
+/* The bound for values times `amplitude`; below DBL_MIN each rounding errs
+   by up to 2^-1075 however small the value, so a subnormal amplitude's
+   values carry an absolute 2^-1064 (128 steps of three roundings and the
+   seed) beside the relative bound. */
+static inline double pe_recurrence_error(double amplitude) {
+  return PE_RECURRENCE_ERROR * fabs(amplitude) + 0x1p-1064;
+}
+
 /* Whether rounding v to float32 is uncertain when v may be off by up to e:
    the two ends of [v - e, v + e] round apart (rounding is monotonic, so
    when they agree every value between them, the exact one too, rounds to
-   the same float). */
+   the same float), bit for bit, so that -0 and +0 differ too. */
 static inline int pe_f32_uncertain(double v, double e) {
-  return (float)(v - e) != (float)(v + e);
+  float low = (float)(v - e), high = (float)(v + e);
+  return memcmp(&low, &high, sizeof low) != 0;
 }
 
 /* The float32 rounding of the two lanes of v (lanes 0, 1); `sure` keeps all

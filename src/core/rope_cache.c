@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) void
 advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
             int32_t layout, uint32_t n, uint32_t i0, uint32_t nb, int emit,
             double x, double attention) {
-  double e = PE_RECURRENCE_ERROR * attention;
+  double e = pe_recurrence_error(attention);
   v128_t ev = wasm_f64x2_splat(e);
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);

@@ -117,7 +117,7 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
                  uint32_t n, double x0, double x1, double amplitude) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
-  double e = PE_RECURRENCE_ERROR * fabs(amplitude);
+  double e = pe_recurrence_error(amplitude);
   v128_t ev = wasm_f64x2_splat(e);
   if (interleaved) {
     float *dst = row + PE_INTERLEAVED_STRIDE * i0;
@@ -300,7 +300,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
                      const pe_columns *cols, const pe_row_plan *plan,
                      pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
                      double amplitude) {
-  double e = PE_RECURRENCE_ERROR * fabs(amplitude);
+  double e = pe_recurrence_error(amplitude);
   for (uint32_t j = 0; j < count;) {
     float *row = out + (size_t)j * dim;
     double x = pe_row_position(plan, j);
