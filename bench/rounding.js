@@ -51,6 +51,7 @@ const llama3 = {
   },
 };
 const tokens = Array.from({ length: 512 }, (_, k) => 7 + k * 13);
+const scattered = Array.from({ length: 512 }, (_, k) => (k * 7919) % 65521);
 const workloads = [
   [
     "table 8192 × 768, count, out",
@@ -104,7 +105,12 @@ const workloads = [
     },
   ],
   [
-    "table 512 listed positions × 768",
+    "table 512 scattered positions × 768",
+    512 * 768,
+    (m) => () => m.table({ positions: scattered, dim: 768, view: true }),
+  ],
+  [
+    "table 512 evenly spaced listed positions × 768",
     512 * 768,
     (m) => () => m.table({ positions: tokens, dim: 768, view: true }),
   ],
