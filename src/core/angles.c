@@ -77,8 +77,11 @@ int pe_angles_finite(const double *xs, uint32_t count, double first,
 uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
                              double w_scale, double step) {
   uint32_t n_pad = (n + 3) & ~3u;
-  for (uint32_t i = 0; i < n_pad; i++)
+  b->max_w = 0;
+  for (uint32_t i = 0; i < n_pad; i++) {
     b->w[i] = i < n ? w_scale * omega[i] : 0;
+    b->max_w = fmax(b->max_w, fabs(b->w[i]));
+  }
   v128_t st = wasm_f64x2_splat(step);
   for (uint32_t i = 0; i < n_pad; i += 2) {
     v128_t s, c;
@@ -96,20 +99,17 @@ positions_at(const double *xs, double x, uint32_t i) {
 }
 
 /* pe_angle_value2 for every pair, x = xs[i] of pair i, or `x` for all when
-   xs is null. Rotations are linear, so the recurrence carries the amplitude
-   along. Two independent evaluations per iteration keep both SIMD pipes
-   busy. One copy, out of line: its loop, not the call, is the cost. */
-__attribute__((noinline)) static void seed_lanes(pe_angle_block *b,
-                                                 uint32_t n_pad,
-                                                 const double *xs, double x,
-                                                 double amplitude) {
-  v128_t a = wasm_f64x2_splat(amplitude);
+   xs is null; `in_range` (a constant) as pe_angle_value2 takes it. Two
+   independent evaluations per iteration keep both SIMD pipes busy. */
+static inline __attribute__((always_inline)) void
+seed_loop(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
+          v128_t a, int in_range) {
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0, c0, s1, c1;
     pe_angle_value2(positions_at(xs, x, i), wasm_v128_load(b->w + i), a, &s0,
-                    &c0);
+                    &c0, in_range);
     pe_angle_value2(positions_at(xs, x, i + 2), wasm_v128_load(b->w + i + 2), a,
-                    &s1, &c1);
+                    &s1, &c1, in_range);
     wasm_v128_store(b->sin + i, s0);
     wasm_v128_store(b->cos + i, c0);
     wasm_v128_store(b->sin + i + 2, s1);
@@ -117,14 +117,32 @@ __attribute__((noinline)) static void seed_lanes(pe_angle_block *b,
   }
 }
 
+/* Rotations are linear, so the recurrence carries the amplitude along. One
+   copy, out of line: its loop, not the call, is the cost. `largest` is the
+   largest |x|. */
+__attribute__((noinline)) static void
+seed_lanes(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
+           double largest, double amplitude) {
+  v128_t a = wasm_f64x2_splat(amplitude);
+  if (pe_dekker_in_range(largest, b->max_w))
+    seed_loop(b, n_pad, xs, x, a, 1);
+  else
+    seed_loop(b, n_pad, xs, x, a, 0);
+}
+
 void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
                          double amplitude) {
-  seed_lanes(b, n_pad, NULL, x, amplitude);
+  seed_lanes(b, n_pad, NULL, x, fabs(x), amplitude);
 }
 
 void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
                               const double *xs, double amplitude) {
-  seed_lanes(b, n_pad, xs, 0, amplitude);
+  /* Positions are finite (checked by every caller): a plain comparison,
+     not fmax, whose NaN rule costs a call per pair in wasm. */
+  double largest = 0;
+  for (uint32_t i = 0; i < n_pad; i++)
+    largest = fabs(xs[i]) > largest ? fabs(xs[i]) : largest;
+  seed_lanes(b, n_pad, xs, 0, largest, amplitude);
 }
 
 __attribute__((noinline)) void pe_angle_pairs_exact(const pe_angle_block *b,
@@ -134,7 +152,7 @@ __attribute__((noinline)) void pe_angle_pairs_exact(const pe_angle_block *b,
   v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
   for (uint32_t k = 0; k < 4; k += 2) {
     v128_t s, c;
-    pe_angle_value2(p, wasm_v128_load(b->w + i + k), a, &s, &c);
+    pe_angle_value2(p, wasm_v128_load(b->w + i + k), a, &s, &c, 0);
     wasm_v128_store(sin + k, s);
     wasm_v128_store(cos + k, c);
   }
@@ -147,7 +165,7 @@ void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
       continue;
     v128_t s, c;
     pe_angle_value2(wasm_f64x2_splat(x), wasm_f64x2_splat(b->w[i]),
-                    wasm_f64x2_splat(amplitude), &s, &c);
+                    wasm_f64x2_splat(amplitude), &s, &c, 0);
     b->sin[i] = wasm_f64x2_extract_lane(s, 0);
     b->cos[i] = wasm_f64x2_extract_lane(c, 0);
   }

@@ -85,6 +85,7 @@ typedef struct {
   alignas(16) double step_cos[PE_BLOCK];
   alignas(16) double sin[PE_BLOCK];
   alignas(16) double cos[PE_BLOCK];
+  double max_w; /* max |w| of the block */
 } pe_angle_block;
 
 /* Loads w = w_scale * omega and the step rotation, padded to a multiple of
@@ -97,11 +98,17 @@ uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
    times a, in two lanes, each lane's value a function of its own x, w and a
    alone. Every seed, every row at a listed position and every correction
    of a recurrence value is this, so a float32 element is its rounding
-   whatever path produced it. */
+   whatever path produced it. `in_range` (a constant) may be set where
+   pe_dekker_in_range holds for every lane: the product then skips the
+   overflow scaling, with the same bits. */
 static inline __attribute__((always_inline)) void
-pe_angle_value2(v128_t x, v128_t w, v128_t a, v128_t *s, v128_t *c) {
+pe_angle_value2(v128_t x, v128_t w, v128_t a, v128_t *s, v128_t *c,
+                int in_range) {
   v128_t hi, lo;
-  pe_two_product_f64x2(x, w, &hi, &lo);
+  if (in_range)
+    pe_dekker_f64x2(x, w, &hi, &lo);
+  else
+    pe_two_product_f64x2(x, w, &hi, &lo);
   pe_sincos_f64x2_full(hi, lo, s, c);
   *s = wasm_f64x2_mul(*s, a);
   *c = wasm_f64x2_mul(*c, a);

@@ -100,14 +100,39 @@ pe_sincos_f64x2_reduced(v128_t x, v128_t x_lo, v128_t *s, v128_t *c) {
 }
 
 /* a * b = hi + lo exactly (Dekker's product with Veltkamp's split; wasm has
-   no FMA), for any finite product. The split of a factor above 2^995, or
-   the partial products of a product above 2^1000, would overflow: that
-   factor (or a) is scaled by 2^-28 first and both parts by 2^28 after,
-   exactly (such a product is at least 2^-79, far from underflow). lo is 0
-   where an argument is not finite. */
+   no FMA) where |a|, |b| <= 2^995 and |a * b| <= 2^1000 (nothing in the
+   split or the partial products overflows) and the product is far from
+   underflow. */
+static inline __attribute__((always_inline)) void
+pe_dekker_f64x2(v128_t a, v128_t b, v128_t *hi, v128_t *lo) {
+  const v128_t splitter = wasm_f64x2_splat(134217729.0); /* 2^27 + 1 */
+  v128_t ca = wasm_f64x2_mul(a, splitter), cb = wasm_f64x2_mul(b, splitter);
+  v128_t a_hi = wasm_f64x2_sub(ca, wasm_f64x2_sub(ca, a));
+  v128_t b_hi = wasm_f64x2_sub(cb, wasm_f64x2_sub(cb, b));
+  v128_t a_lo = wasm_f64x2_sub(a, a_hi), b_lo = wasm_f64x2_sub(b, b_hi);
+  v128_t h = wasm_f64x2_mul(a, b);
+  v128_t e = wasm_f64x2_sub(wasm_f64x2_mul(a_hi, b_hi), h);
+  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_hi, b_lo));
+  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_hi));
+  *hi = h;
+  *lo = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_lo));
+}
+
+/* Whether every product of |x| <= largest and |w| <= max_w is in
+   pe_dekker_f64x2's range; with rounding's margin (fl(largest * max_w) may
+   lie below the real product by half an ulp). */
+static inline int pe_dekker_in_range(double largest, double max_w) {
+  return largest <= 0x1p995 && max_w <= 0x1p995 && largest * max_w <= 0x1p999;
+}
+
+/* a * b = hi + lo exactly for any finite product. The split of a factor
+   above 2^995, or the partial products of a product above 2^1000, would
+   overflow: that factor (or a) is scaled by 2^-28 first and both parts by
+   2^28 after, exactly (such a product is at least 2^-79, far from
+   underflow), so a lane that needs no scaling gets pe_dekker_f64x2's bits.
+   lo is 0 where an argument is not finite. */
 static inline void pe_two_product_f64x2(v128_t a, v128_t b, v128_t *hi,
                                         v128_t *lo) {
-  const v128_t splitter = wasm_f64x2_splat(134217729.0); /* 2^27 + 1 */
   const v128_t limit = wasm_f64x2_splat(0x1p995), one = wasm_f64x2_splat(1);
   v128_t big_a =
       wasm_v128_or(wasm_f64x2_gt(wasm_f64x2_abs(a), limit),
@@ -118,15 +143,8 @@ static inline void pe_two_product_f64x2(v128_t a, v128_t b, v128_t *hi,
       a, wasm_v128_bitselect(wasm_f64x2_splat(0x1p-28), one, big_a));
   b = wasm_f64x2_mul(
       b, wasm_v128_bitselect(wasm_f64x2_splat(0x1p-28), one, big_b));
-  v128_t ca = wasm_f64x2_mul(a, splitter), cb = wasm_f64x2_mul(b, splitter);
-  v128_t a_hi = wasm_f64x2_sub(ca, wasm_f64x2_sub(ca, a));
-  v128_t b_hi = wasm_f64x2_sub(cb, wasm_f64x2_sub(cb, b));
-  v128_t a_lo = wasm_f64x2_sub(a, a_hi), b_lo = wasm_f64x2_sub(b, b_hi);
-  v128_t h = wasm_f64x2_mul(a, b);
-  v128_t e = wasm_f64x2_sub(wasm_f64x2_mul(a_hi, b_hi), h);
-  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_hi, b_lo));
-  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_hi));
-  e = wasm_f64x2_add(e, wasm_f64x2_mul(a_lo, b_lo));
+  v128_t h, e;
+  pe_dekker_f64x2(a, b, &h, &e);
   e = wasm_v128_and(e, wasm_f64x2_eq(e, e)); /* NaN -> 0 */
   v128_t undo =
       wasm_f64x2_mul(wasm_v128_bitselect(wasm_f64x2_splat(0x1p28), one, big_a),

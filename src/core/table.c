@@ -202,28 +202,39 @@ static inline __attribute__((always_inline)) v128_t demote4(v128_t x0,
 
 /* One row at an arbitrary position, pairs [i0, i0 + n): each value
    straight to float32, with no state kept (nothing follows from this row).
-   The layout is a branch per four pairs, negligible beside their sin/cos. */
-static void position_emit_f32(float *row, const pe_columns *cols,
-                              pe_angle_block *b, uint32_t i0, uint32_t n,
-                              double position, double amplitude) {
+   `in_range` (a constant) as pe_angle_value2 takes it. The layout is a
+   branch per four pairs, negligible beside their sin/cos. */
+static inline __attribute__((always_inline)) void
+position_emit_f32(float *row, const pe_columns *cols, pe_angle_block *b,
+                  uint32_t i0, uint32_t n, double position, double amplitude,
+                  int in_range) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
   uint32_t i = 0;
   for (; i + 4 <= n; i += 4) {
     v128_t s0, c0, s1, c1;
-    pe_angle_value2(p, wasm_v128_load(b->w + i), a, &s0, &c0);
-    pe_angle_value2(p, wasm_v128_load(b->w + i + 2), a, &s1, &c1);
+    pe_angle_value2(p, wasm_v128_load(b->w + i), a, &s0, &c0, in_range);
+    pe_angle_value2(p, wasm_v128_load(b->w + i + 2), a, &s1, &c1, in_range);
     store4_f32(row, cols, i0 + i, demote4(s0, s1), demote4(c0, c1));
   }
   /* Tail: one to three pairs, through the block state. */
   if (i < n) {
     v128_t s, c;
     for (uint32_t k = i; k < n; k += 2) {
-      pe_angle_value2(p, wasm_v128_load(b->w + k), a, &s, &c);
+      pe_angle_value2(p, wasm_v128_load(b->w + k), a, &s, &c, in_range);
       wasm_v128_store(b->sin + k, s);
       wasm_v128_store(b->cos + k, c);
     }
     store_pairs_f32(row, cols, b->sin, b->cos, i0, i, n);
   }
+}
+
+static void position_emit_rows_f32(float *row, const pe_columns *cols,
+                                   pe_angle_block *b, uint32_t i0, uint32_t n,
+                                   double position, double amplitude) {
+  if (pe_dekker_in_range(fabs(position), b->max_w))
+    position_emit_f32(row, cols, b, i0, n, position, amplitude, 1);
+  else
+    position_emit_f32(row, cols, b, i0, n, position, amplitude, 0);
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
@@ -289,7 +300,7 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
   v128_t s, c;
   pe_angle_value2(wasm_f64x2_splat(position),
                   wasm_f64x2_splat(scale * omega[dim / 2]),
-                  wasm_f64x2_splat(amplitude), &s, &c);
+                  wasm_f64x2_splat(amplitude), &s, &c, 0);
   return wasm_f64x2_extract_lane(s, 0);
 }
 
@@ -306,7 +317,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
     double x = pe_row_position(plan, j);
     if (!plan->recurrence) {
       /* No state: nothing follows from this row. */
-      position_emit_f32(row, cols, b, i0, n, x, amplitude);
+      position_emit_rows_f32(row, cols, b, i0, n, x, amplitude);
       j++;
     } else if (pe_row_seeded(plan, j)) {
       pe_angle_block_seed(b, n_pad, x, amplitude);

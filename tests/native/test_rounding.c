@@ -249,7 +249,39 @@ static void cache_case(void) {
   free(omega);
 }
 
+/* A block with one lane past the range of the plain exact product takes the
+   scaled product for every lane: the other lanes keep their bits. Pairs of
+   M-RoPE's stream t, beside a stream h at 1e300, equal a plain cache's. */
+static void scaled_products_keep_bits(void) {
+  enum { n = 12, count = 5 };
+  double omega[n], positions[3 * count];
+  uint8_t streams[n];
+  CHECK(pe_mrope_streams(4, 4, 4, 0, streams, n) == PE_OK, "streams");
+  for (uint32_t i = 0; i < n; i++)
+    omega[i] = pow(1e4, -(double)i / n);
+  for (uint32_t j = 0; j < count; j++) {
+    positions[j] = 1000.0 * j + 0.25;   /* t */
+    positions[count + j] = 1e300;       /* h */
+    positions[2 * count + j] = 7.0 * j; /* w */
+  }
+  float cos_m[count * n], sin_m[count * n], cos_p[n], sin_p[n];
+  CHECK(pe_rope_cache_streams(cos_m, sin_m, PE_CACHE_FLOAT32, PE_CACHE_HALF,
+                              positions, count, streams, omega, n, 1) == PE_OK,
+        "streams cache");
+  for (uint32_t j = 0; j < count; j++) {
+    CHECK(pe_rope_cache(cos_p, sin_p, PE_CACHE_FLOAT32, PE_CACHE_HALF,
+                        positions + j, 1, 0, omega, n, 1) == PE_OK,
+          "plain row");
+    for (uint32_t i = 0; i < n; i++)
+      if (streams[i] == 0)
+        CHECK(memcmp(&cos_m[j * n + i], &cos_p[i], sizeof(float)) == 0 &&
+                  memcmp(&sin_m[j * n + i], &sin_p[i], sizeof(float)) == 0,
+              "row %u pair %u beside a scaled lane", j, i);
+  }
+}
+
 int main(void) {
+  scaled_products_keep_bits();
   for (int t = 0; t < 40; t++)
     table_case();
   for (int t = 0; t < 30; t++)
