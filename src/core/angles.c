@@ -1,4 +1,5 @@
 #include "angles.h"
+#include "half.h"
 
 #include <math.h>
 #include <stdalign.h>
@@ -158,10 +159,16 @@ __attribute__((noinline)) void pe_angle_pairs_exact(const pe_angle_block *b,
   }
 }
 
+/* Whether rounding v, off by up to e, to float32 or float16 is uncertain. */
+static int uncertain(double v, double e, int half) {
+  return half ? pe_half_from_double(v - e) != pe_half_from_double(v + e)
+              : pe_f32_uncertain(v, e);
+}
+
 void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
-                           double x, double amplitude, double e) {
+                           double x, double amplitude, double e, int half) {
   for (uint32_t i = from; i < to; i++) {
-    if (!pe_f32_uncertain(b->sin[i], e) && !pe_f32_uncertain(b->cos[i], e))
+    if (!uncertain(b->sin[i], e, half) && !uncertain(b->cos[i], e, half))
       continue;
     v128_t s, c;
     pe_angle_value2(wasm_f64x2_splat(x), wasm_f64x2_splat(b->w[i]),

@@ -165,10 +165,11 @@ pe_demote_checked(v128_t v, v128_t e, v128_t *sure) {
 }
 
 /* Replaces the state of every pair of [from, to) whose sin or cos is
-   uncertain in float32 (error bound e) by pe_angle_value2 at x: then every
-   float32 rounding of the state is the rounding of that one value. */
+   uncertain in float32 (or in float16 with `half`; error bound e) by
+   pe_angle_value2 at x: then every rounding of the state to that type is
+   the rounding of that one value. */
 void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
-                           double x, double amplitude, double e);
+                           double x, double amplitude, double e, int half);
 
 /* One step of two pairs in registers, (sw, cw) = (sin, cos)(step w):
    (sin, cos)(a + step w) = (s cw + c sw, c cw - s sw). */

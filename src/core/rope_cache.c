@@ -144,7 +144,7 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
   /* The call is out of line: skip it when there is no tail (the hot loop
      runs once per row). */
   if (emit && (nb & 3u) != 0) {
-    pe_angle_block_settle(b, nb & ~3u, nb, x, attention, e);
+    pe_angle_block_settle(b, nb & ~3u, nb, x, attention, e, 0);
     store_values(cos_row, PE_CACHE_FLOAT32, layout, n, b->cos, i0, nb & ~3u,
                  nb);
     store_values(sin_row, PE_CACHE_FLOAT32, layout, n, b->sin, i0, nb & ~3u,
@@ -288,7 +288,11 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
                            layout, n, i0, nb, x, attention);
           continue;
         }
+        /* float16 rounds the state: settled first, as float32 values are
+           checked in the fused loop. */
         advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0, x, attention);
+        pe_angle_block_settle(&b, 0, nb, x, attention,
+                              pe_recurrence_error(attention), 1);
       } else {
         pe_angle_block_seed(&b, n_pad, x, attention);
       }

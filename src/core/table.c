@@ -159,7 +159,7 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
      (the state is padded to a multiple of 4 pairs). */
   for (uint32_t r = 0; i < n && r < 2; r++) {
     advance_pairs(b, i, n);
-    pe_angle_block_settle(b, i, n, r ? x1 : x0, amplitude, e);
+    pe_angle_block_settle(b, i, n, r ? x1 : x0, amplitude, e, 0);
     store_pairs_f32(row + r * stride, cols, b->sin, b->cos, i0, i, n);
   }
 }
@@ -329,7 +329,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
       j += 2;
     } else {
       advance_pairs(b, 0, n_pad);
-      pe_angle_block_settle(b, 0, n, x, amplitude, e);
+      pe_angle_block_settle(b, 0, n, x, amplitude, e, 0);
       emit_f32(row, cols, b, i0, n);
       j++;
     }

@@ -3,7 +3,8 @@
    table and a cos/sin cache is the rounding of the exact value (quadruple
    precision) unless that lies within 1e-6 ulp of a rounding midpoint; and
    every row equals, bit for bit, the same row computed alone, in chunks of
-   counts and from the list of positions. RoPE rows alone equal the bulk's. */
+   counts and from the list of positions. float16 cache rows and RoPE rows
+   alone equal the bulk's. */
 #include <float.h>
 #include <math.h>
 #include <quadmath.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "angles.h"
 #include "check.h"
 #include "enums.h"
 #include "frequencies.h"
@@ -221,6 +223,21 @@ static void cache_case(void) {
     from = to;
   }
 
+  /* float16: each row alone equals the bulk cache's, bit for bit. */
+  uint16_t *half_bulk = malloc(2 * cells * sizeof(uint16_t));
+  uint16_t *half_alone = malloc(2 * cells * sizeof(uint16_t));
+  CHECK(pe_rope_cache(half_bulk, half_bulk + cells, PE_CACHE_FLOAT16, layout,
+                      NULL, count, start, omega, n, attention) == PE_OK,
+        "float16 cache");
+  for (uint32_t j = 0; j < count; j++)
+    pe_rope_cache(half_alone + (size_t)j * width,
+                  half_alone + cells + (size_t)j * width, PE_CACHE_FLOAT16,
+                  layout, positions + j, 1, 0, omega, n, attention);
+  CHECK(memcmp(half_bulk, half_alone, 2 * cells * sizeof(uint16_t)) == 0,
+        "float16 cache rows alone differ: n %u start %.17g", n, start);
+  free(half_bulk);
+  free(half_alone);
+
   /* RoPE of random rows: each token alone equals the bulk call. */
   uint32_t dim = 2 * n;
   float *in = malloc((size_t)count * dim * sizeof(float));
@@ -280,7 +297,29 @@ static void scaled_products_keep_bits(void) {
   }
 }
 
+/* A recurrence value at a rounding midpoint of float32 (or float16) is
+   replaced by the exact value of its position; one far from any midpoint
+   is kept. */
+static void settle_replaces_midpoints(void) {
+  for (int half = 0; half < 2; half++) {
+    static pe_angle_block b;
+    uint32_t n_pad =
+        pe_angle_block_load(&b, (const double[]){0.3, 0.7}, 2, 1, 1);
+    pe_angle_block_seed(&b, n_pad, 1234, 1);
+    double exact_sin = b.sin[0], exact_cos = b.cos[1];
+    double midpoint = half ? 1 + 0x1p-11 : 1 + 0x1p-24;
+    b.sin[0] = midpoint / 2;  /* a midpoint too */
+    b.cos[1] = 0.3 + 0x1p-40; /* far from one */
+    double kept = b.cos[1];
+    pe_angle_block_settle(&b, 0, 2, 1234, 1, 0x1p-42, half);
+    CHECK(b.sin[0] == exact_sin, "midpoint not replaced (half %d)", half);
+    CHECK(b.cos[1] == kept && kept != exact_cos, "value replaced (half %d)",
+          half);
+  }
+}
+
 int main(void) {
+  settle_replaces_midpoints();
   scaled_products_keep_bits();
   for (int t = 0; t < 40; t++)
     table_case();
