@@ -130,10 +130,12 @@ void pe_angle_pairs_exact(const pe_angle_block *b, uint32_t i, double x,
                           double amplitude, double *sin, double *cos);
 
 /* A bound on |recurrence value - pe_angle_value2| per unit of amplitude,
-   for up to PE_RESEED steps from a seed. Per step the state's error grows
-   by at most about 8.3 ulps of 1 (three roundings in each component, the
-   step rotation's angle and norm off by two ulps each), so 128 steps and
-   the seed stay below 1100 * 2^-53; this is twice that. */
+   for up to PE_RESEED steps from a seed. The recurrence follows the exact
+   angles; per step its error grows by at most about 5 * 2^-53 (in each
+   component two products and their sum rounded, 2 * 2^-53 of the
+   amplitude; the step's cos and sin off by 1.5 * 2^-53 each, 2.1 * 2^-53
+   as a matrix), so 128 steps, the seed and pe_angle_value2's own error stay
+   below 650 * 2^-53. 2^-42 is three times that. */
 #define PE_RECURRENCE_ERROR 0x1p-42
 
 /* The bound for values times `amplitude`; below DBL_MIN each rounding errs
