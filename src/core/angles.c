@@ -1,4 +1,5 @@
 #include "angles.h"
+#include "half.h"
 
 #include <math.h>
 #include <stdalign.h>
@@ -92,94 +93,87 @@ uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
   return n_pad;
 }
 
-/* Pairs [i, i + 4) of the state: (s0, c0), (s1, c1) times a. */
-static inline __attribute__((always_inline)) void
-store_pairs(pe_angle_block *b, uint32_t i, v128_t a, v128_t s0, v128_t c0,
-            v128_t s1, v128_t c1) {
-  wasm_v128_store(b->sin + i, wasm_f64x2_mul(s0, a));
-  wasm_v128_store(b->cos + i, wasm_f64x2_mul(c0, a));
-  wasm_v128_store(b->sin + i + 2, wasm_f64x2_mul(s1, a));
-  wasm_v128_store(b->cos + i + 2, wasm_f64x2_mul(c1, a));
-}
-
 /* Lanes i and i + 1 of x: xs[i], or x for every lane when xs is null. */
 static inline __attribute__((always_inline)) v128_t
 positions_at(const double *xs, double x, uint32_t i) {
   return xs ? wasm_v128_load(xs + i) : wasm_f64x2_splat(x);
 }
 
-/* (sin, cos)(x * w) times amplitude for every pair, x = xs[i] of pair i,
-   or `x` for all when xs is null; `largest` is the largest |x|. Rotations
-   are linear, so the recurrence carries the amplitude along. Float64
-   results take the sin and cos of the exact product x * w; `for_f32` picks
-   the rounded product and a shorter sin/cos, whose errors vanish in float32
-   rounding, as long as x * w stays in the fast range. Each lane's value
-   depends on its own x alone. Two independent evaluations per iteration
-   keep both SIMD pipes busy. One copy, out of line: its loop, not the
-   call, is the cost. */
+/* pe_angle_value2 for every pair, x = xs[i] of pair i, or `x` for all when
+   xs is null; `in_range` (a constant) as pe_angle_value2 takes it. Two
+   independent evaluations per iteration keep both SIMD pipes busy. */
+static inline __attribute__((always_inline)) void
+seed_loop(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
+          v128_t a, int in_range) {
+  for (uint32_t i = 0; i < n_pad; i += 4) {
+    v128_t s0, c0, s1, c1;
+    pe_angle_value2(positions_at(xs, x, i), wasm_v128_load(b->w + i), a, &s0,
+                    &c0, in_range);
+    pe_angle_value2(positions_at(xs, x, i + 2), wasm_v128_load(b->w + i + 2), a,
+                    &s1, &c1, in_range);
+    wasm_v128_store(b->sin + i, s0);
+    wasm_v128_store(b->cos + i, c0);
+    wasm_v128_store(b->sin + i + 2, s1);
+    wasm_v128_store(b->cos + i + 2, c1);
+  }
+}
+
+/* Rotations are linear, so the recurrence carries the amplitude along. One
+   copy, out of line: its loop, not the call, is the cost. `largest` is the
+   largest |x|. */
 __attribute__((noinline)) static void
 seed_lanes(pe_angle_block *b, uint32_t n_pad, const double *xs, double x,
-           double largest, double amplitude, int for_f32) {
+           double largest, double amplitude) {
   v128_t a = wasm_f64x2_splat(amplitude);
-  /* Past the fast range the rounding of x * w would show even in float32. */
-  if (for_f32 && largest * b->max_w <= PE_SINCOS_FAST_LIMIT)
-    for (uint32_t i = 0; i < n_pad; i += 4) {
-      v128_t s0, c0, s1, c1;
-      pe_sincos_f64x2_for_f32(
-          wasm_f64x2_mul(positions_at(xs, x, i), wasm_v128_load(b->w + i)), &s0,
-          &c0);
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(positions_at(xs, x, i + 2),
-                                             wasm_v128_load(b->w + i + 2)),
-                              &s1, &c1);
-      store_pairs(b, i, a, s0, c0, s1, c1);
-    }
+  if (pe_dekker_in_range(largest, b->max_w))
+    seed_loop(b, n_pad, xs, x, a, 1);
   else
-    for (uint32_t i = 0; i < n_pad; i += 4) {
-      v128_t s0, c0, s1, c1, hi, lo;
-      pe_two_product_f64x2(positions_at(xs, x, i), wasm_v128_load(b->w + i),
-                           &hi, &lo);
-      pe_sincos_f64x2_full(hi, lo, &s0, &c0);
-      pe_two_product_f64x2(positions_at(xs, x, i + 2),
-                           wasm_v128_load(b->w + i + 2), &hi, &lo);
-      pe_sincos_f64x2_full(hi, lo, &s1, &c1);
-      store_pairs(b, i, a, s0, c0, s1, c1);
-    }
+    seed_loop(b, n_pad, xs, x, a, 0);
 }
 
 void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
-                         double amplitude, int for_f32) {
-  seed_lanes(b, n_pad, NULL, x, fabs(x), amplitude, for_f32);
+                         double amplitude) {
+  seed_lanes(b, n_pad, NULL, x, fabs(x), amplitude);
 }
 
 void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
-                              const double *xs, double amplitude, int for_f32) {
+                              const double *xs, double amplitude) {
   /* Positions are finite (checked by every caller): a plain comparison,
      not fmax, whose NaN rule costs a call per pair in wasm. */
   double largest = 0;
   for (uint32_t i = 0; i < n_pad; i++)
     largest = fabs(xs[i]) > largest ? fabs(xs[i]) : largest;
-  seed_lanes(b, n_pad, xs, 0, largest, amplitude, for_f32);
-  if (!for_f32 || largest * b->max_w <= PE_SINCOS_FAST_LIMIT)
-    return;
-  /* Some x are past the fast range, and those pairs took the exact product,
-     as their own seed would. The others are seeded again on the fast path,
-     as theirs would be; a far x is replaced by 0 there, as that path
-     requires. */
-  alignas(16) double near[PE_BLOCK], sin_far[PE_BLOCK], cos_far[PE_BLOCK];
-  int any_near = 0;
-  for (uint32_t i = 0; i < n_pad; i++) {
-    int is_near = fabs(xs[i]) * b->max_w <= PE_SINCOS_FAST_LIMIT;
-    near[i] = is_near ? xs[i] : 0;
-    any_near |= is_near;
+  seed_lanes(b, n_pad, xs, 0, largest, amplitude);
+}
+
+__attribute__((noinline)) void pe_angle_pairs_exact(const pe_angle_block *b,
+                                                    uint32_t i, double x,
+                                                    double amplitude,
+                                                    double *sin, double *cos) {
+  v128_t p = wasm_f64x2_splat(x), a = wasm_f64x2_splat(amplitude);
+  for (uint32_t k = 0; k < 4; k += 2) {
+    v128_t s, c;
+    pe_angle_value2(p, wasm_v128_load(b->w + i + k), a, &s, &c, 0);
+    wasm_v128_store(sin + k, s);
+    wasm_v128_store(cos + k, c);
   }
-  if (!any_near)
-    return;
-  memcpy(sin_far, b->sin, n_pad * sizeof(double));
-  memcpy(cos_far, b->cos, n_pad * sizeof(double));
-  seed_lanes(b, n_pad, near, 0, 0, amplitude, 1);
-  for (uint32_t i = 0; i < n_pad; i++)
-    if (!(fabs(xs[i]) * b->max_w <= PE_SINCOS_FAST_LIMIT)) {
-      b->sin[i] = sin_far[i];
-      b->cos[i] = cos_far[i];
-    }
+}
+
+/* Whether rounding v, off by up to e, to float32 or float16 is uncertain. */
+static int uncertain(double v, double e, int half) {
+  return half ? pe_half_from_double(v - e) != pe_half_from_double(v + e)
+              : pe_f32_uncertain(v, e);
+}
+
+void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
+                           double x, double amplitude, double e, int half) {
+  for (uint32_t i = from; i < to; i++) {
+    if (!uncertain(b->sin[i], e, half) && !uncertain(b->cos[i], e, half))
+      continue;
+    v128_t s, c;
+    pe_angle_value2(wasm_f64x2_splat(x), wasm_f64x2_splat(b->w[i]),
+                    wasm_f64x2_splat(amplitude), &s, &c, 0);
+    b->sin[i] = wasm_f64x2_extract_lane(s, 0);
+    b->cos[i] = wasm_f64x2_extract_lane(c, 0);
+  }
 }

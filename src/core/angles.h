@@ -8,6 +8,7 @@
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "bounds.h"
 #include "sincos_f64x2.h"
@@ -93,16 +94,84 @@ typedef struct {
 uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
                              double w_scale, double step);
 
-/* (sin, cos)(x * w) times amplitude for every pair, exact to float64, or to
-   float32 rounding with `for_f32`. */
+/* The one definition of a value: (sin, cos)(x * w) of the exact product,
+   times a, in two lanes, each lane's value a function of its own x, w and a
+   alone. Every seed, every row at a listed position and every correction
+   of a recurrence value is this, so a float32 element is its rounding
+   whatever path produced it. `in_range` (a constant) may be set where
+   pe_dekker_in_range holds for every lane: the product then skips the
+   overflow scaling, with the same bits. */
+static inline __attribute__((always_inline)) void
+pe_angle_value2(v128_t x, v128_t w, v128_t a, v128_t *s, v128_t *c,
+                int in_range) {
+  v128_t hi, lo;
+  if (in_range)
+    pe_dekker_f64x2(x, w, &hi, &lo);
+  else
+    pe_two_product_f64x2(x, w, &hi, &lo);
+  pe_sincos_f64x2_full(hi, lo, s, c);
+  *s = wasm_f64x2_mul(*s, a);
+  *c = wasm_f64x2_mul(*c, a);
+}
+
+/* (sin, cos)(x * w) times amplitude for every pair: pe_angle_value2. */
 void pe_angle_block_seed(pe_angle_block *b, uint32_t n_pad, double x,
-                         double amplitude, int for_f32);
+                         double amplitude);
 
 /* The same with pair i at its own x = xs[i] (16-byte aligned, n_pad of
-   them; M-RoPE's streams), in one pass: each pair's value is bit for bit
-   the one pe_angle_block_seed gives at its x. */
+   them; M-RoPE's streams). */
 void pe_angle_block_seed_each(pe_angle_block *b, uint32_t n_pad,
-                              const double *xs, double amplitude, int for_f32);
+                              const double *xs, double amplitude);
+
+/* pe_angle_value2 of the pairs [i, i + 4) of the block at x, into sin[0..3]
+   and cos[0..3]: the correction of recurrence values whose float32 rounding
+   is uncertain (rare, out of line). */
+void pe_angle_pairs_exact(const pe_angle_block *b, uint32_t i, double x,
+                          double amplitude, double *sin, double *cos);
+
+/* A bound on |recurrence value - pe_angle_value2| per unit of amplitude,
+   for up to PE_RESEED steps from a seed. The recurrence follows the exact
+   angles; per step its error grows by at most about 5 * 2^-53 (in each
+   component two products and their sum rounded, 2 * 2^-53 of the
+   amplitude; the step's cos and sin off by 1.5 * 2^-53 each, 2.1 * 2^-53
+   as a matrix), so 128 steps, the seed and pe_angle_value2's own error stay
+   below 650 * 2^-53. 2^-42 is three times that. */
+#define PE_RECURRENCE_ERROR 0x1p-42
+
+/* The bound for values times `amplitude`; below DBL_MIN each rounding errs
+   by up to 2^-1075 however small the value, so a subnormal amplitude's
+   values carry an absolute 2^-1064 (128 steps of three roundings and the
+   seed) beside the relative bound. */
+static inline double pe_recurrence_error(double amplitude) {
+  return PE_RECURRENCE_ERROR * fabs(amplitude) + 0x1p-1064;
+}
+
+/* Whether rounding v to float32 is uncertain when v may be off by up to e:
+   the two ends of [v - e, v + e] round apart (rounding is monotonic, so
+   when they agree every value between them, the exact one too, rounds to
+   the same float), bit for bit, so that -0 and +0 differ too. */
+static inline int pe_f32_uncertain(double v, double e) {
+  float low = (float)(v - e), high = (float)(v + e);
+  return memcmp(&low, &high, sizeof low) != 0;
+}
+
+/* The float32 rounding of the two lanes of v (lanes 0, 1); `sure` keeps all
+   ones only in lanes whose rounding pe_f32_uncertain would not flag (lanes
+   2, 3 compare zeros, always equal). */
+static inline __attribute__((always_inline)) v128_t
+pe_demote_checked(v128_t v, v128_t e, v128_t *sure) {
+  v128_t low = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_sub(v, e));
+  v128_t high = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_add(v, e));
+  *sure = wasm_v128_and(*sure, wasm_i32x4_eq(low, high));
+  return low;
+}
+
+/* Replaces the state of every pair of [from, to) whose sin or cos is
+   uncertain in float32 (or in float16 with `half`; error bound e) by
+   pe_angle_value2 at x: then every rounding of the state to that type is
+   the rounding of that one value. */
+void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
+                           double x, double amplitude, double e, int half);
 
 /* One step of two pairs in registers, (sw, cw) = (sin, cos)(step w):
    (sin, cos)(a + step w) = (s cw + c sw, c cw - s sw). */

@@ -26,8 +26,9 @@
 
 /* Evenly spaced angles advance by one rotation per row and re-seed from an
    exact sin/cos every PE_RESEED rows; the float64 recurrence drifts by about
-   1e-16 per step, far below float32 rounding. JS builds tables in blocks of
-   whole re-seed periods, so blocks give the values of one call. */
+   1e-16 per step, and a float32 value its drift could round either way is
+   recomputed from its own position (angles.h), so every value is the one a
+   row alone gives, whatever the blocks. */
 #define PE_RESEED 128
 
 /* Whether p is a multiple of alignment, a power of two. */

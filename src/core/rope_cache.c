@@ -90,12 +90,31 @@ static v128_t demote4(const double *x) {
                             0, 1, 4, 5);
 }
 
+/* Rewrites values [i0 + i, i0 + i + 4) of a float32 row at x with their
+   exact values: recurrence values too near a float32 rounding boundary
+   (rare, out of line). */
+__attribute__((noinline)) static void
+correct_f32(float *cos_row, float *sin_row, int32_t layout, uint32_t n,
+            const pe_angle_block *b, uint32_t i0, uint32_t i, double x,
+            double attention) {
+  double sin[4], cos[4];
+  pe_angle_pairs_exact(b, i, x, attention, sin, cos);
+  store_values(cos_row, PE_CACHE_FLOAT32, layout, n, cos, i0 + i, 0, 4);
+  store_values(sin_row, PE_CACHE_FLOAT32, layout, n, sin, i0 + i, 0, 4);
+}
+
 /* Advances the pairs of the block by one step; with `emit` (a constant),
    also writes them as float32 in a constant layout, fused so that the state
-   is read and written once per row: the hot loop of evenly spaced rows. */
+   is read and written once per row: the hot loop of evenly spaced rows. A
+   value whose rounding the recurrence's error leaves uncertain is replaced
+   by its exact value at the row's position x, so every value is the
+   rounding of its exact cos/sin, as a seeded row's. */
 static inline __attribute__((always_inline)) void
 advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
-            int32_t layout, uint32_t n, uint32_t i0, uint32_t nb, int emit) {
+            int32_t layout, uint32_t n, uint32_t i0, uint32_t nb, int emit,
+            double x, double attention) {
+  double e = pe_recurrence_error(attention);
+  v128_t ev = wasm_f64x2_splat(e);
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
     v128_t s1 = wasm_v128_load(b->sin + i + 2);
@@ -109,19 +128,23 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
     wasm_v128_store(b->sin + i + 2, s1);
     wasm_v128_store(b->cos + i + 2, c1);
     if (emit && i + 4 <= nb) {
+      v128_t sure = wasm_i32x4_splat(-1);
       v128_t c =
-          wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),
-                             wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4, 5);
+          wasm_i32x4_shuffle(pe_demote_checked(c0, ev, &sure),
+                             pe_demote_checked(c1, ev, &sure), 0, 1, 4, 5);
       v128_t s =
-          wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s0),
-                             wasm_f32x4_demote_f64x2_zero(s1), 0, 1, 4, 5);
+          wasm_i32x4_shuffle(pe_demote_checked(s0, ev, &sure),
+                             pe_demote_checked(s1, ev, &sure), 0, 1, 4, 5);
       put4_f32(cos_row, layout, n, i0 + i, c);
       put4_f32(sin_row, layout, n, i0 + i, s);
+      if (!wasm_i32x4_all_true(sure))
+        correct_f32(cos_row, sin_row, layout, n, b, i0, i, x, attention);
     }
   }
   /* The call is out of line: skip it when there is no tail (the hot loop
      runs once per row). */
   if (emit && (nb & 3u) != 0) {
+    pe_angle_block_settle(b, nb & ~3u, nb, x, attention, e, 0);
     store_values(cos_row, PE_CACHE_FLOAT32, layout, n, b->cos, i0, nb & ~3u,
                  nb);
     store_values(sin_row, PE_CACHE_FLOAT32, layout, n, b->sin, i0, nb & ~3u,
@@ -131,13 +154,17 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
 
 static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
                              float *sin_row, int32_t layout, uint32_t n,
-                             uint32_t i0, uint32_t nb) {
+                             uint32_t i0, uint32_t nb, double x,
+                             double attention) {
   if (layout == PE_CACHE_HALF)
-    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_HALF, n, i0, nb, 1);
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_HALF, n, i0, nb, 1, x,
+                attention);
   else if (layout == PE_CACHE_DUPLICATED)
-    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_DUPLICATED, n, i0, nb, 1);
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_DUPLICATED, n, i0, nb, 1,
+                x, attention);
   else
-    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_INTERLEAVED, n, i0, nb, 1);
+    advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_INTERLEAVED, n, i0, nb, 1,
+                x, attention);
 }
 
 /* float16 values of a constant layout: one rounding per value, stored once
@@ -254,21 +281,20 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
     for (uint32_t j = 0; j < count; j++) {
       char *cos_row = (char *)cos_out + j * row_bytes;
       char *sin_row = (char *)sin_out + j * row_bytes;
+      double x = pe_row_position(&plan, j);
       if (!pe_row_seeded(&plan, j)) {
         if (dtype == PE_CACHE_FLOAT32) {
           advance_emit_f32(&b, n_pad, (float *)cos_row, (float *)sin_row,
-                           layout, n, i0, nb);
+                           layout, n, i0, nb, x, attention);
           continue;
         }
-        advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0);
+        /* float16 rounds the state: settled first, as float32 values are
+           checked in the fused loop. */
+        advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0, x, attention);
+        pe_angle_block_settle(&b, 0, nb, x, attention,
+                              pe_recurrence_error(attention), 1);
       } else {
-        double x = pe_row_position(&plan, j);
-        /* float16 keeps the full-precision seed: its rounding must see
-           the double value, not a float32-grade one. */
-        if (dtype == PE_CACHE_FLOAT32)
-          pe_angle_block_seed(&b, n_pad, x, attention, 1);
-        else
-          pe_angle_block_seed(&b, n_pad, x, attention, 0);
+        pe_angle_block_seed(&b, n_pad, x, attention);
       }
       emit(cos_row, sin_row, dtype, layout, n, &b, i0, nb);
     }
@@ -335,8 +361,7 @@ PE_FOR_SIZE int32_t pe_rope_cache_streams(
     for (uint32_t j = 0; j < count; j++) {
       for (uint32_t i = 0; i < n_pad; i++)
         xs[i] = i < nb ? positions[(size_t)streams[i0 + i] * count + j] : 0;
-      pe_angle_block_seed_each(&b, n_pad, xs, attention,
-                               dtype == PE_CACHE_FLOAT32);
+      pe_angle_block_seed_each(&b, n_pad, xs, attention);
       emit((char *)cos_out + j * row_bytes, (char *)sin_out + j * row_bytes,
            dtype, layout, n, &b, i0, nb);
     }

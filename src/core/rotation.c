@@ -41,17 +41,11 @@ static int32_t check_rows(const void *out, const void *in, size_t elem,
   return pe_angles_finite(angles, count, angle, 0, max_w) ? PE_OK : bad_angle;
 }
 
-/* sin and cos of pairs [i, i + 2), advanced by one step first if asked. */
+/* sin and cos of pairs [i, i + 2). */
 static inline __attribute__((always_inline)) void
-state2(pe_angle_block *b, uint32_t i, int advance, v128_t *s, v128_t *c) {
+state2(const pe_angle_block *b, uint32_t i, v128_t *s, v128_t *c) {
   *s = wasm_v128_load(b->sin + i);
   *c = wasm_v128_load(b->cos + i);
-  if (advance) {
-    pe_angle_step(s, c, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    wasm_v128_store(b->sin + i, *s);
-    wasm_v128_store(b->cos + i, *c);
-  }
 }
 
 /* (x, y) <- (x c - y s, y c + x s) on two pairs in double. */
@@ -129,8 +123,8 @@ turn_tail_f64(double *dst, const double *src, const pe_columns *cols,
 
 /* Rotates pairs [i0, i0 + n) of one float32 row. */
 static inline __attribute__((always_inline)) void
-row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
-        uint32_t i0, uint32_t n, int advance) {
+row_f32(float *dst, const float *src, const pe_columns *cols,
+        const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s0, c0, s1, c1;
   /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
@@ -141,8 +135,8 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
   float *dst_y = dst + pe_second_column(cols, i0);
   if (cols->stride == PE_INTERLEAVED_STRIDE) {
     for (; i + 4 <= n; i += 4) {
-      state2(b, i, advance, &s0, &c0);
-      state2(b, i + 2, advance, &s1, &c1);
+      state2(b, i, &s0, &c0);
+      state2(b, i + 2, &s1, &c1);
       const float *p = src_x + PE_INTERLEAVED_STRIDE * i;
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
       v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
@@ -154,8 +148,8 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
     }
   } else {
     for (; i + 4 <= n; i += 4) {
-      state2(b, i, advance, &s0, &c0);
-      state2(b, i + 2, advance, &s1, &c1);
+      state2(b, i, &s0, &c0);
+      state2(b, i + 2, &s1, &c1);
       v128_t x = wasm_v128_load(src_x + i), y = wasm_v128_load(src_y + i);
       turn4_f32(&x, &y, s0, c0, s1, c1);
       wasm_v128_store(dst_x + i, x);
@@ -163,18 +157,16 @@ row_f32(float *dst, const float *src, const pe_columns *cols, pe_angle_block *b,
     }
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
-  for (uint32_t k = i; k < n; k += 2)
-    state2(b, k, advance, &s0, &c0);
   turn_tail_f32(dst, src, cols, b, i0, i, n);
 }
 
 static void row_f64(double *dst, const double *src, const pe_columns *cols,
-                    pe_angle_block *b, uint32_t i0, uint32_t n) {
+                    const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
   v128_t s, c;
   if (cols->stride == PE_INTERLEAVED_STRIDE) {
     for (; i + 2 <= n; i += 2) {
-      state2(b, i, 0, &s, &c);
+      state2(b, i, &s, &c);
       const double *p = src + pe_first_column(cols, i0 + i);
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 2);
       v128_t x = wasm_i64x2_shuffle(a, z, 0, 2);
@@ -186,7 +178,7 @@ static void row_f64(double *dst, const double *src, const pe_columns *cols,
     }
   } else {
     for (; i + 2 <= n; i += 2) {
-      state2(b, i, 0, &s, &c);
+      state2(b, i, &s, &c);
       v128_t x = wasm_v128_load(src + pe_first_column(cols, i0 + i));
       v128_t y = wasm_v128_load(src + pe_second_column(cols, i0 + i));
       turn2(&x, &y, s, c);
@@ -213,7 +205,7 @@ static void seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
   alignas(16) double xs[PE_BLOCK];
   for (uint32_t i = 0; i < n_pad; i++)
     xs[i] = i < n ? xyz[streams[i]] : 0;
-  pe_angle_block_seed_each(b, n_pad, xs, amplitude, 0);
+  pe_angle_block_seed_each(b, n_pad, xs, amplitude);
 }
 
 static size_t element_size(int32_t dtype) {
@@ -231,9 +223,10 @@ static size_t element_size(int32_t dtype) {
    batch x heads x seq one, whose angles are then computed once. The first
    `rotary` columns form rotary / 2 pairs, turned by angle * w_scale * w_i
    with cos and sin times amplitude, and the other columns are copied.
-   float32 rows from evenly spaced angles take the recurrence, re-seeded
-   every PE_RESEED groups; float64 and float16 rows are seeded at every
-   group, as the recurrence's drift would show at float64 precision. With
+   Every group is seeded (pe_angle_value2), never advanced by the
+   recurrence: a row's values then depend on its own angle alone, whatever
+   rows share the call, and a unit vector turns into the exact cos and sin
+   rounded once; the seed is shared by the group's rows. With
    `streams` (M-RoPE: the stream of each pair), angles holds the t, h and w
    of each group, angles[3 * group + stream], and every group is seeded. */
 static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
@@ -245,24 +238,19 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
   size_t elem = element_size(dtype);
   pe_columns cols = pe_pair_columns(pairing == PE_PAIRING_INTERLEAVED, h);
   /* One angle for every row (angles null): sin/cos once per block. With
-     streams, angles holds a t, h, w triple per group: every group is seeded. */
-  pe_row_plan plan =
-      pe_plan_rows(angles, groups, angle, 0,
-                   streams == NULL && dtype == PE_CACHE_FLOAT32, 1);
+     streams, angles holds a t, h, w triple per group. */
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale,
-                                         plan.recurrence ? plan.step : 0);
+    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, 0);
     if (angles == NULL)
-      pe_angle_block_seed(&b, n_pad, angle, amplitude, 0);
+      pe_angle_block_seed(&b, n_pad, angle, amplitude);
     for (uint32_t g = 0; g < groups; g++) {
-      int advance = angles != NULL && !pe_row_seeded(&plan, g);
       if (streams != NULL)
         seed_streams(&b, n_pad, angles + 3 * (size_t)g, streams + i0, n,
                      amplitude);
-      else if (angles != NULL && !advance)
-        pe_angle_block_seed(&b, n_pad, pe_row_position(&plan, g), amplitude, 0);
+      else if (angles != NULL)
+        pe_angle_block_seed(&b, n_pad, angles[g], amplitude);
       size_t first = (size_t)(g / span) * span * repeat + g % span;
       for (uint32_t r = 0; r < repeat; r++) {
         size_t at = (first + (size_t)r * span) * dim;
@@ -272,12 +260,8 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
         else if (dtype == PE_CACHE_FLOAT16)
           row_f16((uint16_t *)out + at, (const uint16_t *)in + at, &cols, &b,
                   i0, n);
-        else if (advance && r == 0)
-          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
-                  1);
         else
-          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
-                  0);
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n);
       }
     }
   }

@@ -8,7 +8,7 @@
    neighbour's angle. */
 pe_sincos_lanes pe_sincos_f64x2_slow(v128_t x, v128_t x_lo) {
   v128_t fast_s, fast_c;
-  pe_sincos_f64x2_terms(x, x_lo, &fast_s, &fast_c, 8, 8, 1);
+  pe_sincos_f64x2_reduced(x, x_lo, &fast_s, &fast_c);
   double lanes_s[2] = {wasm_f64x2_extract_lane(fast_s, 0),
                        wasm_f64x2_extract_lane(fast_s, 1)};
   double lanes_c[2] = {wasm_f64x2_extract_lane(fast_c, 0),

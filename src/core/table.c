@@ -61,16 +61,18 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
 }
 
 /* Advances pairs [i, i + 2) by two steps, demoting each step to float32 as
-   (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in c32[step]. */
+   (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in c32[step]; lanes
+   whose rounding the error bound e leaves uncertain are cleared in sure. */
 static inline __attribute__((always_inline)) void
-advance2(pe_angle_block *b, uint32_t i, v128_t *s32, v128_t *c32) {
+advance2(pe_angle_block *b, uint32_t i, v128_t e, v128_t *s32, v128_t *c32,
+         v128_t *sure) {
   v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
   v128_t sw = wasm_v128_load(b->step_sin + i);
   v128_t cw = wasm_v128_load(b->step_cos + i);
   for (uint32_t r = 0; r < 2; r++) {
     pe_angle_step(&s, &c, sw, cw);
-    s32[r] = wasm_f32x4_demote_f64x2_zero(s);
-    c32[r] = wasm_f32x4_demote_f64x2_zero(c);
+    s32[r] = pe_demote_checked(s, e, sure);
+    c32[r] = pe_demote_checked(c, e, sure);
   }
   wasm_v128_store(b->sin + i, s);
   wasm_v128_store(b->cos + i, c);
@@ -89,20 +91,40 @@ advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
   }
 }
 
+/* Rewrites pairs [i0 + i, i0 + i + 4) of the two rows at x0 and x1
+   with their exact values: recurrence values too near a float32 rounding
+   boundary (rare, out of line). */
+__attribute__((noinline)) static void
+correct_2_rows_f32(float *row, size_t stride, const pe_columns *cols,
+                   const pe_angle_block *b, uint32_t i0, uint32_t i, double x0,
+                   double x1, double amplitude) {
+  double sin[4], cos[4];
+  for (uint32_t r = 0; r < 2; r++) {
+    pe_angle_pairs_exact(b, i, r ? x1 : x0, amplitude, sin, cos);
+    store_pairs_f32(row + r * stride, cols, sin, cos, i0 + i, 0, 4);
+  }
+}
+
 /* Advances pairs [i0, i0 + n) by one step per row and writes two
-   consecutive rows: the hot loop of evenly spaced float32 tables, fused so
-   the state is read and written once per two rows. */
+   consecutive rows, at x0 and x1: the hot loop of evenly spaced
+   float32 tables, fused so the state is read and written once per two
+   rows. A value whose rounding the recurrence's error leaves uncertain is
+   replaced by its exact value, so every value is the rounding of its
+   exact sin/cos, as a seeded row's. */
 static inline __attribute__((always_inline)) void
 advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
                  const pe_columns *cols, pe_angle_block *b, uint32_t i0,
-                 uint32_t n) {
+                 uint32_t n, double x0, double x1, double amplitude) {
   uint32_t i = 0;
   v128_t s0[2], c0[2], s1[2], c1[2];
+  double e = pe_recurrence_error(amplitude);
+  v128_t ev = wasm_f64x2_splat(e);
   if (interleaved) {
     float *dst = row + PE_INTERLEAVED_STRIDE * i0;
     for (; i + 4 <= n; i += 4) {
-      advance2(b, i, s0, c0);
-      advance2(b, i + 2, s1, c1);
+      v128_t sure = wasm_i32x4_splat(-1);
+      advance2(b, i, ev, s0, c0, &sure);
+      advance2(b, i + 2, ev, s1, c1, &sure);
       for (uint32_t r = 0; r < 2; r++) {
         float *d = dst + r * stride + PE_INTERLEAVED_STRIDE * i;
         if (cos_first) {
@@ -113,25 +135,31 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
           wasm_v128_store(d + 4, wasm_i32x4_shuffle(s1[r], c1[r], 0, 4, 1, 5));
         }
       }
+      if (!wasm_i32x4_all_true(sure))
+        correct_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude);
     }
   } else {
     float *dst_sin = row + pe_first_column(cols, i0);
     float *dst_cos = row + pe_second_column(cols, i0);
     for (; i + 4 <= n; i += 4) {
-      advance2(b, i, s0, c0);
-      advance2(b, i + 2, s1, c1);
+      v128_t sure = wasm_i32x4_splat(-1);
+      advance2(b, i, ev, s0, c0, &sure);
+      advance2(b, i + 2, ev, s1, c1, &sure);
       for (uint32_t r = 0; r < 2; r++) {
         wasm_v128_store(dst_sin + r * stride + i,
                         wasm_i32x4_shuffle(s0[r], s1[r], 0, 1, 4, 5));
         wasm_v128_store(dst_cos + r * stride + i,
                         wasm_i32x4_shuffle(c0[r], c1[r], 0, 1, 4, 5));
       }
+      if (!wasm_i32x4_all_true(sure))
+        correct_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude);
     }
   }
-  /* Tail: the last one to three pairs, a step and a store per row (the
-     state is padded to a multiple of 4 pairs). */
+  /* Tail: the last one to three pairs, a step, a check and a store per row
+     (the state is padded to a multiple of 4 pairs). */
   for (uint32_t r = 0; i < n && r < 2; r++) {
     advance_pairs(b, i, n);
+    pe_angle_block_settle(b, i, n, r ? x1 : x0, amplitude, e, 0);
     store_pairs_f32(row + r * stride, cols, b->sin, b->cos, i0, i, n);
   }
 }
@@ -140,13 +168,14 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
    layout compiles to a loop with no branch and every step in registers. */
 static void advance_emit_2_rows_f32(float *row, size_t stride,
                                     const pe_columns *cols, pe_angle_block *b,
-                                    uint32_t i0, uint32_t n) {
+                                    uint32_t i0, uint32_t n, double x0,
+                                    double x1, double amplitude) {
   if (cols->stride == 1)
-    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n);
+    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n, x0, x1, amplitude);
   else if (cols->first == 1)
-    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n);
+    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n, x0, x1, amplitude);
   else
-    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n);
+    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n, x0, x1, amplitude);
 }
 
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
@@ -164,46 +193,36 @@ store4_f32(float *row, const pe_columns *cols, uint32_t i, v128_t s, v128_t c) {
   }
 }
 
-/* Lanes 0, 1 of x0 and x1 times a, as four float32. */
-static inline __attribute__((always_inline)) v128_t
-demote4(v128_t x0, v128_t x1, v128_t a) {
-  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(x0, a)),
-                            wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(x1, a)),
-                            0, 1, 4, 5);
+/* Lanes 0, 1 of x0 and x1 as four float32. */
+static inline __attribute__((always_inline)) v128_t demote4(v128_t x0,
+                                                            v128_t x1) {
+  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(x0),
+                            wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
 }
 
-/* One row at an arbitrary position, pairs [i0, i0 + n): sin/cos straight
-   to float32, with no state kept (nothing follows from this row).
-   `in_range` (a constant) skips the sin/cos range check when the whole row
-   is known to be in the fast range. The layout is a branch per four pairs,
-   negligible beside their sin/cos. */
+/* One row at an arbitrary position, pairs [i0, i0 + n): each value
+   straight to float32, with no state kept (nothing follows from this row).
+   `in_range` (a constant) as pe_angle_value2 takes it. The layout is a
+   branch per four pairs, negligible beside their sin/cos. */
 static inline __attribute__((always_inline)) void
-position_emit_f32(float *row, int in_range, const pe_columns *cols,
-                  pe_angle_block *b, uint32_t i0, uint32_t n, double position,
-                  double amplitude) {
+position_emit_f32(float *row, const pe_columns *cols, pe_angle_block *b,
+                  uint32_t i0, uint32_t n, double position, double amplitude,
+                  int in_range) {
   v128_t p = wasm_f64x2_splat(position), a = wasm_f64x2_splat(amplitude);
   uint32_t i = 0;
   for (; i + 4 <= n; i += 4) {
     v128_t s0, c0, s1, c1;
-    if (in_range) {
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i)), &s0,
-                              &c0);
-      pe_sincos_f64x2_for_f32(wasm_f64x2_mul(p, wasm_v128_load(b->w + i + 2)),
-                              &s1, &c1);
-    } else {
-      /* Past 1e8 the rounding of p * w itself would show in float32. */
-      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i), &s0, &c0);
-      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + i + 2), &s1, &c1);
-    }
-    store4_f32(row, cols, i0 + i, demote4(s0, s1, a), demote4(c0, c1, a));
+    pe_angle_value2(p, wasm_v128_load(b->w + i), a, &s0, &c0, in_range);
+    pe_angle_value2(p, wasm_v128_load(b->w + i + 2), a, &s1, &c1, in_range);
+    store4_f32(row, cols, i0 + i, demote4(s0, s1), demote4(c0, c1));
   }
   /* Tail: one to three pairs, through the block state. */
   if (i < n) {
     v128_t s, c;
     for (uint32_t k = i; k < n; k += 2) {
-      pe_sincos_product_f64x2(p, wasm_v128_load(b->w + k), &s, &c);
-      wasm_v128_store(b->sin + k, wasm_f64x2_mul(s, a));
-      wasm_v128_store(b->cos + k, wasm_f64x2_mul(c, a));
+      pe_angle_value2(p, wasm_v128_load(b->w + k), a, &s, &c, in_range);
+      wasm_v128_store(b->sin + k, s);
+      wasm_v128_store(b->cos + k, c);
     }
     store_pairs_f32(row, cols, b->sin, b->cos, i0, i, n);
   }
@@ -212,11 +231,10 @@ position_emit_f32(float *row, int in_range, const pe_columns *cols,
 static void position_emit_rows_f32(float *row, const pe_columns *cols,
                                    pe_angle_block *b, uint32_t i0, uint32_t n,
                                    double position, double amplitude) {
-  /* Rounding is monotonic: every |position * w| <= fl(|position| max |w|). */
-  if (fabs(position) * b->max_w <= PE_SINCOS_FAST_LIMIT)
-    position_emit_f32(row, 1, cols, b, i0, n, position, amplitude);
+  if (pe_dekker_in_range(fabs(position), b->max_w))
+    position_emit_f32(row, cols, b, i0, n, position, amplitude, 1);
   else
-    position_emit_f32(row, 0, cols, b, i0, n, position, amplitude);
+    position_emit_f32(row, cols, b, i0, n, position, amplitude, 0);
 }
 
 /* Writes pairs [i0, i0 + n) of one row from the block state. */
@@ -280,33 +298,38 @@ static double odd_column(uint32_t dim, uint32_t n_omega, const double *omega,
   if (n_omega == dim / 2)
     return 0;
   v128_t s, c;
-  pe_sincos_product_f64x2(wasm_f64x2_splat(position),
-                          wasm_f64x2_splat(scale * omega[dim / 2]), &s, &c);
-  return wasm_f64x2_extract_lane(s, 0) * amplitude;
+  pe_angle_value2(wasm_f64x2_splat(position),
+                  wasm_f64x2_splat(scale * omega[dim / 2]),
+                  wasm_f64x2_splat(amplitude), &s, &c, 0);
+  return wasm_f64x2_extract_lane(s, 0);
 }
 
 /* The float32 rows j of pairs [i0, i0 + n): the recurrence where the plan
-   takes it, two rows at a time, and fresh sin/cos at every other row. */
+   takes it, two rows at a time, and exact values at every other row. Every
+   value is the float32 rounding of pe_angle_value2 at its position. */
 static void rows_f32(float *out, uint32_t count, uint32_t dim,
                      const pe_columns *cols, const pe_row_plan *plan,
                      pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
                      double amplitude) {
+  double e = pe_recurrence_error(amplitude);
   for (uint32_t j = 0; j < count;) {
     float *row = out + (size_t)j * dim;
+    double x = pe_row_position(plan, j);
     if (!plan->recurrence) {
       /* No state: nothing follows from this row. */
-      position_emit_rows_f32(row, cols, b, i0, n, pe_row_position(plan, j),
-                             amplitude);
+      position_emit_rows_f32(row, cols, b, i0, n, x, amplitude);
       j++;
     } else if (pe_row_seeded(plan, j)) {
-      pe_angle_block_seed(b, n_pad, pe_row_position(plan, j), amplitude, 1);
+      pe_angle_block_seed(b, n_pad, x, amplitude);
       emit_f32(row, cols, b, i0, n);
       j++;
     } else if (j + 1 < count && !pe_row_seeded(plan, j + 1)) {
-      advance_emit_2_rows_f32(row, dim, cols, b, i0, n);
+      advance_emit_2_rows_f32(row, dim, cols, b, i0, n, x,
+                              pe_row_position(plan, j + 1), amplitude);
       j += 2;
     } else {
       advance_pairs(b, 0, n_pad);
+      pe_angle_block_settle(b, 0, n, x, amplitude, e, 0);
       emit_f32(row, cols, b, i0, n);
       j++;
     }
@@ -320,7 +343,7 @@ static void rows_f64(double *out, uint32_t count, uint32_t dim,
                      pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
                      double amplitude) {
   for (uint32_t j = 0; j < count; j++) {
-    pe_angle_block_seed(b, n_pad, pe_row_position(plan, j), amplitude, 0);
+    pe_angle_block_seed(b, n_pad, pe_row_position(plan, j), amplitude);
     emit_f64(out + (size_t)j * dim, cols, b, i0, n);
   }
 }

@@ -225,6 +225,34 @@ static void check_cache(const void *rows, const double *ref, int32_t dtype,
 
 /* The float64 reference against libm: cos and sin of the exact product
    x w = p + e, to first order in e (where e^2 is negligible). */
+/* Rows 0, count / 2 and count - 1 of a cache, computed again alone at
+   their positions, equal the cache's bit for bit. */
+static void check_rows_alone(const void *cos_out, const void *sin_out,
+                             int32_t dtype, int32_t layout,
+                             const double *positions, uint32_t count,
+                             double start, const double *inv_freq, uint32_t n,
+                             double attention) {
+  size_t elem = dtype == PE_CACHE_FLOAT64   ? sizeof(double)
+                : dtype == PE_CACHE_FLOAT16 ? sizeof(uint16_t)
+                                            : sizeof(float);
+  size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
+  char *cos_row = malloc(row_bytes + 1), *sin_row = malloc(row_bytes + 1);
+  const uint32_t rows[3] = {0, count / 2, count - 1};
+  for (int r = 0; r < 3 && count > 0; r++) {
+    uint32_t j = rows[r];
+    double p = positions ? positions[j] : start + (double)j;
+    if (pe_rope_cache(cos_row, sin_row, dtype, layout, &p, 1, 0, inv_freq, n,
+                      attention) != PE_OK)
+      fail("a cache row alone refused where its cache was accepted", j, p);
+    require_bits(cos_row, (const char *)cos_out + j * row_bytes, row_bytes,
+                 "a cos row alone differs from the cache's", j);
+    require_bits(sin_row, (const char *)sin_out + j * row_bytes, row_bytes,
+                 "a sin row alone differs from the cache's", j);
+  }
+  free(cos_row);
+  free(sin_row);
+}
+
 static void check_reference(const double *cos_ref, const double *sin_ref,
                             const double *positions, uint32_t count,
                             double start, const double *w, uint32_t n,
@@ -434,6 +462,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     a);
     check_cache(cos_out, cos_ref, dtype, layout, count, n_cache, a);
     check_cache(sin_out, sin_ref, dtype, layout, count, n_cache, a);
+    check_rows_alone(cos_out, sin_out, dtype, layout, rows_at, count, start,
+                     inv_freq, n_cache, a);
     free(cos_ref);
     free(sin_ref);
   }

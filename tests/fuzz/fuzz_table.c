@@ -1,9 +1,57 @@
 /* Tables (and the frequency schedules that feed them) with arbitrary
    arguments. A successful call writes finite values within |amplitude|, and
-   the zero column of zero-pad as exact zeros; a refused call writes
-   nothing; a null or misaligned pointer is always refused. */
+   the zero column of zero-pad as exact zeros; its rows equal, bit for bit,
+   the same rows computed alone and a tail of them computed as a count from
+   its own start; a refused call writes nothing; a null or misaligned
+   pointer is always refused. */
 #include "fuzz_input.h"
 #include "table.h"
+
+/* Rows of a successful call, computed again alone (rows 0, count / 2 and
+   count - 1 at their positions) and as a count from row count / 3 when its
+   sums start + j are the call's: each must equal the call's, bit for bit. */
+static void check_rows_alone(const void *out, int f64, const double *positions,
+                             uint32_t count, double start, const shape *s,
+                             int32_t layout, double scale, double amplitude) {
+  size_t elem = f64 ? sizeof(double) : sizeof(float);
+  size_t row_bytes = s->dim * elem;
+  char *again = malloc((size_t)count * row_bytes + 1);
+  const uint32_t rows[3] = {0, count / 2, count - 1};
+  for (int r = 0; r < 3 && count > 0; r++) {
+    uint32_t j = rows[r];
+    double p = positions ? positions[j] : start + (double)j;
+    int32_t status =
+        f64 ? pe_table_f64((double *)again, &p, 1, 0, s->dim, layout,
+                           s->odd_dim, s->omega, s->n_omega, scale, amplitude)
+            : pe_table_f32((float *)again, &p, 1, 0, s->dim, layout, s->odd_dim,
+                           s->omega, s->n_omega, scale, amplitude);
+    if (status != PE_OK)
+      fail("a row alone refused where its table was accepted", j, p);
+    if (memcmp(again, (const char *)out + j * row_bytes, row_bytes) != 0)
+      fail("a row alone differs from the same row of the table", j, p);
+  }
+  uint32_t from = count / 3;
+  int same_sums = positions == NULL && count > 1;
+  for (uint32_t j = from; same_sums && j < count; j++)
+    same_sums =
+        start + (double)j == (start + (double)from) + (double)(j - from);
+  if (same_sums) {
+    double tail_start = start + (double)from;
+    uint32_t n = count - from;
+    int32_t status =
+        f64 ? pe_table_f64((double *)again, NULL, n, tail_start, s->dim, layout,
+                           s->odd_dim, s->omega, s->n_omega, scale, amplitude)
+            : pe_table_f32((float *)again, NULL, n, tail_start, s->dim, layout,
+                           s->odd_dim, s->omega, s->n_omega, scale, amplitude);
+    if (status != PE_OK)
+      fail("a tail of rows refused where its table was accepted", from,
+           tail_start);
+    if (memcmp(again, (const char *)out + from * row_bytes, n * row_bytes) != 0)
+      fail("a tail of rows differs from the same rows of the table", from,
+           tail_start);
+  }
+  free(again);
+}
 
 /* Whether column col of an odd dim is the zero column of zero-pad. */
 static int zero_column(const shape *s, uint32_t col) {
@@ -62,6 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (zero_column(&s, col) && v != 0)
           fail("zero-pad column not zero", k, v);
       }
+    check_rows_alone(out, f64, positions_arg ? positions : NULL, count, start,
+                     &s, layout, scale, amplitude);
   }
   free(out);
   free(before);
