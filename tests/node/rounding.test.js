@@ -184,17 +184,18 @@ for (const c of cases.filter((c) => c.kind === "ropeCache")) {
   });
 
   for (const layout of ROPE_LAYOUTS) {
-    const width = layout === "half" ? h : 2 * h;
+    // compact: each pair once; halves: at i and i + h; interleaved: 2i, 2i + 1.
+    const width = layout === "compact" ? h : 2 * h;
     const columns = (i) =>
-      layout === "half"
+      layout === "compact"
         ? [i]
-        : layout === "duplicated"
+        : layout === "halves"
           ? [i, i + h]
           : [2 * i, 2 * i + 1];
     // Both copies of a value are checked: the value at the second copy
     // must equal the first, which is checked against the vectors.
     const check = (result, path) => {
-      for (const copy of layout === "half" ? [0] : [0, 1]) {
+      for (const copy of layout === "compact" ? [0] : [0, 1]) {
         const at = (r, i) => r * width + columns(i)[copy];
         assertExact(
           c,
