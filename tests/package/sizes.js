@@ -14,20 +14,20 @@ const BEGIN =
 const END = "<!-- /sizes -->";
 
 // The tarball carries the module twice, the types, the README and the
-// documents the README links (see docs/sizes.md): 150 kB at most.
+// documents the README links (see docs/sizes.md).
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 150_000 },
+  tarball: { what: "the packed tarball", bytes: 164_000 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
-    bytes: 51_500,
+    bytes: 55_000,
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 12_500,
+    bytes: 14_000,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
-    bytes: 52_500,
+    bytes: 56_000,
   },
 };
 
