@@ -405,3 +405,24 @@ export function grid(value, name, maxCount = MAX_COUNT) {
   const values = numberList(value, name, maxCount);
   return { count: values.length, from: 0, step: 0, values };
 }
+
+// Reads each own enumerable key once into a plain object; undefined values
+// count as absent. `path` is the option a nested object is ("scaling"): its
+// errors name "scaling.facter".
+export function readOptions(object, allowed, where, name, path, hints) {
+  const copy = Object.fromEntries(
+    Object.entries(snapshot(object, name, path)).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  if (path === undefined) rejectUnknown(copy, allowed, where, hints);
+  else
+    for (const key of Object.keys(copy))
+      if (!allowed.includes(key))
+        throw typeError(
+          `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+          `${path}.${key}`,
+          "ERR_UNKNOWN_OPTION",
+        );
+  return copy;
+}

@@ -22,12 +22,7 @@ import {
   resolveRows,
   turnRows,
 } from "./rows.js";
-import {
-  isStreams,
-  mropeSpec,
-  readStreams,
-  writeStreams,
-} from "./rope-scaling.js";
+import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { checkBlockAngles } from "./out.js";
 import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
 import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";

@@ -30,14 +30,15 @@ import { toCsv as toCsvOf } from "./csv.js";
 import {
   createRopeCache as createRopeCacheOf,
   ropeCache as ropeCacheOf,
-  ropeFrequencies as ropeFrequenciesOf,
-} from "./rope-scaling.js";
+} from "./rope-cache.js";
+import { ropeFrequencies as ropeFrequenciesOf } from "./rope-scaling.js";
 
 export { init } from "./runtime.js";
 export { presets } from "./presets.js";
 export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES } from "./schedule.js";
 export { THETAS } from "./decay.js";
-export { ROPE_DTYPES, ROPE_LAYOUTS, ROPE_TYPES } from "./rope-scaling.js";
+export { ROPE_DTYPES, ROPE_TYPES } from "./rope-scaling.js";
+export { ROPE_LAYOUTS } from "./rope-cache.js";
 
 // Every public function names itself in the errors it raises (declared
 // as functions, so an app's bundle keeps only those it calls).
