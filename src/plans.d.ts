@@ -11,7 +11,7 @@ import type {
 } from "./index.js";
 import type { RopeFields, RopeResult, RopeScale } from "./relation.js";
 import type {
-  MropePositions,
+  RopePositions,
   RopeCacheArray,
   RopeCacheOut,
   RopeCacheResult,
@@ -48,12 +48,7 @@ export interface RopePlan {
     Out extends RopeResult<Rows> = RopeResult<Rows>,
   >(
     vectors: Rows,
-    positions:
-      | number
-      | ArrayLike<number>
-      | BigInt64Array
-      | BigUint64Array
-      | MropePositions,
+    positions: RopePositions,
     perCall?: RopeCall<Out>,
   ): Out;
   /** Frees the plan's module memory; `apply` then throws. */
@@ -157,12 +152,7 @@ export interface RopeCachePlan<D extends RopeDType = "float32"> {
    * where `options` are the plan's.
    */
   rows(
-    positions:
-      | number
-      | ArrayLike<number>
-      | BigInt64Array
-      | BigUint64Array
-      | MropePositions,
+    positions: RopePositions,
     perCall?: RopeCacheCall<RopeCacheOut<RopeCacheArray<D>>>,
   ): RopeCacheResult<RopeCacheArray<D>>;
   /** Ends the plan; `rows` then throws. */

@@ -9,7 +9,7 @@ import type {
   ScaleOption,
   ScheduleOptions,
 } from "./index.js";
-import type { MropePositions } from "./rope-scaling.js";
+import type { RopePositions } from "./rope-scaling.js";
 
 // As in index.d.ts, each option is declared once, in one interface that
 // every union member with it shares.
@@ -158,12 +158,7 @@ export type RopeResult<Rows> = RowResult<Rows>;
  */
 export function rope<Rows extends FloatArray>(
   vectors: Rows,
-  positions:
-    | number
-    | ArrayLike<number>
-    | BigInt64Array
-    | BigUint64Array
-    | MropePositions,
+  positions: RopePositions,
   options: RopeShape &
     InPlace &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
@@ -182,12 +177,7 @@ export function rope<
   Out extends RowResult<Rows, ArrayBufferLike> = RowResult<Rows>,
 >(
   vectors: Rows,
-  positions:
-    | number
-    | ArrayLike<number>
-    | BigInt64Array
-    | BigUint64Array
-    | MropePositions,
+  positions: RopePositions,
   options: RopeFields<Out> &
     ((Frequencies & DimOption & RopeScale & NoPreset) | PresetOptions),
 ): NoInfer<Out>;

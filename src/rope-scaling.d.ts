@@ -145,6 +145,10 @@ export interface MropePositions {
   w: ArrayLike<number>;
 }
 
+/** Positions of RoPE rows: a count or first position, one per row (int64 ids included), or M-RoPE's streams. */
+export type RopePositions =
+  number | ArrayLike<number> | BigInt64Array | BigUint64Array | MropePositions;
+
 /** The typed array of a cache dtype on buffer B (float16: IEEE half bits in a Uint16Array; an `out` may be a Float16Array). */
 export type RopeCacheArray<
   D extends RopeDType,
@@ -166,12 +170,7 @@ export interface RopeCacheOptions<
   Out = RopeCacheOut<RopeCacheOutArray<RopeDType>>,
 > extends RopeFrequencyOptions {
   /** A count of rows (from `start`), the positions themselves, or M-RoPE's { t, h, w } streams. */
-  positions:
-    | number
-    | ArrayLike<number>
-    | BigInt64Array
-    | BigUint64Array
-    | MropePositions;
+  positions: RopePositions;
   /** First position when `positions` is a count; default 0. */
   start?: number;
   /** "compact" (default; [rows, rotaryDim/2], onnxruntime's), "halves" or "interleaved" ([rows, rotaryDim]); the older "half" and "duplicated" are "compact" and "halves". */
