@@ -25,6 +25,7 @@ test("the tarball holds the module file once beside the entry points", () => {
     "dist/index.d.ts",
     "dist/index.js",
     "dist/library.js",
+    "dist/plans.d.ts",
     "dist/relation.d.ts",
     "dist/rope-scaling.d.ts",
     "dist/sinusoidal-pe.global.js",
