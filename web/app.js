@@ -8,8 +8,12 @@ import { composeChart, fileName, savePng } from "./export.js";
 import { quoted, strings as pageStrings, translate } from "./i18n.js";
 import { displayMath, math } from "./math.js";
 
-/** Shows `message` in a note of `root` (one per slot); "" removes it. */
-export function note(root, message, slot = "section") {
+/**
+ * Shows `message` in a note of `root` (one per slot); "" removes it. A note
+ * placed `first` opens the root (an embedded panel's notes, read before its
+ * charts).
+ */
+export function note(root, message, slot = "section", { first = false } = {}) {
   let node = Array.from(root.children).find(
     (child) => child.classList.contains("note") && child.dataset.slot === slot,
   );
@@ -22,7 +26,8 @@ export function note(root, message, slot = "section") {
     node.className = "note";
     node.dataset.slot = slot;
     node.setAttribute("role", "status");
-    root.append(node);
+    if (first) root.prepend(node);
+    else root.append(node);
   }
   node.textContent = message;
 }
@@ -121,11 +126,15 @@ export function createApp(context) {
       const value = parse(text);
       if (value !== undefined) return value;
       context.params.delete(name);
-      note(
-        root,
-        page("badHash", { name, value: quoted(text), used: fallback }),
-        `param-${name}`,
-      );
+      // A panel's parameters are its attributes, named without the section.
+      const message = context.embedded
+        ? page("attrInvalid", {
+            name: name.slice(section.id.length + 1),
+            value: quoted(text),
+            used: fallback,
+          })
+        : page("badHash", { name, value: quoted(text), used: fallback });
+      note(root, message, `param-${name}`, { first: context.embedded });
       return fallback;
     },
     setParam(key, value) {

@@ -36,7 +36,7 @@ export const strings = {
     toc: "Sections",
     wideFormula: "Formula, wider than the screen: scroll sideways",
     attrOutside:
-      'The attribute {name}="{value}" is outside {min} … {max}; using the default {used}.',
+      'The attribute {name}="{value}" is outside {min} … {max}; using {used}.',
     attrRounded:
       'The attribute {name}="{value}" is not a whole number; using {used}.',
     attrInvalid:
@@ -45,6 +45,12 @@ export const strings = {
       'The attribute lang="{value}" names a language this panel does not have (en, zh); using {used}.',
     attrTheme:
       'The attribute theme="{value}" is not light, dark or auto; using {used}.',
+    attrLook: 'The attribute look="{value}" is not host or page; using {used}.',
+    embedThis: "Embed this in your page",
+    embedHelp:
+      "Put embed.js (from the site's folder) beside your page and paste these two lines where the panel should be. The attributes hold this section's settings as you see them; every setting of the link has an attribute of the same name, and look=\"page\" gives the panel this page's fonts instead of yours.",
+    copy: "Copy",
+    copied: "Copied",
   },
   zh: {
     title: "正弦位置编码，实时演示",
@@ -74,13 +80,18 @@ export const strings = {
       "所有数值均来自 sinusoidal-pe WebAssembly 模块；页面不发出任何网络请求，从本地文件夹打开也能使用。",
     toc: "目录",
     wideFormula: "公式，比屏幕宽：可左右滚动",
-    attrOutside:
-      '属性 {name}="{value}" 超出 {min} … {max}，改用默认值 {used}。',
+    attrOutside: '属性 {name}="{value}" 超出 {min} … {max}，改用 {used}。',
     attrRounded: '属性 {name}="{value}" 不是整数，改用 {used}。',
     attrInvalid: '属性 {name}="{value}" 无效，改用默认值 {used}。',
     attrLang:
       '属性 lang="{value}" 不是此面板支持的语言（en、zh），改用 {used}。',
     attrTheme: '属性 theme="{value}" 不是 light、dark 或 auto，改用 {used}。',
+    attrLook: '属性 look="{value}" 不是 host 或 page，改用 {used}。',
+    embedThis: "嵌入到你的网页",
+    embedHelp:
+      '把 embed.js（在网站文件夹中）放在你的网页旁边，再把这两行粘贴到要显示面板的位置。属性记录了本节当前的设置；链接中的每个设置都有同名属性，加上 look="page" 则使用本页的字体而不是你的网页的字体。',
+    copy: "复制",
+    copied: "已复制",
   },
 };
 

@@ -237,10 +237,57 @@ function render(messages) {
   schedule();
 }
 
+/** The element that shows a section in another page. */
+const panelTag = (id) => (id === "table" ? "pe-heatmap" : `pe-${id}`);
+
+/**
+ * The two lines that put the section, as the reader has set it, into
+ * another page: the shared controls and the section's own parameters as
+ * attributes of the same names as the link's.
+ */
+function embedSnippet(id) {
+  const attributes = [];
+  for (const [key, control] of Object.entries(CONTROLS))
+    if (page.values[key] !== control.fallback)
+      attributes.push([key, page.values[key]]);
+  for (const [key, value] of page.params)
+    if (key.startsWith(`${id}.`) && page.known.has(key))
+      attributes.push([key.slice(id.length + 1), value]);
+  if (page.lang !== "en") attributes.push(["lang", page.lang]);
+  const escape = (text) =>
+    String(text).replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const list = attributes
+    .map(([key, value]) => ` ${key}="${escape(value)}"`)
+    .join("");
+  const tag = panelTag(id);
+  return `<script src="embed.js"></script>\n<${tag}${list}></${tag}>`;
+}
+
+/** "Embed this": the snippet of a section, and a button that copies it. */
+function embedPart(mounted) {
+  const code = element("code", { testid: `embed-${mounted.id}` });
+  const copy = element("button", { type: "button", text: t("copy") });
+  copy.addEventListener("click", () => {
+    navigator.clipboard?.writeText(code.textContent).then(
+      () => (copy.textContent = t("copied")),
+      () => getSelection().selectAllChildren(code),
+    );
+  });
+  const part = element("details", "embed-this", [
+    element("summary", "", [t("embedThis")]),
+    element("p", "caption", [t("embedHelp")]),
+    element("pre", "", [code]),
+    copy,
+  ]);
+  mounted.root.append(part);
+  mounted.embedCode = code;
+}
+
 /** Mounts a section: its text, controls and empty charts. */
 function mount(mounted) {
   try {
     mounted.view = mounted.section.mount(mounted.root, mounted.app);
+    embedPart(mounted);
     page.formulas.push(fitFormulas(mounted.root, t("wideFormula")));
   } catch (error) {
     mounted.view = { update() {} };
@@ -313,6 +360,8 @@ function* sectionSteps(mounted) {
   }
   const result = mounted.view.update(page.state);
   if (typeof result?.next === "function") yield* result;
+  if (mounted.embedCode)
+    mounted.embedCode.textContent = embedSnippet(mounted.id);
 }
 
 const queue = drawQueue({

@@ -518,7 +518,7 @@ test("an embedded panel renders on the example page", async () => {
     await page.waitForSelector("pe-relation[data-ready=true]");
     assert.notEqual(await canvasDigest(page, "heatmap"), 0);
     const rows = await page.$eval("pe-heatmap", (e) =>
-      e.querySelector(".readout") ? 1 : 0,
+      e.shadowRoot.querySelector(".readout") ? 1 : 0,
     );
     assert.equal(rows, 1);
     assert.match(
@@ -552,10 +552,14 @@ test("one script tag and one element are all an embedding page needs", async () 
     await page.getAttribute("pe-heatmap section", "aria-label"),
     "编码表",
   );
-  // The style sheet came from beside the script.
+  // The script carries its style sheet, into the panel's shadow root only.
+  assert.equal(await page.locator("link[rel=stylesheet]").count(), 0);
   assert.equal(
-    await page.$eval("link[rel=stylesheet]", (link) => link.href),
-    `file://${siteDir}style.css`,
+    await page.$eval(
+      "pe-heatmap",
+      (e) => e.shadowRoot.adoptedStyleSheets.length,
+    ),
+    1,
   );
   assert.deepEqual(errors, []);
   await context.close();
