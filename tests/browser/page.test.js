@@ -522,7 +522,7 @@ test("an embedded panel renders on the example page", async () => {
     );
     assert.equal(rows, 1);
     assert.match(
-      await page.getAttribute("pe-relation section", "aria-label"),
+      await page.getAttribute("pe-relation[lang=zh] section", "aria-label"),
       /[\u4e00-\u9fff]/,
     );
     assert.deepEqual(errors, []);

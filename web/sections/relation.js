@@ -26,10 +26,16 @@ export const strings = {
     k: "offset k",
     pSlider: "position p (slider)",
     kSlider: "offset k (slider)",
-    chartTitle: "PE(p + k) and R(k)·PE(p) across the dimensions",
-    dimension: "dimension j",
+    pValue: "p = {p}",
+    play: "▶ Play: move p",
+    pause: "❚❚ Pause",
+    playHint:
+      "As p moves, both points of every pair turn together and the arc between them (k·ωᵢ) keeps its length: R(k) does not depend on p.",
+    sines: "The sines: sin((p + k)·ωᵢ) for every pair i",
+    cosines: "The cosines: cos((p + k)·ωᵢ) for every pair i",
+    pair: "pair i",
     value: "value",
-    direct: "PE(p + k), a table row",
+    direct: "PE(p + k), from the table",
     rotated: "R(k)·PE(p), the row at p rotated",
     mistaken: "with cos(k), sin(k) in R: the common mistake",
     mistakenError:
@@ -39,8 +45,11 @@ export const strings = {
       "tolerance {tolerance}: two float32 roundings of values within ±1",
     pass: "pass",
     fail: "fail",
-    circles: "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k",
+    circles:
+      "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k. Drag a ● to change k.",
     circle: "pair {i}: k·ω{sub} = {angle} rad",
+    circleTurns: "pair {i}: k·ω{sub} = {angle} rad {sign} {turns} full turns",
+    circleTurn: "pair {i}: k·ω{sub} = {angle} rad {sign} 1 full turn",
     circleLabel: "Pair {i} on the unit circle",
     clamped: "{name} is limited to {min} … {max}; using {used}.",
     oddDim:
@@ -56,10 +65,16 @@ export const strings = {
     k: "偏移 k",
     pSlider: "位置 p（滑块）",
     kSlider: "偏移 k（滑块）",
-    chartTitle: "PE(p + k) 与 R(k)·PE(p) 在各维度上的取值",
-    dimension: "维度 j",
+    pValue: "p = {p}",
+    play: "▶ 播放：移动 p",
+    pause: "❚❚ 暂停",
+    playHint:
+      "p 变化时，每一对的两个点一起转动，它们之间的圆弧（k·ωᵢ）长度不变：R(k) 与 p 无关。",
+    sines: "正弦部分：每一对 i 的 sin((p + k)·ωᵢ)",
+    cosines: "余弦部分：每一对 i 的 cos((p + k)·ωᵢ)",
+    pair: "第 i 对",
     value: "数值",
-    direct: "PE(p + k)，表中的一行",
+    direct: "PE(p + k)，取自编码表",
     rotated: "R(k)·PE(p)，位置 p 的行经旋转",
     mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
     mistakenError:
@@ -68,8 +83,11 @@ export const strings = {
     tolerance: "容差 {tolerance}：绝对值不超过 1 的数值的两次 float32 舍入",
     pass: "通过",
     fail: "未通过",
-    circles: "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k",
-    circle: "第 {i} 对：k·ω{sub} = {angle} rad",
+    circles:
+      "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k。拖动 ● 可以改变 k。",
+    circle: "第 {i} 对：k·ω{sub} = {angle} 弧度",
+    circleTurns: "第 {i} 对：k·ω{sub} = {angle} 弧度 {sign} {turns} 整圈",
+    circleTurn: "第 {i} 对：k·ω{sub} = {angle} 弧度 {sign} 1 整圈",
     circleLabel: "第 {i} 对在单位圆上",
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
     oddDim:
@@ -92,8 +110,30 @@ export const formulas = {
 
 // Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
 export const TOLERANCE = 2 ** -23;
-const P_RANGE = { min: -1e7, max: 1e7, slider: [0, 100000] };
+const P_RANGE = { min: -1e7, max: 1e7 };
 const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
+
+// The p slider is piecewise: its first tenth runs linearly over 0 … 1000,
+// where a reader sees single turns, the rest geometrically up to 100000.
+const TRAVEL = 1000;
+const LINEAR = { travel: 100, p: 1000 };
+const P_TOP = 100000;
+const GROWTH = Math.log(P_TOP / LINEAR.p);
+export function sliderToP(s) {
+  if (s <= LINEAR.travel) return (s / LINEAR.travel) * LINEAR.p;
+  const t = (s - LINEAR.travel) / (TRAVEL - LINEAR.travel);
+  return Math.round(LINEAR.p * Math.exp(t * GROWTH));
+}
+export function pToSlider(p) {
+  if (p <= 0) return 0;
+  if (p <= LINEAR.p) return (p / LINEAR.p) * LINEAR.travel;
+  if (p >= P_TOP) return TRAVEL;
+  const t = Math.log(p / LINEAR.p) / GROWTH;
+  return LINEAR.travel + t * (TRAVEL - LINEAR.travel);
+}
+
+// Play moves p by this much a frame: a slow turn of the fastest pair.
+const PLAY_STEP = 0.05;
 
 const parseIn = (range) => (text) => {
   const value = Number(text);
@@ -105,12 +145,25 @@ const parseIn = (range) => (text) => {
     : undefined;
 };
 
+const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
+const subscript = (i) => String(i).replace(/\d/g, (d) => SUBSCRIPT[d]);
+
+/**
+ * An angle as a reader counts it: the part of a turn, in (−π, π], and the
+ * whole turns before it. { reduced, turns } with angle = reduced + 2π·turns.
+ */
+export function reduceAngle(angle) {
+  const turns = Math.round(angle / (2 * Math.PI));
+  return { reduced: angle - turns * 2 * Math.PI, turns };
+}
+
 export function mount(root, app) {
   const { lib } = app;
   let p = app.param("p", 100, parseIn(P_RANGE));
   let k = app.param("k", 3, parseIn(K_RANGE));
   let state = null;
   let frame = null;
+  let playing = null;
 
   heading(root, app);
   root.append(
@@ -123,40 +176,68 @@ export function mount(root, app) {
 
   const pInput = numberInput({ value: p }, "relation-p");
   const kInput = numberInput({ value: k }, "relation-k");
-  const [pLow, pHigh] = P_RANGE.slider;
   const [kLow, kHigh] = K_RANGE.slider;
   const pSlider = slider(
-    { value: p, min: pLow, max: pHigh, step: 1 },
+    { value: pToSlider(p), min: 0, max: TRAVEL, step: "any" },
     app.t("pSlider"),
   );
+  pSlider.dataset.testid = "relation-p-slider";
   const kSlider = slider(
     { value: k, min: kLow, max: kHigh, step: 0.25 },
     app.t("kSlider"),
   );
+  kSlider.dataset.testid = "relation-k-slider";
+  const playButton = element("button", {
+    type: "button",
+    testid: "relation-play",
+    "aria-pressed": "false",
+    text: app.t("play"),
+  });
   // Each number beside its slider.
   const group = (text, input, track) =>
     element("div", "field-group", [field(text, input), track]);
+  const circles = element("div", "sec-wrap");
+  // The circles sit beside the sliders, in view while one is dragged.
   root.append(
-    controlRow([
-      group(app.t("p"), pInput, pSlider),
-      group(app.t("k"), kInput, kSlider),
+    element("div", "relation-live", [
+      element("div", "relation-controls", [
+        controlRow([
+          group(app.t("p"), pInput, pSlider),
+          group(app.t("k"), kInput, kSlider),
+        ]),
+        controlRow([playButton]),
+      ]),
+      element("figure", "chart relation-circles", [
+        element("figcaption", "", [app.t("circles")]),
+        circles,
+      ]),
     ]),
+    element("p", "caption", [app.t("playHint")]),
   );
 
-  const chartBox = element("figure", "chart", [
-    element("figcaption", "", [app.t("chartTitle")]),
-  ]);
-  root.append(chartBox);
-  const chart = app.lineChart(chartBox, {
-    xLabel: app.t("dimension"),
-    yLabel: app.t("value"),
-    series: [
-      { label: app.t("mistaken") },
-      { label: app.t("direct") },
-      { label: app.t("rotated"), dash: true },
-    ],
-  });
-  app.exportable(chartBox, chart.canvas, "relation");
+  // The sines and the cosines of the row, each against the pair index: one
+  // smooth curve each, at any dim, instead of a zigzag between the two.
+  const figures = element("div", "small-multiples");
+  root.append(figures);
+  const part = (which) => {
+    const box = element("figure", "chart", [
+      element("figcaption", "", [app.t(which)]),
+    ]);
+    figures.append(box);
+    const chart = app.lineChart(box, {
+      testid: `relation-${which}`,
+      xLabel: app.t("pair"),
+      yLabel: app.t("value"),
+      series: [
+        { label: app.t("mistaken") },
+        { label: app.t("direct") },
+        { label: app.t("rotated"), dash: true },
+      ],
+    });
+    app.exportable(box, chart.canvas, `relation-${which}`);
+    return chart;
+  };
+  const charts = [part("sines"), part("cosines")];
 
   const check = resultRow(app.t("error"), {
     testid: "relation-max-error",
@@ -171,13 +252,10 @@ export function mount(root, app) {
   root.append(problemNote);
   const mistakenText = element("p", "caption");
   root.append(mistakenText);
-  const circles = element("div", "sec-wrap");
-  root.append(
-    element("figure", "chart", [
-      element("figcaption", "", [app.t("circles")]),
-      circles,
-    ]),
-  );
+
+  const showP = () =>
+    pSlider.setAttribute("aria-valuetext", app.t("pValue", { p }));
+  showP();
 
   function set(which, value, source) {
     const range = which === "p" ? P_RANGE : K_RANGE;
@@ -195,10 +273,14 @@ export function mount(root, app) {
     );
     if (which === "p") p = used;
     else k = used;
-    const [input, track] =
-      which === "p" ? [pInput, pSlider] : [kInput, kSlider];
-    if (source !== input) input.value = String(used);
-    if (source !== track) track.value = String(used);
+    if (which === "p") {
+      if (source !== pInput) pInput.value = String(used);
+      if (source !== pSlider) pSlider.value = String(pToSlider(used));
+      showP();
+    } else {
+      if (source !== kInput) kInput.value = String(used);
+      if (source !== kSlider) kSlider.value = String(used);
+    }
     app.setParam(which, used);
     if (frame === null)
       frame = requestAnimationFrame(() => {
@@ -207,9 +289,9 @@ export function mount(root, app) {
       });
   }
 
-  for (const [which, input, range] of [
-    ["p", pInput, pSlider],
-    ["k", kInput, kSlider],
+  for (const [which, input] of [
+    ["p", pInput],
+    ["k", kInput],
   ]) {
     input.addEventListener("input", () => {
       const value = Number(input.value);
@@ -220,10 +302,31 @@ export function mount(root, app) {
     input.addEventListener("change", () => {
       input.value = String(which === "p" ? p : k);
     });
-    range.addEventListener("input", () =>
-      set(which, Number(range.value), range),
-    );
   }
+  pSlider.addEventListener("input", () =>
+    set("p", sliderToP(Number(pSlider.value)), pSlider),
+  );
+  kSlider.addEventListener("input", () =>
+    set("k", Number(kSlider.value), kSlider),
+  );
+
+  function stop() {
+    if (playing !== null) cancelAnimationFrame(playing);
+    playing = null;
+    playButton.textContent = app.t("play");
+    playButton.setAttribute("aria-pressed", "false");
+  }
+  function step() {
+    if (!root.isConnected) return stop();
+    set("p", Math.round((p + PLAY_STEP) * 100) / 100);
+    playing = requestAnimationFrame(step);
+  }
+  playButton.addEventListener("click", () => {
+    if (playing !== null) return stop();
+    playButton.textContent = app.t("pause");
+    playButton.setAttribute("aria-pressed", "true");
+    playing = requestAnimationFrame(step);
+  });
 
   function draw(next) {
     state = next;
@@ -240,8 +343,16 @@ export function mount(root, app) {
       frequencies: new Float64Array(h).fill(1),
       oddDim: "zero-pad",
     });
-    const xs = Float64Array.from({ length: next.dim }, (_, j) => j);
-    chart.set(xs, [mistaken, there, moved]);
+    const map = next.columns();
+    const xs = Float64Array.from({ length: h }, (_, i) => i);
+    for (const [chart, column] of [
+      [charts[0], "sin"],
+      [charts[1], "cos"],
+    ]) {
+      const pick = (row) =>
+        Float64Array.from(xs, (i) => row[map.columnsOf(i)[column]]);
+      chart.set(xs, [pick(mistaken), pick(there), pick(moved)]);
+    }
     let wrong = 0;
     for (let j = 0; j < there.length; j++)
       wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
@@ -269,6 +380,23 @@ export function mount(root, app) {
     drawCircles(next, here, moved);
   }
 
+  // Dragging a ● turns its pair to the angle pointed at: k changes by the
+  // smallest turn that gets there, so a drag round and round counts turns.
+  let dragged = null;
+  function dragTo(event) {
+    const { canvas, i } = dragged;
+    const omega = state.frequencies()[i];
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left - box.width / 2;
+    const y = box.top + box.height / 2 - event.clientY;
+    if (x === 0 && y === 0) return;
+    const target = Math.atan2(y, x);
+    const now = Math.atan2(dragged.to[1], dragged.to[0]);
+    let turn = target - now;
+    turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+    set("k", Math.round((k + turn / omega) * 100) / 100, canvas);
+  }
+
   function drawCircles(next, here, moved) {
     const omega = next.frequencies();
     const h = omega.length;
@@ -277,12 +405,22 @@ export function mount(root, app) {
     ].filter((i) => i < h);
     if (circles.childElementCount !== chosen.length) {
       circles.replaceChildren(
-        ...chosen.map(() =>
-          element("figure", "circle", [
-            document.createElement("canvas"),
-            element("figcaption"),
-          ]),
-        ),
+        ...chosen.map(() => {
+          const canvas = document.createElement("canvas");
+          canvas.className = "draggable";
+          canvas.addEventListener("pointerdown", (event) => {
+            canvas.setPointerCapture(event.pointerId);
+            dragged = canvas.drag;
+            dragTo(event);
+          });
+          canvas.addEventListener("pointermove", (event) => {
+            if (dragged?.canvas === canvas) dragTo(event);
+          });
+          const release = () => (dragged = null);
+          canvas.addEventListener("pointerup", release);
+          canvas.addEventListener("pointercancel", release);
+          return element("figure", "circle", [canvas, element("figcaption")]);
+        }),
       );
     }
     const colours = theme(circles);
@@ -291,23 +429,30 @@ export function mount(root, app) {
       const canvas = figure.firstChild;
       canvas.setAttribute("role", "img");
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
+      canvas.dataset.pair = String(i);
       const { sin, cos } = next.columns().columnsOf(i);
       const angle = k * omega[i];
+      const { reduced, turns } = reduceAngle(angle);
+      const key =
+        turns === 0
+          ? "circle"
+          : Math.abs(turns) === 1
+            ? "circleTurn"
+            : "circleTurns";
       setText(
         figure.lastChild,
-        app.t("circle", {
+        app.t(key, {
           i,
-          sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
-          angle: Number(angle.toPrecision(4)),
+          sub: subscript(i),
+          angle: Number(reduced.toFixed(3)),
+          sign: turns < 0 ? "−" : "+",
+          turns: Math.abs(turns),
         }),
       );
-      unitCircle(
-        canvas,
-        colours,
-        [here[cos], here[sin]],
-        [moved[cos], moved[sin]],
-        angle,
-      );
+      const to = [moved[cos], moved[sin]];
+      canvas.drag = { canvas, i, to };
+      if (dragged?.canvas === canvas) dragged = canvas.drag;
+      unitCircle(canvas, colours, [here[cos], here[sin]], to, reduced);
     });
   }
 
@@ -331,7 +476,7 @@ export function mount(root, app) {
           problem = app.t("failed", { message: error.message });
         }
       if (problem) {
-        chart.set(new Float64Array(0), []);
+        for (const chart of charts) chart.set(new Float64Array(0), []);
         check.clear();
         setText(mistakenText, "");
         circles.replaceChildren();
@@ -342,8 +487,8 @@ export function mount(root, app) {
   };
 }
 
-// The circle, the arc turned through (its last turn), and both points.
-function unitCircle(canvas, colours, from, to, angle) {
+// The circle, the arc turned through (the part of a turn), and both points.
+function unitCircle(canvas, colours, from, to, turn) {
   const size = 132;
   const { context } = fitCanvas(canvas, size, size);
   const c = size / 2;
@@ -363,7 +508,6 @@ function unitCircle(canvas, colours, from, to, angle) {
   context.arc(c, c, r, 0, 2 * Math.PI);
   context.stroke();
   const start = Math.atan2(from[1], from[0]);
-  const turn = angle % (2 * Math.PI);
   context.strokeStyle = colours.series[1];
   context.lineWidth = 3;
   context.beginPath();
@@ -372,7 +516,7 @@ function unitCircle(canvas, colours, from, to, angle) {
   context.stroke();
   const point = ([x, y], filled) => {
     context.beginPath();
-    context.arc(c + x * r, c - y * r, 5, 0, 2 * Math.PI);
+    context.arc(c + x * r, c - y * r, filled ? 7 : 5, 0, 2 * Math.PI);
     context.fillStyle = filled ? colours.series[0] : colours.background;
     context.strokeStyle = colours.series[0];
     context.lineWidth = 2;

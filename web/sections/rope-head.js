@@ -6,13 +6,21 @@
 // on m − n only.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { randomPair } from "../parts/rope-scores.js";
-import { element, numberField, setText } from "../parts/section-parts.js";
+import {
+  element,
+  field,
+  numberField,
+  setText,
+  slider,
+} from "../parts/section-parts.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
 const RANGE = { min: -1e6, max: 1e6 };
 // The shift applied to both positions to show the score unchanged.
 const SHIFT = 1000;
+// The "move together" slider's reach either side of where m and n were set.
+const TOGETHER = 50;
 
 /** Components (a, b) of pair i in a head of HEAD_DIM, for a pairing. */
 export function pairComponents(i, pairing) {
@@ -47,6 +55,28 @@ export function mountHead(root, app, { pairing, seed }) {
     (input) => change("n", input),
     "rope-n",
   );
+  // Moves both positions by the same amount from where they were typed:
+  // the hands turn, the score after rotation stays.
+  let typed = { m, n };
+  const together = slider(
+    { value: 0, min: -TOGETHER, max: TOGETHER, step: 1 },
+    app.t("headShift"),
+  );
+  together.dataset.testid = "rope-shift";
+  const showTogether = () =>
+    together.setAttribute("aria-valuetext", app.t("headShiftValue", { m, n }));
+  showTogether();
+  together.addEventListener("input", () => {
+    const shift = Number(together.value);
+    m = Math.min(RANGE.max, Math.max(RANGE.min, typed.m + shift));
+    n = Math.min(RANGE.max, Math.max(RANGE.min, typed.n + shift));
+    mField.querySelector("input").value = String(m);
+    nField.querySelector("input").value = String(n);
+    app.setParam("m", m);
+    app.setParam("n", n);
+    showTogether();
+    if (last) draw(last);
+  });
   const fieldNote = element("p", { className: "note", role: "status" });
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
@@ -58,7 +88,11 @@ export function mountHead(root, app, { pairing, seed }) {
   root.append(
     element("h3", { text: app.t("headTitle") }),
     element("p", { className: "sec-text", text: app.t("headText") }),
-    element("div", { className: "sec-controls" }, [mField, nField]),
+    element("div", { className: "sec-controls" }, [
+      mField,
+      nField,
+      field(app.t("headShift"), together),
+    ]),
     fieldNote,
     dials,
     element(
@@ -100,6 +134,9 @@ export function mountHead(root, app, { pairing, seed }) {
     fieldNote.hidden = true;
     if (which === "m") m = value;
     else n = value;
+    typed = { m, n };
+    together.value = "0";
+    showTogether();
     app.setParam(which, value);
     if (last) draw(last);
   }

@@ -65,6 +65,8 @@ export const strings = {
       "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands, (m − n)·ωᵢ: move m and n together and nothing changes.",
     headM: "query position m",
     headN: "key position n",
+    headShift: "move m and n together",
+    headShiftValue: "m = {m}, n = {n}",
     headBad:
       "“{value}” is not a whole position in {min} … {max}; keeping {kept}.",
     dialLabel:
@@ -116,6 +118,8 @@ export const strings = {
       "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角 (m − n)·ωᵢ：让 m 和 n 一起移动，什么都不会变。",
     headM: "查询位置 m",
     headN: "键位置 n",
+    headShift: "同时移动 m 和 n",
+    headShiftValue: "m = {m}，n = {n}",
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
     dialCaption: "第 {i} 对，ω = {omega}",
