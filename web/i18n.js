@@ -6,7 +6,7 @@ export const LANGUAGES = ["en", "zh"];
 export const strings = {
   en: {
     title: "The sinusoidal positional encoding, live",
-    lead: "A Transformer sees a sequence as a set of vectors; the sinusoidal encoding adds to the vector at position p a pattern of sines and cosines at geometrically spaced frequencies, so that every position gets its own code and a shift of position becomes a rotation. Every number and curve below is computed in your browser by the sinusoidal-pe WebAssembly module, exactly, and every claim is checked live.",
+    lead: "A Transformer reads a sentence as a set of word vectors: to know the order, it must be told where each word stands. The sinusoidal encoding gives position p a vector of sines and cosines at many frequencies, so that every position has its own pattern and moving by k positions turns each (sin, cos) pair by a fixed angle. The page builds the idea step by step; drag the sliders and the points, and every number is computed, and every claim checked, as you go.",
     langToggle: "中文",
     langToggleLabel: "Switch the page to Chinese",
     controls: "Shared controls",
@@ -32,7 +32,10 @@ export const strings = {
     png: "PNG",
     pngLabel: "Download this chart as PNG",
     footer:
-      "All values come from the sinusoidal-pe WebAssembly module; the page makes no network request and works from a folder on disk.",
+      "Everything on this page is computed in your browser; it makes no network request and works from a folder on disk.",
+    sources: "Sources and further reading",
+    papers: "Papers",
+    posts: "Posts",
     toc: "Sections",
     wideFormula: "Formula, wider than the screen: scroll sideways",
     attrOutside:
@@ -54,7 +57,7 @@ export const strings = {
   },
   zh: {
     title: "正弦位置编码，实时演示",
-    lead: "Transformer 把序列看作一组向量；正弦位置编码在位置 p 的向量上加上一组频率按几何级数分布的正弦和余弦，使每个位置都有自己的编码，而位置的平移变成一次旋转。下面的每个数字和每条曲线都由 sinusoidal-pe WebAssembly 模块在你的浏览器中精确计算，每个结论都会实时验证。",
+    lead: "Transformer 把一句话看作一组词向量：要知道顺序，就必须告诉它每个词在哪里。正弦位置编码给位置 p 一个由多种频率的正弦和余弦组成的向量，使每个位置都有自己的图案，而移动 k 个位置就是把每一对 (sin, cos) 转过一个固定的角度。本页一步步讲清这个想法；拖动滑块和圆上的点，每个数字都会随之计算，每个结论都会随之验证。",
     langToggle: "English",
     langToggleLabel: "将页面切换为英文",
     controls: "共享控件",
@@ -77,7 +80,10 @@ export const strings = {
     png: "PNG",
     pngLabel: "将此图表下载为 PNG",
     footer:
-      "所有数值均来自 sinusoidal-pe WebAssembly 模块；页面不发出任何网络请求，从本地文件夹打开也能使用。",
+      "本页的一切都在你的浏览器中计算；页面不发出任何网络请求，从本地文件夹打开也能使用。",
+    sources: "参考文献与延伸阅读",
+    papers: "论文",
+    posts: "文章",
     toc: "目录",
     wideFormula: "公式，比屏幕宽：可左右滚动",
     attrOutside: '属性 {name}="{value}" 超出 {min} … {max}，改用 {used}。',

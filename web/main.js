@@ -8,6 +8,7 @@ import { drawQueue } from "./draw-queue.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";
+import { sourcesSection } from "./sources.js";
 import {
   CONTROLS,
   hashOf,
@@ -35,7 +36,11 @@ const darkScheme = matchMedia("(prefers-color-scheme: dark)");
 
 const t = (key, vars) => translate(strings, page.lang, key, vars);
 
-const SECTION_IDS = new Set(sections.map((section) => section.id));
+// Places a link can jump to: every section, and the sources after them.
+const SECTION_IDS = new Set([
+  ...sections.map((section) => section.id),
+  "sources",
+]);
 
 /**
  * The section a hash points to: a bare section id among its entries
@@ -225,6 +230,14 @@ function render(messages) {
       );
     return mounted;
   });
+  main.append(sourcesSection(t, page.lang));
+  const sourcesLink = element("a", "", [t("sources")]);
+  sourcesLink.href = "#sources";
+  sourcesLink.addEventListener("click", (event) => {
+    event.preventDefault();
+    goToSection("sources");
+  });
+  list.append(element("li", "", [sourcesLink]));
   root.append(element("footer", "page-footer", [t("footer")]));
   for (const formulas of page.formulas) formulas.disconnect();
   page.formulas = [];

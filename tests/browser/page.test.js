@@ -19,6 +19,7 @@ import { launch, siteDir } from "./launch.js";
 import { setControl, settle } from "./settle.js";
 
 const SECTIONS = [
+  "order",
   "why",
   "table",
   "tokens",

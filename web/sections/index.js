@@ -2,6 +2,7 @@
 import * as curves from "./curves.js";
 import * as decay from "./decay.js";
 import * as dot from "./dot.js";
+import * as order from "./order.js";
 import * as precision from "./precision.js";
 import * as relation from "./relation.js";
 import * as rope from "./rope.js";
@@ -10,6 +11,7 @@ import * as tokens from "./tokens.js";
 import * as why from "./why.js";
 
 export const sections = [
+  order,
   why,
   table,
   tokens,

@@ -1,0 +1,83 @@
+// The page as a lesson, in Chromium: the shuffle demonstration computed
+// live, the sources cited with links, a lead that teaches rather than
+// advertises, and the library's names kept to each section's "under the
+// hood" part.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launch } from "./launch.js";
+
+let chromium;
+before(async () => {
+  chromium = await launch();
+});
+after(() => chromium?.close());
+
+test("shuffled words: the same outputs without positions, different ones with the encoding", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+    });
+    const sentence = () => page.textContent("[data-testid=order-sentence]");
+    const first = await sentence();
+    for (let round = 0; round < 3; round++) {
+      await page.click("[data-testid=shuffle-tokens]");
+      const shuffled = await sentence();
+      assert.notEqual(shuffled, first);
+      // The same words, in another order.
+      assert.deepEqual(shuffled.split(" ").sort(), first.split(" ").sort());
+      const rows = await page.$$eval(
+        "[data-testid=order-table] tbody tr",
+        (list) =>
+          list.map((row) => ({
+            word: row.cells[0].textContent,
+            plain: Number(row.dataset.plain),
+            encoded: Number(row.dataset.encoded),
+          })),
+      );
+      assert.equal(rows.length, first.split(" ").length);
+      // Without positions: equal up to the rounding of reordered sums.
+      for (const row of rows) assert.ok(row.plain < 1e-12, row.word);
+      // With them, a word that moved sees a different output.
+      assert.ok(
+        rows.some((row) => row.encoded > 1e-3),
+        JSON.stringify(rows),
+      );
+      const summary = await page.textContent("[data-testid=order-summary]");
+      assert.match(summary, lang === "en" ? /Without positions/ : /不加位置/);
+    }
+    await page.click("[data-testid=order-reset]");
+    assert.equal(await sentence(), first);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("the sources are cited with links, and the lead teaches rather than advertises", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, outside, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+    });
+    const links = await page.$$eval("[data-testid=sources] a", (list) =>
+      list.map((a) => a.href),
+    );
+    for (const id of ["1706.03762", "2104.09864", "2309.00071", "2407.21783"])
+      assert.ok(
+        links.includes(`https://arxiv.org/abs/${id}`),
+        `${lang}: ${id}`,
+      );
+    assert.ok(links.length >= 6, String(links.length));
+    const lead = await page.textContent(".page-header .lead");
+    assert.doesNotMatch(lead, /sinusoidal-pe|WebAssembly|module|模块/);
+    assert.doesNotMatch(
+      await page.textContent(".page-footer"),
+      /sinusoidal-pe|module|模块/,
+    );
+    // The table of contents reaches the sources, and keeps the state.
+    await page.click('nav.toc a[href="#sources"]');
+    await page.waitForFunction(() => location.hash.endsWith("&sources"));
+    assert.equal(await page.locator("[data-testid=notes] .note").count(), 0);
+    assert.deepEqual(outside, []);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
