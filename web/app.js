@@ -33,6 +33,26 @@ export function note(root, message, slot = "section", { first = false } = {}) {
 }
 
 /**
+ * A section's "under the hood" part, folded: which library call produced
+ * its numbers, and with what tolerance, for readers who want the details
+ * the prose leaves out. Nothing if the section has no such text.
+ */
+export function underTheHood(root, section, lang) {
+  const text = translate(section.strings, lang, "hood");
+  if (text === "hood") return;
+  const details = document.createElement("details");
+  details.className = "under-hood";
+  details.dataset.testid = `hood-${section.id}`;
+  const summary = document.createElement("summary");
+  summary.textContent = translate(pageStrings, lang, "hood");
+  const body = document.createElement("p");
+  body.className = "caption";
+  body.textContent = text;
+  details.append(summary, body);
+  root.append(details);
+}
+
+/**
  * The cell a reader points at in one view (a position and a dimension),
  * shown in every other view of the same page; null when none is.
  */

@@ -10,7 +10,7 @@
 // own introduces it.
 import * as lib from "sinusoidal-pe";
 import css from "./style.css";
-import { createApp, note } from "./app.js";
+import { createApp, note, underTheHood } from "./app.js";
 import { fitFormulas } from "./math.js";
 import {
   browserLanguage,
@@ -246,6 +246,7 @@ class Panel extends HTMLElement {
       embedded: true,
     });
     mounted.view = section.mount(root, app);
+    underTheHood(root, section, lang);
     this.formulas?.disconnect();
     this.formulas = fitFormulas(root, translate(strings, lang, "wideFormula"));
     this.mounted = mounted;

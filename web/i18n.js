@@ -52,6 +52,7 @@ export const strings = {
     embedThis: "Embed this in your page",
     embedHelp:
       "Put embed.js (from the site's folder) beside your page and paste these two lines where the panel should be. The attributes hold this section's settings as you see them; every setting of the link has an attribute of the same name, and look=\"page\" gives the panel this page's fonts instead of yours.",
+    hood: "Under the hood",
     copy: "Copy",
     copied: "Copied",
   },
@@ -96,6 +97,7 @@ export const strings = {
     embedThis: "嵌入到你的网页",
     embedHelp:
       '把 embed.js（在网站文件夹中）放在你的网页旁边，再把这两行粘贴到要显示面板的位置。属性记录了本节当前的设置；链接中的每个设置都有同名属性，加上 look="page" 则使用本页的字体而不是你的网页的字体。',
+    hood: "实现细节",
     copy: "复制",
     copied: "已复制",
   },

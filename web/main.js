@@ -1,7 +1,7 @@
 // The page: header, shared controls and every section, the state kept in the
 // URL hash, and one redraw per animation frame after any change.
 import * as lib from "sinusoidal-pe";
-import { createApp, note, pointerChannel } from "./app.js";
+import { createApp, note, pointerChannel, underTheHood } from "./app.js";
 import { fitFormulas } from "./math.js";
 import { element } from "./dom.js";
 import { drawQueue } from "./draw-queue.js";
@@ -300,6 +300,7 @@ function embedPart(mounted) {
 function mount(mounted) {
   try {
     mounted.view = mounted.section.mount(mounted.root, mounted.app);
+    underTheHood(mounted.root, mounted.section, page.lang);
     embedPart(mounted);
     page.formulas.push(fitFormulas(mounted.root, t("wideFormula")));
   } catch (error) {

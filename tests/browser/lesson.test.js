@@ -81,3 +81,47 @@ test("the sources are cited with links, and the lead teaches rather than adverti
     await close();
   }
 });
+
+const API =
+  /linearRelationError|dotProducts|toeplitzError|ropeFrequencies|decayComparison|decayIntegral|rope_theta|highFreqFactor|Math\.fround|\bulps?\b|the module/;
+
+test("library names stay under the hood; the arc runs decay, RoPE, then context extension", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+    });
+    const prose = await page.$$eval("main section", (sections) =>
+      sections.map((section) => {
+        const copy = section.cloneNode(true);
+        for (const details of copy.querySelectorAll("details"))
+          details.remove();
+        for (const math of copy.querySelectorAll("math")) math.remove();
+        return [section.id, copy.textContent];
+      }),
+    );
+    for (const [id, text] of prose)
+      assert.doesNotMatch(text, API, `${lang} ${id}`);
+    for (const [id, call] of [
+      ["relation", "linearRelationError"],
+      ["dot", "dotProducts"],
+      ["decay", "decayComparison"],
+      ["extension", "ropeFrequencies"],
+      ["precision", "Math.fround"],
+    ])
+      assert.ok(
+        (await page.textContent(`[data-testid=hood-${id}]`)).includes(call),
+        `${lang} ${id}`,
+      );
+    const toc = await page.$$eval("nav.toc a", (links) =>
+      links.map((a) => a.getAttribute("href")),
+    );
+    const at = (id) => toc.indexOf(`#${id}`);
+    assert.ok(at("order") === 0, toc.join(" "));
+    assert.ok(at("dot") < at("decay") && at("decay") < at("rope"));
+    assert.ok(
+      at("rope") < at("extension") && at("extension") < at("precision"),
+    );
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});

@@ -2,6 +2,7 @@
 import * as curves from "./curves.js";
 import * as decay from "./decay.js";
 import * as dot from "./dot.js";
+import * as extension from "./extension.js";
 import * as order from "./order.js";
 import * as precision from "./precision.js";
 import * as relation from "./relation.js";
@@ -18,7 +19,8 @@ export const sections = [
   curves,
   relation,
   dot,
-  rope,
   decay,
+  rope,
+  extension,
   precision,
 ];

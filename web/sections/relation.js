@@ -40,9 +40,10 @@ export const strings = {
     mistaken: "with cos(k), sin(k) in R: the common mistake",
     mistakenError:
       "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
-    error: "largest |R(k)·PE(p) − PE(p + k)| (linearRelationError):",
-    tolerance:
-      "tolerance {tolerance}: two float32 roundings of values within ±1",
+    error:
+      "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
+    tolerance: "allowed: {tolerance}, two roundings to 32-bit floats",
+    hood: "Both sides come from the library: PE(p + k) is a row of table(), R(k)·PE(p) is rotate() applied to the row at p, and the largest difference is linearRelationError(), allowed 2⁻²³: two float32 roundings of values within ±1. The mistaken matrix is rotate() with every frequency set to 1.",
     pass: "pass",
     fail: "fail",
     circles:
@@ -79,8 +80,9 @@ export const strings = {
     mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
     mistakenError:
       "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
-    error: "最大 |R(k)·PE(p) − PE(p + k)|（linearRelationError）：",
-    tolerance: "容差 {tolerance}：绝对值不超过 1 的数值的两次 float32 舍入",
+    error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
+    tolerance: "容差 {tolerance}：两次舍入到 32 位浮点数",
+    hood: "两边都来自库：PE(p + k) 是 table() 的一行，R(k)·PE(p) 是对位置 p 的行调用 rotate()，最大差值由 linearRelationError() 给出，容差为 2⁻²³，即绝对值不超过 1 的数值的两次 float32 舍入。错误的矩阵是把所有频率都设为 1 后的 rotate()。",
     pass: "通过",
     fail: "未通过",
     circles:

@@ -44,7 +44,7 @@ export const strings = {
     interleaved: "interleaved (2i, 2i + 1): GPT-J, RoFormer",
     newVectors: "new vectors",
     matrixText:
-      "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated by the module's rope to positions {from} … {to} and multiplied: entry (m, n) is qₘ · kₙ. Every diagonal, where m − n is fixed, holds one value.",
+      "A random query q and key k (unit vectors of dimension {dim}, seed {seed}) rotated to positions {from} … {to} and multiplied: entry (m, n) is qₘ · kₙ. Every diagonal, where m − n is fixed, holds one value.",
     scoreLabel: "scores qₘ · kₙ of the rotated query and key",
     rowLabel: "query position m",
     colLabel: "key position n",
@@ -98,7 +98,7 @@ export const strings = {
     interleaved: "interleaved (2i, 2i + 1)：GPT-J、RoFormer",
     newVectors: "换一组向量",
     matrixText:
-      "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），由模块的 rope 旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 qₘ · kₙ。每条对角线上 m − n 固定，数值都相同。",
+      "随机的查询 q 和键 k（维度为 {dim} 的单位向量，种子 {seed}），旋转到位置 {from} … {to} 后相乘：矩阵第 (m, n) 项是 qₘ · kₙ。每条对角线上 m − n 固定，数值都相同。",
     scoreLabel: "旋转后的查询与键的得分 qₘ · kₙ",
     rowLabel: "查询位置 m",
     colLabel: "键位置 n",
