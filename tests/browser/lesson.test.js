@@ -125,3 +125,39 @@ test("library names stay under the hood; the arc runs decay, RoPE, then context 
     await close();
   }
 });
+
+test("the cross terms: a shift of both words changes the added-position score, not RoPE's", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+  });
+  const read = () =>
+    page.$$eval("[data-testid=crossterm-table] tbody tr", (rows) =>
+      Object.fromEntries(
+        rows.map((row) => [row.dataset.term, Number(row.dataset.value)]),
+      ),
+    );
+  const first = await read();
+  let moved = 0;
+  for (const s of [1, 17, 200]) {
+    await page.$eval(
+      "[data-testid=crossterm-shift]",
+      (input, s) => {
+        input.value = String(s);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      s,
+    );
+    const now = await read();
+    // The four terms add up to the score (a float64 identity).
+    const sum = now.wordWord + now.wordPos + now.posWord + now.posPos;
+    assert.ok(Math.abs(sum - now.total) < 1e-9 * (1 + Math.abs(sum)));
+    // The word-with-word term does not see positions at all.
+    assert.equal(now.wordWord, first.wordWord);
+    moved = Math.max(moved, Math.abs(now.total - first.total));
+    // RoPE: float32 rotations of 16 components, |q|, |k| below 10.
+    assert.ok(Math.abs(now.rope - first.rope) < 1e-4, `${s}: ${now.rope}`);
+  }
+  assert.ok(moved > 0.05, String(moved));
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -1,4 +1,5 @@
 // Every section of the page, in reading order.
+import * as crossterms from "./crossterms.js";
 import * as curves from "./curves.js";
 import * as decay from "./decay.js";
 import * as dot from "./dot.js";
@@ -20,6 +21,7 @@ export const sections = [
   relation,
   dot,
   decay,
+  crossterms,
   rope,
   extension,
   precision,

@@ -79,7 +79,7 @@ const DIM = 16;
 const SEED = 7;
 
 /** A seeded matrix of rows × cols normal values, scaled by 1/√cols. */
-function randomMatrix(next, rows, cols) {
+export function randomMatrix(next, rows, cols) {
   const normal = () =>
     Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   return Array.from({ length: rows }, () =>
