@@ -33,6 +33,46 @@ export function note(root, message, slot = "section", { first = false } = {}) {
 }
 
 /**
+ * What a section shows when the shared options are refused by their preset
+ * (state.refused): a note after its lead, in the reader's language, and its
+ * charts, legends and buttons hidden (the "refused" class), instead of a
+ * drawing it cannot make. Returns whether the section stands aside.
+ */
+export function standAside(root, section, state, lang) {
+  const refused = state.refused && !section.presetFree ? state.refused : null;
+  root.classList.toggle("refused", Boolean(refused));
+  let node = root.querySelector(":scope > .note[data-slot=refused]");
+  if (!refused) {
+    node?.remove();
+    return false;
+  }
+  if (!node) {
+    node = document.createElement("p");
+    node.className = "note";
+    node.dataset.slot = "refused";
+    node.setAttribute("role", "status");
+    const lead = root.querySelector(":scope > .lead");
+    if (lead) lead.after(node);
+    else root.prepend(node);
+  }
+  node.textContent = translate(pageStrings, lang, "refusedSection", {
+    preset: refused.preset,
+  });
+  return true;
+}
+
+/** The note that says why a preset refuses the shared options. */
+export function refusalText(refused, lang) {
+  const dim = refused.dim;
+  return translate(
+    pageStrings,
+    lang,
+    refused.odd ? "presetOddDim" : "presetRefuses",
+    { preset: refused.preset, dim, below: dim - 1, above: dim + 1 },
+  );
+}
+
+/**
  * A section's "under the hood" part, folded: which library call produced
  * its numbers, and with what tolerance, for readers who want the details
  * the prose leaves out. Nothing if the section has no such text.
@@ -125,10 +165,18 @@ export function createApp(context) {
             };
           },
         );
+        // The caption's words and formulas as read, without the TeX source
+        // that MathML carries in its annotations.
+        let title = translate(section.strings, lang, "title");
+        if (caption) {
+          const copy = caption.cloneNode(true);
+          for (const node of copy.querySelectorAll("annotation, button"))
+            node.remove();
+          title = copy.textContent.replace(/\s+/g, " ").trim();
+        }
+        button.dataset.title = title;
         const composed = composeChart(canvas, {
-          title:
-            caption?.textContent.trim() ??
-            translate(section.strings, lang, "title"),
+          title,
           legend,
           colours: theme(canvas),
         });

@@ -10,7 +10,13 @@
 // own introduces it.
 import * as lib from "sinusoidal-pe";
 import css from "./style.css";
-import { createApp, note, underTheHood } from "./app.js";
+import {
+  createApp,
+  note,
+  refusalText,
+  standAside,
+  underTheHood,
+} from "./app.js";
 import { fitFormulas } from "./math.js";
 import {
   browserLanguage,
@@ -195,15 +201,18 @@ class Panel extends HTMLElement {
     frame.classList.toggle("pe-dark", dark);
     frame.classList.toggle("own-look", look === "page");
     frame.classList.toggle("compact", this.hasAttribute("compact"));
-    note(
-      root,
-      messages
-        .map(([key, vars]) => translate(strings, lang, key, vars))
-        .join(" "),
-      "attributes",
-      { first: true },
+    const said = messages.map(([key, vars]) =>
+      translate(strings, lang, key, vars),
     );
+    if (state.refused && !this.constructor.section.presetFree)
+      said.push(refusalText(state.refused, lang));
+    note(root, said.join(" "), "attributes", { first: true });
     this.mounted.state = state;
+    if (standAside(root, this.constructor.section, state, lang)) {
+      // The attribute note says why; the section's own would repeat it.
+      root.querySelector(":scope > .note[data-slot=refused]")?.remove();
+      return;
+    }
     const steps = view.update(state);
     if (typeof steps?.next === "function") yield* steps;
   }

@@ -53,6 +53,14 @@ export const strings = {
     embedHelp:
       "Put embed.js (from the site's folder) beside your page and paste these two lines where the panel should be. The attributes hold this section's settings as you see them; every setting of the link has an attribute of the same name, and look=\"page\" gives the panel this page's fonts instead of yours.",
     hood: "Under the hood",
+    evenDim: "needs an even dim",
+    presetOddDim:
+      "The {preset} preset works only with an even dim: its sines and cosines come in pairs, and at d = {dim} the last column would have no partner (the original code refuses it too). Try d = {below} or {above}.",
+    presetRefuses:
+      "The {preset} preset cannot make a table with d = {dim} (the original code refuses it). Try a larger even dim.",
+    refusedSection:
+      "Nothing to show here until the dim suits the {preset} preset (see the note at the top).",
+    dismiss: "Dismiss",
     copy: "Copy",
     copied: "Copied",
   },
@@ -98,6 +106,13 @@ export const strings = {
     embedHelp:
       '把 embed.js（在网站文件夹中）放在你的网页旁边，再把这两行粘贴到要显示面板的位置。属性记录了本节当前的设置；链接中的每个设置都有同名属性，加上 look="page" 则使用本页的字体而不是你的网页的字体。',
     hood: "实现细节",
+    evenDim: "需要偶数维度",
+    presetOddDim:
+      "{preset} 预设只支持偶数维度：它的正弦和余弦成对出现，d = {dim} 时最后一列没有配对（原始代码同样会报错）。可以改用 d = {below} 或 {above}。",
+    presetRefuses:
+      "{preset} 预设无法生成 d = {dim} 的表格（原始代码同样拒绝）。请换一个更大的偶数维度。",
+    refusedSection: "维度不适合 {preset} 预设，本节暂无内容（见顶部的说明）。",
+    dismiss: "关闭",
     copy: "复制",
     copied: "已复制",
   },

@@ -1,7 +1,14 @@
 // The page: header, shared controls and every section, the state kept in the
 // URL hash, and one redraw per animation frame after any change.
 import * as lib from "sinusoidal-pe";
-import { createApp, note, pointerChannel, underTheHood } from "./app.js";
+import {
+  createApp,
+  note,
+  pointerChannel,
+  refusalText,
+  standAside,
+  underTheHood,
+} from "./app.js";
 import { fitFormulas } from "./math.js";
 import { element } from "./dom.js";
 import { drawQueue } from "./draw-queue.js";
@@ -154,6 +161,8 @@ function render(messages) {
   toggle.title = t("langToggleLabel");
   toggle.addEventListener("click", () => {
     page.lang = page.lang === "zh" ? "en" : "zh";
+    // The reader stays where they are reading, not where they last jumped.
+    page.section = sectionInView();
     render([]);
   });
   const header = element("header", "page-header", [
@@ -172,7 +181,6 @@ function render(messages) {
     page.state.layout,
     onControl,
   );
-  controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
   // A section jumped to starts below the sticky controls, not under them.
   page.barSize?.disconnect();
@@ -186,7 +194,9 @@ function render(messages) {
   const list = element("ol");
   nav.append(list);
   const main = element("main", "sections");
-  root.append(header, bar, nav, main);
+  // The notes sit below the sticky controls, not in them: they scroll away
+  // with the page and never cover a section.
+  root.append(header, bar, page.notes, nav, main);
 
   page.state = withOptions(page.values, page.lang);
   const pointer = pointerChannel();
@@ -242,6 +252,7 @@ function render(messages) {
   for (const formulas of page.formulas) formulas.disconnect();
   page.formulas = [];
   for (const [key, vars] of messages) addNote(t(key, vars));
+  showRefusal();
   // Sections are mounted in the drawing queue too, one step each, so that
   // the first draw of a large link is spread over frames like any change.
   page.mounting = true;
@@ -321,9 +332,40 @@ function allMounted() {
   writeLink(true);
 }
 
+/** The dim field marked, and why, when the preset refuses the options. */
+function showRefusal() {
+  const refused = page.state.refused;
+  page.controls.mark("dim", refused ? t("evenDim") : "");
+  note(page.notes, refused ? refusalText(refused, page.lang) : "", "refused");
+}
+
+/** A note about the link or a control, with a button that dismisses it. */
 function addNote(message) {
-  page.notes.append(element("p", "note", [message]));
+  const node = element("p", "note dismissable", [
+    element("span", "", [message]),
+  ]);
+  const close = element("button", {
+    type: "button",
+    className: "note-dismiss",
+    testid: "note-dismiss",
+    "aria-label": t("dismiss"),
+    text: "×",
+  });
+  close.addEventListener("click", () => node.remove());
+  node.append(close);
+  page.notes.append(node);
   page.notes.setAttribute("role", "status");
+}
+
+/** The section at the top of the window, under the sticky controls. */
+function sectionInView() {
+  const top =
+    document.querySelector(".controls-bar")?.getBoundingClientRect().bottom ??
+    0;
+  let current = "";
+  for (const node of document.querySelectorAll("main > section"))
+    if (node.getBoundingClientRect().top <= top + 8) current = node.id;
+  return current;
 }
 
 function onControl(key, text, committed) {
@@ -351,6 +393,7 @@ function onControl(key, text, committed) {
   page.values = { ...page.values, [key]: read.value };
   page.state = withOptions(page.values, page.lang);
   page.controls.show(page.values, page.state.layout);
+  showRefusal();
   updateLink();
   schedule();
 }
@@ -372,6 +415,7 @@ function* sectionSteps(mounted) {
     if (page.mounted.every((m) => m.view)) allMounted();
     yield;
   }
+  if (standAside(mounted.root, mounted.section, page.state, page.lang)) return;
   const result = mounted.view.update(page.state);
   if (typeof result?.next === "function") yield* result;
   if (mounted.embedCode)

@@ -15,6 +15,9 @@ import {
 } from "../parts/section-parts.js";
 import { randomMatrix } from "./order.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "crossterms";
 
 export const strings = {
@@ -63,7 +66,8 @@ export const strings = {
 export const formulas = {
   expand: [
     String.raw`(x_m + \PE(m))^{\top} A\, (x_n + \PE(n)) =`,
-    String.raw`x_m^{\top} A\, x_n + x_m^{\top} A \PE(n) + \PE(m)^{\top} A\, x_n + \PE(m)^{\top} A \PE(n),`,
+    String.raw`x_m^{\top} A\, x_n + x_m^{\top} A \PE(n)`,
+    String.raw`{} + \PE(m)^{\top} A\, x_n + \PE(m)^{\top} A \PE(n),`,
     String.raw`A = W_Q^{\top} W_K`,
   ],
 };

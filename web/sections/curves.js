@@ -113,7 +113,8 @@ function numberList(text, integer, limit) {
     if (integer && !Number.isInteger(v))
       return { problem: "listNotWhole", vars: { value } };
   }
-  return { values: parts.map(Number) };
+  // A value given twice is one curve, with one legend entry.
+  return { values: [...new Set(parts.map(Number))] };
 }
 
 export function mount(root, app) {

@@ -26,6 +26,9 @@ import {
   select,
 } from "../parts/section-parts.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "decay";
 
 export const strings = {

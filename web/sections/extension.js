@@ -3,6 +3,9 @@
 import * as panel from "./decay-rope.js";
 import { heading } from "../parts/section-parts.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "extension";
 export const strings = panel.strings;
 export const formulas = panel.formulas;

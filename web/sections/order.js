@@ -13,6 +13,9 @@ import {
   setText,
 } from "../parts/section-parts.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "order";
 
 export const strings = {
@@ -72,7 +75,10 @@ export const strings = {
 };
 
 export const formulas = {
-  attention: String.raw`\operatorname{out}_t = \sum_s \operatorname{softmax}_s\!\Big(\frac{q_t \cdot k_s}{\sqrt{d}}\Big)\, v_s,\quad q_t = W_Q x_t,\; k_s = W_K x_s,\; v_s = W_V x_s`,
+  attention: [
+    String.raw`\operatorname{out}_t = \sum_s \operatorname{softmax}_s\!\Big(\frac{q_t \cdot k_s}{\sqrt{d}}\Big)\, v_s,`,
+    String.raw`q_t = W_Q x_t,\; k_s = W_K x_s,\; v_s = W_V x_s`,
+  ],
 };
 
 const DIM = 16;

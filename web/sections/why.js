@@ -7,6 +7,9 @@
 import { element } from "../dom.js";
 import { heading, paragraph } from "../parts/section-parts.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "why";
 
 export const strings = {
