@@ -7,6 +7,7 @@ import { theme } from "./charts/canvas.js";
 import { composeChart, fileName, savePng } from "./export.js";
 import { quoted, strings as pageStrings, translate } from "./i18n.js";
 import { displayMath, math } from "./math.js";
+import { element } from "./dom.js";
 
 /**
  * Shows `message` in a note of `root` (one per slot); "" removes it. A note
@@ -73,11 +74,35 @@ export function refusalText(refused, lang) {
 }
 
 /**
+ * The section's one download menu, made at its first chart: a folded list
+ * of its charts as PNG files, below the charts.
+ */
+function downloadMenu(root, page) {
+  if (root.downloads) return root.downloads;
+  const list = element("ul", "download-list");
+  const details = element("details", "download-menu", [
+    element("summary", "", [page("downloads")]),
+    list,
+  ]);
+  details.dataset.testid = "downloads";
+  const titles = [];
+  details.addEventListener("toggle", () => {
+    if (details.open) for (const title of titles) title();
+  });
+  // Last in the section, unless parts are added after the charts.
+  root.append(details);
+  root.downloads = { details, list, titles };
+  return root.downloads;
+}
+
+/**
  * A section's "under the hood" part, folded: which library call produced
  * its numbers, and with what tolerance, for readers who want the details
  * the prose leaves out. Nothing if the section has no such text.
  */
 export function underTheHood(root, section, lang) {
+  // The download menu, made at the first chart, goes after all of them.
+  if (root.downloads) root.append(root.downloads.details);
   const text = translate(section.strings, lang, "hood");
   if (text === "hood") return;
   const details = document.createElement("details");
@@ -139,21 +164,29 @@ export function createApp(context) {
       context.pointer?.listen(section.id, listener);
     },
     /**
-     * A PNG button for the chart: the file holds the chart with its title
-     * (the figure's caption, else the section's title) and legend.
-     * `layout()`, if given, names the arrangement shown in the file name.
+     * Adds the chart to the section's one download menu: a PNG of the chart
+     * with its title (the figure's caption, else the section's title) and
+     * legend. `layout()`, if given, names the arrangement shown in the file
+     * name.
      */
     exportable(container, canvas, name, layout) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "png-button";
-      button.textContent = page("png");
-      button.setAttribute("aria-label", page("pngLabel"));
-      button.dataset.testid = `png-${name}`;
-      button.addEventListener("click", () => {
+      const titleOf = () => {
         const caption = container
           .closest("figure")
           ?.querySelector("figcaption");
+        if (!caption) return translate(section.strings, lang, "title");
+        // The caption's words and formulas as read, without the TeX source
+        // that MathML carries in its annotations.
+        const copy = caption.cloneNode(true);
+        for (const node of copy.querySelectorAll("annotation, button"))
+          node.remove();
+        return copy.textContent.replace(/\s+/g, " ").trim();
+      };
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "png-button";
+      button.dataset.testid = `png-${name}`;
+      button.addEventListener("click", () => {
         const legend = Array.from(
           container.querySelectorAll(".legend li"),
           (item) => {
@@ -165,15 +198,7 @@ export function createApp(context) {
             };
           },
         );
-        // The caption's words and formulas as read, without the TeX source
-        // that MathML carries in its annotations.
-        let title = translate(section.strings, lang, "title");
-        if (caption) {
-          const copy = caption.cloneNode(true);
-          for (const node of copy.querySelectorAll("annotation, button"))
-            node.remove();
-          title = copy.textContent.replace(/\s+/g, " ").trim();
-        }
+        const title = titleOf();
         button.dataset.title = title;
         const composed = composeChart(canvas, {
           title,
@@ -183,7 +208,12 @@ export function createApp(context) {
         const state = context.state();
         savePng(composed, fileName(state, name, layout?.() ?? state.layout));
       });
-      container.append(button);
+      const menu = downloadMenu(root, page);
+      menu.list.append(element("li", "", [button]));
+      // Named when the menu opens: captions can change with the state.
+      menu.titles.push(() => {
+        button.textContent = page("pngOf", { title: titleOf() });
+      });
       return button;
     },
     param(key, fallback, parse) {

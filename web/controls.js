@@ -21,7 +21,13 @@ export function mountControls(root, t, values, layout, onInput) {
       for (const choice of control.choices) {
         const option = document.createElement("option");
         option.value = choice;
-        option.textContent = choice === "custom" ? t("custom") : choice;
+        // Presets keep their libraries' names; the others are words.
+        option.textContent =
+          choice === "custom"
+            ? t("custom")
+            : key === "layout"
+              ? t(`layout-${choice}`)
+              : choice;
         input.append(option);
       }
     } else {

@@ -29,8 +29,8 @@ export const strings = {
     longHash:
       "The link's settings are too long to be genuine and were ignored; defaults are shown.",
     failed: "This panel cannot be computed for these options: {message}",
-    png: "PNG",
-    pngLabel: "Download this chart as PNG",
+    downloads: "Download the charts",
+    pngOf: "PNG: {title}",
     footer:
       "Everything on this page is computed in your browser; it makes no network request and works from a folder on disk.",
     sources: "Sources and further reading",
@@ -53,6 +53,10 @@ export const strings = {
     embedHelp:
       "Put embed.js (from the site's folder) beside your page and paste these two lines where the panel should be. The attributes hold this section's settings as you see them; every setting of the link has an attribute of the same name, and look=\"page\" gives the panel this page's fonts instead of yours.",
     hood: "Under the hood",
+    "layout-interleaved": "interleaved: sin, cos, sin, cos, …",
+    "layout-interleaved-cos-first": "interleaved, cos first",
+    "layout-halves": "halves: all sines, then all cosines",
+    "layout-halves-cos-first": "halves, cosines first",
     evenDim: "needs an even dim",
     presetOddDim:
       "The {preset} preset works only with an even dim: its sines and cosines come in pairs, and at d = {dim} the last column would have no partner (the original code refuses it too). Try d = {below} or {above}.",
@@ -86,8 +90,8 @@ export const strings = {
     unknownKey: "链接中的键 “{key}” 无法识别，已忽略。",
     longHash: "链接中的设置过长，不像是真实的设置，已忽略；显示的是默认值。",
     failed: "这些选项下无法计算此面板：{message}",
-    png: "PNG",
-    pngLabel: "将此图表下载为 PNG",
+    downloads: "下载图表",
+    pngOf: "PNG：{title}",
     footer:
       "本页的一切都在你的浏览器中计算；页面不发出任何网络请求，从本地文件夹打开也能使用。",
     sources: "参考文献与延伸阅读",
@@ -106,6 +110,10 @@ export const strings = {
     embedHelp:
       '把 embed.js（在网站文件夹中）放在你的网页旁边，再把这两行粘贴到要显示面板的位置。属性记录了本节当前的设置；链接中的每个设置都有同名属性，加上 look="page" 则使用本页的字体而不是你的网页的字体。',
     hood: "实现细节",
+    "layout-interleaved": "交错：sin, cos, sin, cos, …",
+    "layout-interleaved-cos-first": "交错，cos 在前",
+    "layout-halves": "对半：先全部正弦，再全部余弦",
+    "layout-halves-cos-first": "对半，余弦在前",
     evenDim: "需要偶数维度",
     presetOddDim:
       "{preset} 预设只支持偶数维度：它的正弦和余弦成对出现，d = {dim} 时最后一列没有配对（原始代码同样会报错）。可以改用 d = {below} 或 {above}。",

@@ -144,6 +144,7 @@ test("a PNG's title reads as words and symbols, never TeX", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en",
   });
+  await page.click("#table [data-testid=downloads] summary");
   const buttons = page.locator("#table .png-button");
   const count = await buttons.count();
   assert.ok(count > 0);
@@ -155,6 +156,8 @@ test("a PNG's title reads as words and symbols, never TeX", async () => {
     await download.cancel().catch(() => {});
     const title = await buttons.nth(i).getAttribute("data-title");
     assert.ok(title.length > 0);
+    // The menu names each chart the way its file is titled.
+    assert.equal(await buttons.nth(i).textContent(), `PNG: ${title}`);
     assert.doesNotMatch(title, /\\[a-z]+|[{}^]|_\{/, title);
   }
   assert.deepEqual(errors, []);

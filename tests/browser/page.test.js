@@ -61,6 +61,14 @@ function canvasDigest(page, testid) {
   });
 }
 
+/** Opens a section's download menu, then clicks one of its entries. */
+async function openThen(page, section, selector) {
+  const menu = page.locator(`${section} [data-testid=downloads]`);
+  if ((await menu.getAttribute("open")) === null)
+    await menu.locator("summary").click();
+  await page.locator(selector).first().click();
+}
+
 const hashEntries = (page) =>
   page.evaluate(() =>
     Object.fromEntries(new URLSearchParams(location.hash.slice(1))),
@@ -488,7 +496,7 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
 
   const [png] = await Promise.all([
     page.waitForEvent("download"),
-    page.click("#table .png-button"),
+    openThen(page, "#table", "#table .png-button"),
   ]);
   const image = readFileSync(await png.path());
   assert.deepEqual([...image.subarray(1, 4)], [80, 78, 71]);
@@ -503,17 +511,17 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   // band alone; the RoPE scores are named by their pairing.
   const [periods] = await Promise.all([
     page.waitForEvent("download"),
-    page.click('[data-testid="png-periods"]'),
+    openThen(page, "#table", '[data-testid="png-periods"]'),
   ]);
   const periodsImage = readFileSync(await periods.path());
   const periodsCanvas = await page.$eval(
-    '[data-testid="png-periods"]',
-    (button) => button.parentElement.querySelector("canvas").height,
+    "#table figure:nth-of-type(2) canvas",
+    (canvas) => canvas.height,
   );
   assert.ok(periodsImage.readUInt32BE(20) > periodsCanvas + 30);
   const [rope] = await Promise.all([
     page.waitForEvent("download"),
-    page.click('[data-testid="png-rope-scores"]'),
+    openThen(page, "#rope", '[data-testid="png-rope-scores"]'),
   ]);
   assert.match(rope.suggestedFilename(), /-pairing-halves-.*rope-scores\.png$/);
   assert.deepEqual(errors, []);

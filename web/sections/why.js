@@ -38,6 +38,7 @@ export const strings = {
     bit: "bit k",
     dimension: "dimension j",
     lengthSeries: "n = {n}",
+    bitReadout: "position {p} · bit {k} = {bit}",
   },
   zh: {
     title: "为什么用正弦和余弦？",
@@ -64,6 +65,7 @@ export const strings = {
     bit: "第 k 位",
     dimension: "维度 j",
     lengthSeries: "n = {n}",
+    bitReadout: "位置 {p} · 第 {k} 位 = {bit}",
   },
 };
 
@@ -119,6 +121,9 @@ export function mount(root, app) {
     label: app.t("binaryLabel"),
     testid: "why-bits",
     square: false,
+    // Bits are 0 or 1: drawn as the map's two ends, read as themselves.
+    readout: (r, c, v) =>
+      app.t("bitReadout", { p: r, k: c, bit: v > 0 ? 1 : 0 }),
   });
   bitsBox.append(paragraph(app.t("binaryText")));
 
@@ -169,6 +174,7 @@ export function mount(root, app) {
     bits.set(digits, ROWS, BITS, {
       rowLabel: app.t("position"),
       colLabel: app.t("bit"),
+      scale: ["1", "", "0"],
     });
     yield;
     const sineTable = lib.table({
