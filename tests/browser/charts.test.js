@@ -108,3 +108,31 @@ test("one download menu per section, listing each chart", async () => {
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("column charts show about twelve of their own periods, or every position on request", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&positions=512",
+  });
+  // Column 0 is sin(p·ω₀) with ω₀ = 1: period 2π.
+  const shown = () =>
+    page
+      .getAttribute("[data-testid=curves-column-0]", "data-shown")
+      .then(Number);
+  const fit = await shown();
+  assert.ok(
+    fit >= 12 * 2 * Math.PI && fit <= 12 * 2 * Math.PI + 1,
+    String(fit),
+  );
+  assert.match(
+    await page.textContent(
+      "#curves figure.small-multiple:has([data-testid=curves-column-0]) figcaption",
+    ),
+    /positions 0 … 75/,
+  );
+  await page.selectOption("[data-testid=curves-span]", "all");
+  await settle(page);
+  assert.equal(await shown(), 512);
+  await page.waitForFunction(() => location.hash.includes("curves.span=all"));
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -528,12 +528,12 @@ test("why sines: the bits of p beside the module's table", async () => {
   await page.keyboard.press("ArrowDown");
   assert.match(
     await page.textContent("[data-testid=why-bits] + .readout"),
-    /position p 1 · bit k 0 · 1$/,
+    /position 1 · bit 0 = 1$/,
   );
   await page.keyboard.press("ArrowRight");
   assert.match(
     await page.textContent("[data-testid=why-bits] + .readout"),
-    /position p 1 · bit k 1 · -1$/,
+    /position 1 · bit 1 = 0$/,
   );
   assert.deepEqual(errors, []);
   await close();
