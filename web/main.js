@@ -196,7 +196,7 @@ function render(messages) {
   const main = element("main", "sections");
   // The notes sit below the sticky controls, not in them: they scroll away
   // with the page and never cover a section.
-  root.append(header, bar, page.notes, nav, main);
+  root.append(header, page.notes, nav, main);
 
   page.state = withOptions(page.values, page.lang);
   const pointer = pointerChannel();
@@ -241,6 +241,11 @@ function render(messages) {
     return mounted;
   });
   main.append(sourcesSection(t, page.lang));
+  // The shared controls come after the opening sections, which need none of
+  // them, just above the first section they change; from there they stay
+  // in view.
+  const first = page.mounted.find((m) => !m.section.presetFree);
+  main.insertBefore(bar, first?.root ?? null);
   const sourcesLink = element("a", "", [t("sources")]);
   sourcesLink.href = "#sources";
   sourcesLink.addEventListener("click", (event) => {
@@ -359,9 +364,9 @@ function addNote(message) {
 
 /** The section at the top of the window, under the sticky controls. */
 function sectionInView() {
-  const top =
-    document.querySelector(".controls-bar")?.getBoundingClientRect().bottom ??
-    0;
+  // Below the controls where they are stuck at the top, else the window's.
+  const bar = document.querySelector(".controls-bar")?.getBoundingClientRect();
+  const top = bar && bar.top <= 1 ? bar.bottom : 0;
   let current = "";
   for (const node of document.querySelectorAll("main > section"))
     if (node.getBoundingClientRect().top <= top + 8) current = node.id;
