@@ -161,3 +161,28 @@ test("the cross terms: a shift of both words changes the added-position score, n
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("the table's symbols are defined before its formulas use them", async () => {
+  for (const [lang, pattern] of [
+    ["en", /d is the dimension.*h = ⌊d\/2⌋ the number of pairs.*b the base/],
+    ["zh", /d 是维度.*h = ⌊d\/2⌋ 是对数.*b 是底数/],
+  ]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+    });
+    const order = await page.$eval("#table", (section) => {
+      const lead = section.querySelector(".lead");
+      const math = section.querySelector("math");
+      return [
+        lead.textContent,
+        Boolean(
+          lead.compareDocumentPosition(math) & Node.DOCUMENT_POSITION_FOLLOWING,
+        ),
+      ];
+    });
+    assert.match(order[0], pattern);
+    assert.ok(order[1]);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
