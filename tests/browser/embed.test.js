@@ -504,3 +504,25 @@ test("each section's 'embed this' snippet, pasted into a host, shows the same st
   assert.deepEqual(host.errors, []);
   await host.close();
 });
+
+test("a panel whose preset refuses its dim says why at its top, in its language, and draws nothing stale", async () => {
+  const host = await openHost({ preset: "whisper", dim: "65", lang: "zh" });
+  await host.add();
+  const shown = await host.page.$eval("pe-relation", (panel) => {
+    const section = panel.shadowRoot.querySelector("section");
+    const first = section.firstElementChild;
+    return {
+      first: [first.className, first.textContent],
+      canvases: Array.from(section.querySelectorAll("canvas")).filter(
+        (c) => c.getClientRects().length > 0,
+      ).length,
+      text: section.textContent,
+    };
+  });
+  assert.equal(shown.first[0], "note");
+  assert.match(shown.first[1], /whisper 预设只支持偶数维度.*64 或 66/);
+  assert.equal(shown.canvases, 0);
+  assert.doesNotMatch(shown.text, /sinusoidal-pe:|refuses/);
+  assert.deepEqual(host.errors, []);
+  await host.close();
+});
