@@ -63,7 +63,7 @@ export const strings = {
     presetRefuses:
       "The {preset} preset cannot make a table with d = {dim} (the original code refuses it). Try a larger even dim.",
     refusedSection:
-      "Nothing to show here until the dim suits the {preset} preset (see the note at the top).",
+      "Nothing to show here until the dim suits the {preset} preset (see the note under the shared controls).",
     dismiss: "Dismiss",
     copy: "Copy",
     copied: "Copied",
@@ -119,7 +119,8 @@ export const strings = {
       "{preset} 预设只支持偶数维度：它的正弦和余弦成对出现，d = {dim} 时最后一列没有配对（原始代码同样会报错）。可以改用 d = {below} 或 {above}。",
     presetRefuses:
       "{preset} 预设无法生成 d = {dim} 的表格（原始代码同样拒绝）。请换一个更大的偶数维度。",
-    refusedSection: "维度不适合 {preset} 预设，本节暂无内容（见顶部的说明）。",
+    refusedSection:
+      "维度不适合 {preset} 预设，本节暂无内容（见共享控件下方的说明）。",
     dismiss: "关闭",
     copy: "复制",
     copied: "已复制",

@@ -173,6 +173,7 @@ function render(messages) {
   const controlsBox = element("div", "controls-box");
   page.notes = element("div", "notes");
   page.notes.dataset.testid = "notes";
+  page.refusal = element("div", { className: "notes", testid: "refusal" });
   page.state = withOptions(page.values, page.lang);
   page.controls = mountControls(
     controlsBox,
@@ -246,6 +247,8 @@ function render(messages) {
   // in view.
   const first = page.mounted.find((m) => !m.section.presetFree);
   main.insertBefore(bar, first?.root ?? null);
+  // Why the options are refused, under the field that causes it.
+  main.insertBefore(page.refusal, first?.root ?? null);
   const sourcesLink = element("a", "", [t("sources")]);
   sourcesLink.href = "#sources";
   sourcesLink.addEventListener("click", (event) => {
@@ -341,7 +344,7 @@ function allMounted() {
 function showRefusal() {
   const refused = page.state.refused;
   page.controls.mark("dim", refused ? t("evenDim") : "");
-  note(page.notes, refused ? refusalText(refused, page.lang) : "", "refused");
+  note(page.refusal, refused ? refusalText(refused, page.lang) : "", "refused");
 }
 
 /** A note about the link or a control, with a button that dismisses it. */

@@ -33,8 +33,15 @@ test("whisper at an odd dim: the dim field is marked, the reason is in Chinese, 
   assert.equal(await dim.getAttribute("aria-invalid"), "true");
   const hint = await page.textContent("#control-dim-hint");
   assert.match(hint, /[\u4e00-\u9fff]/);
-  const notes = await page.textContent("[data-testid=notes]");
+  const notes = await page.textContent("[data-testid=refusal]");
   assert.match(notes, /whisper/);
+  // Right under the controls that hold the dim field.
+  assert.ok(
+    await page.$eval(
+      ".controls-bar",
+      (bar) => bar.nextElementSibling.dataset.testid === "refusal",
+    ),
+  );
   assert.match(notes, /65/);
   assert.match(notes, /64 或 66/);
   // No raw exception anywhere, in any language.
