@@ -136,3 +136,19 @@ test("column charts show about twelve of their own periods, or every position on
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("RoPE's table shows each angle as the hand does, less its whole turns", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&rope.m=1000000&rope.n=2",
+  });
+  const cell = await page.textContent(
+    "[data-testid=rope-pairs] tbody tr:first-child td:nth-child(4)",
+  );
+  const [m, n] = cell.split(", ").map(Number);
+  // Pair 0: ω₀ = 1, so the angle is 10⁶ less its nearest whole turns.
+  const expected = 1e6 - 2 * Math.PI * Math.round(1e6 / (2 * Math.PI));
+  assert.ok(Math.abs(m - expected) < 1e-3, cell);
+  assert.equal(n, 2);
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -6,6 +6,7 @@
 // on m − n only.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { randomPair } from "../parts/rope-scores.js";
+import { reduceAngle } from "./relation.js";
 import {
   element,
   field,
@@ -34,6 +35,8 @@ const dot = (x, y) => {
 };
 
 const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
+// An angle as the hand shows it: the part of a turn, in (−π, π].
+const turnPart = (angle) => reduceAngle(angle).reduced;
 
 /**
  * Mounts the head into `root`. pairing() gives the section's pairing,
@@ -241,7 +244,7 @@ export function mountHead(root, app, { pairing, seed }) {
         String(i),
         `(${a}, ${b})`,
         short(omega[i]),
-        `${short(m * omega[i])}, ${short(n * omega[i])}`,
+        `${short(turnPart(m * omega[i]))}, ${short(turnPart(n * omega[i]))}`,
         `(${short(q[a], 3)}, ${short(q[b], 3)})`,
         `(${short(qm[a], 3)}, ${short(qm[b], 3)})`,
         `(${short(k[a], 3)}, ${short(k[b], 3)})`,
