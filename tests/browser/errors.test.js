@@ -195,7 +195,9 @@ test("at d = 2 the dot section's words describe what its chart shows", async () 
   const text = await page.textContent("#dot");
   assert.doesNotMatch(text, /falls off with oscillations/);
   assert.match(text, /single pair, g is one cosine/);
-  assert.doesNotMatch(text, /\b1 products|h = 1 pairs|position\(s\)/);
+  assert.doesNotMatch(text, /\b1 products|h = 1 pairs/);
+  // Nor does any section count in "position(s)".
+  assert.doesNotMatch(await page.textContent("main"), /\(s\)/);
   assert.deepEqual(errors, []);
   await close();
 });

@@ -92,7 +92,7 @@ export const strings = {
     capped:
       "维度为 {dim} 时每条曲线只取 {points} 个点，以保证重绘流畅：远距离时网格只是对求和的快速振荡进行采样。",
     none: "请至少选择一个函数族。",
-    error: "这些选项下无法计算衰减：{message}",
+    error: "这些选项下无法计算衰减。库的报错（英文原文）：{message}",
   },
 };
 

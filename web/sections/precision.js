@@ -62,7 +62,7 @@ export const strings = {
     onePosition: "1 个位置",
     manyPositions: "{rows} 个位置",
     hood: "float32 表格来自库函数 table()，dtype 为 float32。框架的算法用 Math.fround 复现：先舍入 ωᵢ 和 p·ωᵢ，再用 Math.fround 舍入 Math.sin 和 Math.cos 的结果。两者都与双精度角度（使用库给出的 ωᵢ）的 Math.sin、Math.cos 比较。小于 1 的值的一次 float32 舍入最多为 2⁻²⁴，即 1 处最后一位单位（ulp）的一半。",
-    error: "这些选项下无法测量误差：{message}",
+    error: "这些选项下无法测量误差。库的报错（英文原文）：{message}",
   },
 };
 
