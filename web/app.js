@@ -89,8 +89,12 @@ function downloadMenu(root, page) {
   details.addEventListener("toggle", () => {
     if (details.open) for (const title of titles) title();
   });
-  // Last in the section, unless parts are added after the charts.
-  root.append(details);
+  // After the charts, before the section's closing parts (its "under the
+  // hood" and "embed this"), even for charts made after those.
+  const closing = root.querySelector(
+    ":scope > .under-hood, :scope > .embed-this",
+  );
+  root.insertBefore(details, closing);
   root.downloads = { details, list, titles };
   return root.downloads;
 }

@@ -152,3 +152,30 @@ test("RoPE's table shows each angle as the hand does, less its whole turns", asy
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("each section ends with its downloads, then under the hood, then embed this", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+  });
+  const orders = await page.$$eval("main > section", (sections) =>
+    sections.map((section) => [
+      section.id,
+      Array.from(section.children)
+        .map((child) =>
+          child.matches("[data-testid=downloads]")
+            ? "downloads"
+            : child.matches(".under-hood")
+              ? "hood"
+              : child.matches(".embed-this")
+                ? "embed"
+                : "",
+        )
+        .filter(Boolean)
+        .join(" "),
+    ]),
+  );
+  for (const [id, order] of orders)
+    assert.match(order, /^(downloads )?(hood )?(embed)?$/, `${id}: ${order}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
