@@ -145,8 +145,8 @@ test("RoPE's table shows each angle as the hand does, less its whole turns", asy
     "[data-testid=rope-pairs] tbody tr:first-child td:nth-child(4)",
   );
   const [m, n] = cell.split(", ").map(Number);
-  // Pair 0: ω₀ = 1, so the angle is 10⁶ less its nearest whole turns.
-  const expected = 1e6 - 2 * Math.PI * Math.round(1e6 / (2 * Math.PI));
+  // Pair 0: ω₀ = 1, so the angle is 10⁶ less its whole turns.
+  const expected = 1e6 - 2 * Math.PI * Math.trunc(1e6 / (2 * Math.PI));
   assert.ok(Math.abs(m - expected) < 1e-3, cell);
   assert.equal(n, 2);
   assert.deepEqual(errors, []);

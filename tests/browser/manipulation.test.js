@@ -113,7 +113,7 @@ test("angles are read reduced, with the whole turns counted", async () => {
       hash: `#lang=${lang}&relation.k=1000000`,
     });
     // ω₀ = base⁰ = 1: the angle is k itself.
-    const turns = Math.round(1e6 / (2 * Math.PI));
+    const turns = Math.trunc(1e6 / (2 * Math.PI));
     const reduced = Number((1e6 - turns * 2 * Math.PI).toFixed(3));
     const caption = await page.textContent(
       "#relation .circle:first-child figcaption",

@@ -151,11 +151,12 @@ const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
 const subscript = (i) => String(i).replace(/\d/g, (d) => SUBSCRIPT[d]);
 
 /**
- * An angle as a reader counts it: the part of a turn, in (−π, π], and the
- * whole turns before it. { reduced, turns } with angle = reduced + 2π·turns.
+ * An angle as a reader counts it: the whole turns it makes and what is left,
+ * both with the angle's sign (5 rad stays 5 rad; 10⁶ rad is 159154 turns
+ * and 6.0 rad). { reduced, turns } with angle = reduced + 2π·turns.
  */
 export function reduceAngle(angle) {
-  const turns = Math.round(angle / (2 * Math.PI));
+  const turns = Math.trunc(angle / (2 * Math.PI));
   return { reduced: angle - turns * 2 * Math.PI, turns };
 }
 

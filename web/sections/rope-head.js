@@ -35,7 +35,7 @@ const dot = (x, y) => {
 };
 
 const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
-// An angle as the hand shows it: the part of a turn, in (−π, π].
+// An angle less its whole turns, as the hand shows it.
 const turnPart = (angle) => reduceAngle(angle).reduced;
 
 /**
