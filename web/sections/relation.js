@@ -231,10 +231,12 @@ export function mount(root, app) {
       testid: `relation-${which}`,
       xLabel: app.t("pair"),
       yLabel: app.t("value"),
+      // The two sides first, drawn over each other; the mistake last, in a
+      // colour of its own.
       series: [
-        { label: app.t("mistaken") },
-        { label: app.t("direct") },
-        { label: app.t("rotated"), dash: true },
+        { label: app.t("direct"), colour: 0 },
+        { label: app.t("rotated"), dash: true, colour: 1 },
+        { label: app.t("mistaken"), colour: 6 },
       ],
     });
     app.exportable(box, chart.canvas, `relation-${which}`);
@@ -354,7 +356,7 @@ export function mount(root, app) {
     ]) {
       const pick = (row) =>
         Float64Array.from(xs, (i) => row[map.columnsOf(i)[column]]);
-      chart.set(xs, [pick(mistaken), pick(there), pick(moved)]);
+      chart.set(xs, [pick(there), pick(moved), pick(mistaken)]);
     }
     let wrong = 0;
     for (let j = 0; j < there.length; j++)
