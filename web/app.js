@@ -7,9 +7,14 @@ import { theme } from "./charts/canvas.js";
 import { composeChart, fileName, savePng } from "./export.js";
 import { quoted, strings as pageStrings, translate } from "./i18n.js";
 import { displayMath, math } from "./math.js";
+import { element } from "./dom.js";
 
-/** Shows `message` in a note of `root` (one per slot); "" removes it. */
-export function note(root, message, slot = "section") {
+/**
+ * Shows `message` in a note of `root` (one per slot); "" removes it. A note
+ * placed `first` opens the root (an embedded panel's notes, read before its
+ * charts).
+ */
+export function note(root, message, slot = "section", { first = false } = {}) {
   let node = Array.from(root.children).find(
     (child) => child.classList.contains("note") && child.dataset.slot === slot,
   );
@@ -22,9 +27,98 @@ export function note(root, message, slot = "section") {
     node.className = "note";
     node.dataset.slot = slot;
     node.setAttribute("role", "status");
-    root.append(node);
+    if (first) root.prepend(node);
+    else root.append(node);
   }
   node.textContent = message;
+}
+
+/**
+ * What a section shows when the shared options are refused by their preset
+ * (state.refused): a note after its lead, in the reader's language, and its
+ * charts, legends and buttons hidden (the "refused" class), instead of a
+ * drawing it cannot make. Returns whether the section stands aside.
+ */
+export function standAside(root, section, state, lang) {
+  const refused = state.refused && !section.presetFree ? state.refused : null;
+  root.classList.toggle("refused", Boolean(refused));
+  let node = root.querySelector(":scope > .note[data-slot=refused]");
+  if (!refused) {
+    node?.remove();
+    return false;
+  }
+  if (!node) {
+    node = document.createElement("p");
+    node.className = "note";
+    node.dataset.slot = "refused";
+    node.setAttribute("role", "status");
+    const lead = root.querySelector(":scope > .lead");
+    if (lead) lead.after(node);
+    else root.prepend(node);
+  }
+  node.textContent = translate(pageStrings, lang, "refusedSection", {
+    preset: refused.preset,
+  });
+  return true;
+}
+
+/** The note that says why a preset refuses the shared options. */
+export function refusalText(refused, lang) {
+  const dim = refused.dim;
+  return translate(
+    pageStrings,
+    lang,
+    refused.odd ? "presetOddDim" : "presetRefuses",
+    { preset: refused.preset, dim, below: dim - 1, above: dim + 1 },
+  );
+}
+
+/**
+ * The section's one download menu, made at its first chart: a folded list
+ * of its charts as PNG files, below the charts.
+ */
+function downloadMenu(root, page) {
+  if (root.downloads) return root.downloads;
+  const list = element("ul", "download-list");
+  const details = element("details", "download-menu", [
+    element("summary", "", [page("downloads")]),
+    list,
+  ]);
+  details.dataset.testid = "downloads";
+  const titles = [];
+  details.addEventListener("toggle", () => {
+    if (details.open) for (const title of titles) title();
+  });
+  // After the charts, before the section's closing parts (its "under the
+  // hood" and "embed this"), even for charts made after those.
+  const closing = root.querySelector(
+    ":scope > .under-hood, :scope > .embed-this",
+  );
+  root.insertBefore(details, closing);
+  root.downloads = { details, list, titles };
+  return root.downloads;
+}
+
+/**
+ * A section's "under the hood" part, folded: which library call produced
+ * its numbers, and with what tolerance, for readers who want the details
+ * the prose leaves out. Nothing if the section has no such text.
+ */
+export function underTheHood(root, section, lang) {
+  // The download menu, made at the first chart, goes after all of them.
+  if (root.downloads) root.append(root.downloads.details);
+  const text = translate(section.strings, lang, "hood");
+  if (text === "hood") return;
+  const details = document.createElement("details");
+  details.className = "under-hood";
+  details.dataset.testid = `hood-${section.id}`;
+  const summary = document.createElement("summary");
+  summary.textContent = translate(pageStrings, lang, "hood");
+  const body = document.createElement("p");
+  body.className = "caption";
+  body.textContent = text;
+  details.append(summary, body);
+  root.append(details);
 }
 
 /**
@@ -74,21 +168,29 @@ export function createApp(context) {
       context.pointer?.listen(section.id, listener);
     },
     /**
-     * A PNG button for the chart: the file holds the chart with its title
-     * (the figure's caption, else the section's title) and legend.
-     * `layout()`, if given, names the arrangement shown in the file name.
+     * Adds the chart to the section's one download menu: a PNG of the chart
+     * with its title (the figure's caption, else the section's title) and
+     * legend. `layout()`, if given, names the arrangement shown in the file
+     * name.
      */
     exportable(container, canvas, name, layout) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "png-button";
-      button.textContent = page("png");
-      button.setAttribute("aria-label", page("pngLabel"));
-      button.dataset.testid = `png-${name}`;
-      button.addEventListener("click", () => {
+      const titleOf = () => {
         const caption = container
           .closest("figure")
           ?.querySelector("figcaption");
+        if (!caption) return translate(section.strings, lang, "title");
+        // The caption's words and formulas as read, without the TeX source
+        // that MathML carries in its annotations.
+        const copy = caption.cloneNode(true);
+        for (const node of copy.querySelectorAll("annotation, button"))
+          node.remove();
+        return copy.textContent.replace(/\s+/g, " ").trim();
+      };
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "png-button";
+      button.dataset.testid = `png-${name}`;
+      button.addEventListener("click", () => {
         const legend = Array.from(
           container.querySelectorAll(".legend li"),
           (item) => {
@@ -100,17 +202,22 @@ export function createApp(context) {
             };
           },
         );
+        const title = titleOf();
+        button.dataset.title = title;
         const composed = composeChart(canvas, {
-          title:
-            caption?.textContent.trim() ??
-            translate(section.strings, lang, "title"),
+          title,
           legend,
           colours: theme(canvas),
         });
         const state = context.state();
         savePng(composed, fileName(state, name, layout?.() ?? state.layout));
       });
-      container.append(button);
+      const menu = downloadMenu(root, page);
+      menu.list.append(element("li", "", [button]));
+      // Named when the menu opens: captions can change with the state.
+      menu.titles.push(() => {
+        button.textContent = page("pngOf", { title: titleOf() });
+      });
       return button;
     },
     param(key, fallback, parse) {
@@ -121,11 +228,15 @@ export function createApp(context) {
       const value = parse(text);
       if (value !== undefined) return value;
       context.params.delete(name);
-      note(
-        root,
-        page("badHash", { name, value: quoted(text), used: fallback }),
-        `param-${name}`,
-      );
+      // A panel's parameters are its attributes, named without the section.
+      const message = context.embedded
+        ? page("attrInvalid", {
+            name: name.slice(section.id.length + 1),
+            value: quoted(text),
+            used: fallback,
+          })
+        : page("badHash", { name, value: quoted(text), used: fallback });
+      note(root, message, `param-${name}`, { first: context.embedded });
       return fallback;
     },
     setParam(key, value) {

@@ -72,6 +72,9 @@ await build({
   target: "es2020",
   logLevel: "warning",
   legalComments: "none",
+  // The embedding script carries the style sheet, adopted by each panel's
+  // shadow root.
+  loader: { ".css": "text" },
   alias: {
     "sinusoidal-pe": `${root}src/index.js`,
     "sinusoidal-pe-wasm": `${root}build/wasm-base64.js`,

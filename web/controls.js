@@ -21,16 +21,24 @@ export function mountControls(root, t, values, layout, onInput) {
       for (const choice of control.choices) {
         const option = document.createElement("option");
         option.value = choice;
-        option.textContent = choice === "custom" ? t("custom") : choice;
+        // Presets keep their libraries' names; the others are words.
+        option.textContent =
+          choice === "custom"
+            ? t("custom")
+            : key === "layout"
+              ? t(`layout-${choice}`)
+              : choice;
         input.append(option);
       }
     } else {
+      // Text, not type=number: a number field reports "" for text it cannot
+      // read, and the note must quote what the reader typed.
       input = document.createElement("input");
-      input.type = "number";
-      input.min = String(control.min);
-      input.max = String(control.max);
-      input.step = control.kind === "integer" ? "1" : "any";
+      input.type = "text";
       input.inputMode = control.kind === "integer" ? "numeric" : "decimal";
+      input.autocomplete = "off";
+      input.spellcheck = false;
+      input.classList.add("number-field");
     }
     input.id = id;
     input.name = key;
@@ -61,11 +69,28 @@ export function mountControls(root, t, values, layout, onInput) {
     fields.layout.hint.textContent = fixedLayout ? t("presetFixes") : "";
   }
 
+  /**
+   * Marks a field whose value the options refuse, with a short hint (the
+   * notes say why); "" clears it.
+   */
+  function mark(key, hint) {
+    const { input, hint: node } = fields[key];
+    if (hint) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", node.id);
+    } else {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+    input.classList.toggle("invalid", Boolean(hint));
+    node.textContent = hint;
+  }
+
   /** Writes a committed (clamped) value into its field. */
   function commit(key, value) {
     fields[key].input.value = String(value);
   }
 
   show(values, layout);
-  return { show, commit };
+  return { show, commit, mark };
 }

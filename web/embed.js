@@ -1,12 +1,22 @@
 // One script tag puts any panel of the page into another page: custom
 // elements <pe-heatmap>, <pe-curves>, <pe-relation>, <pe-dot>, <pe-rope>,
 // <pe-decay>, <pe-precision>, configured by the shared controls' attributes
-// (dim, positions, base, layout, preset, start), lang, theme (light, dark or
-// auto) and compact (the charts without the prose). A panel adds no heading:
-// the host page's own introduces it. The style sheet is loaded from beside
-// this script.
+// (dim, positions, base, layout, preset, start), each section's own link
+// parameters under the same names (<pe-relation p="3" k="5">), lang, theme
+// (light, dark or auto), look ("page" for the page's own fonts; by default
+// the host's) and compact (the charts without the prose). Each panel lives
+// in a shadow root with the page's style sheet adopted inside it, so nothing
+// of the host page changes style. A panel adds no heading: the host page's
+// own introduces it.
 import * as lib from "sinusoidal-pe";
-import { createApp, note } from "./app.js";
+import css from "./style.css";
+import {
+  createApp,
+  note,
+  refusalText,
+  standAside,
+  underTheHood,
+} from "./app.js";
 import { fitFormulas } from "./math.js";
 import {
   browserLanguage,
@@ -19,22 +29,27 @@ import { sections } from "./sections/index.js";
 import { CONTROLS, readControl, withOptions } from "./state.js";
 import { drawQueue } from "./draw-queue.js";
 
-const script = document.currentScript;
 const ready = lib.init();
 
-function addStyleSheet() {
-  if (!script?.src) return;
-  const href = new URL("style.css", script.src).href;
-  const sheets = document.querySelectorAll("link[rel=stylesheet]");
-  if (Array.from(sheets).some((link) => link.href === href)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
+// One sheet, shared by every panel's shadow root.
+let sheet = null;
+function panelSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+  }
+  return sheet;
 }
 
 const THEMES = ["light", "dark", "auto"];
-const ATTRIBUTES = [...Object.keys(CONTROLS), "lang", "theme", "compact"];
+const LOOKS = ["host", "page"];
+const ATTRIBUTES = [
+  ...Object.keys(CONTROLS),
+  "lang",
+  "theme",
+  "look",
+  "compact",
+];
 const darkScheme = matchMedia("(prefers-color-scheme: dark)");
 
 const attributeMessage = {
@@ -64,10 +79,10 @@ function readAttributes(element) {
     values[key] = control.fallback;
     if (text === null) continue;
     const read = readControl(key, text);
-    const used = read.problem === "rounded" ? read.value : control.fallback;
-    if (!read.problem) values[key] = read.value;
-    else {
-      values[key] = used;
+    // As on the page: a value outside the limits is clamped to them, a
+    // fraction rounded; only text that is no value gives the default.
+    values[key] = read.value;
+    if (read.problem)
       messages.push([
         attributeMessage[read.problem],
         {
@@ -75,10 +90,9 @@ function readAttributes(element) {
           value: quoted(text),
           min: control.min ?? "",
           max: control.max ?? "",
-          used,
+          used: read.value,
         },
       ]);
-    }
   }
   const themeText = element.getAttribute("theme");
   let theme = "light";
@@ -87,7 +101,13 @@ function readAttributes(element) {
     else
       messages.push(["attrTheme", { value: quoted(themeText), used: theme }]);
   }
-  return { lang, values, theme, messages };
+  const lookText = element.getAttribute("look");
+  let look = "host";
+  if (lookText !== null) {
+    if (LOOKS.includes(lookText)) look = lookText;
+    else messages.push(["attrLook", { value: quoted(lookText), used: look }]);
+  }
+  return { lang, values, theme, look, messages };
 }
 
 // One queue for every panel of the host page: panels are drawn a frame's
@@ -96,14 +116,55 @@ function readAttributes(element) {
 // left of its older state.
 const queue = drawQueue();
 
+/**
+ * A section's link parameters read from the panel's attributes: the key
+ * "relation.p" is the attribute p (HTML attribute names ignore case, so
+ * "decay.seqLen" is seqlen).
+ */
+function attributeParams(panel, section) {
+  const name = (key) => key.slice(section.id.length + 1);
+  return {
+    has: (key) => panel.hasAttribute(name(key)),
+    get: (key) => panel.getAttribute(name(key)),
+    delete() {},
+  };
+}
+
+// Attributes of any element, and the panel's own marks, are no parameters.
+const NOT_PARAMETERS = /^(data-|aria-|id$|class$|style$|hidden$|title$)/;
+const isParameter = (name) =>
+  !ATTRIBUTES.includes(name) && !NOT_PARAMETERS.test(name);
+
+const panels = new Set();
+darkScheme.addEventListener("change", () => {
+  for (const panel of panels)
+    if (panel.getAttribute("theme") === "auto") panel.schedule();
+});
+
 class Panel extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
   connectedCallback() {
+    panels.add(this);
+    if (!this.shadowRoot) {
+      this.attachShadow({ mode: "open" });
+      this.shadowRoot.adoptedStyleSheets = [panelSheet()];
+    }
+    // A section's own parameters are read at its mount: a change to one of
+    // them mounts the panel again.
+    this.watcher ??= new MutationObserver((records) => {
+      if (records.some(({ attributeName }) => isParameter(attributeName))) {
+        this.remount = true;
+        if (this.mounted) this.schedule();
+      }
+    });
+    this.watcher.observe(this, { attributes: true });
     ready.then(() => this.isConnected && this.schedule());
   }
 
   disconnectedCallback() {
+    panels.delete(this);
+    this.watcher?.disconnect();
     if (this.drawing) queue.remove(this.drawing);
   }
 
@@ -126,26 +187,32 @@ class Panel extends HTMLElement {
 
   /** The panel's drawing: attributes read, a mount if needed, the update. */
   *steps() {
-    const { lang, values, theme, messages } = readAttributes(this);
+    const { lang, values, theme, look, messages } = readAttributes(this);
     const dark = theme === "dark" || (theme === "auto" && darkScheme.matches);
-    this.classList.add("pe-embed");
-    this.classList.toggle("pe-dark", dark);
     this.dataset.theme = theme;
     const state = withOptions(values, lang);
     // A new language needs new text everywhere; anything else is an update.
-    if (!this.mounted || this.mounted.lang !== lang) {
+    if (!this.mounted || this.mounted.lang !== lang || this.remount) {
+      this.remount = false;
       this.mount(lang, state);
       yield;
     }
-    const { root, view } = this.mounted;
-    note(
-      root,
-      messages
-        .map(([key, vars]) => translate(strings, lang, key, vars))
-        .join(" "),
-      "attributes",
+    const { frame, root, view } = this.mounted;
+    frame.classList.toggle("pe-dark", dark);
+    frame.classList.toggle("own-look", look === "page");
+    frame.classList.toggle("compact", this.hasAttribute("compact"));
+    const said = messages.map(([key, vars]) =>
+      translate(strings, lang, key, vars),
     );
+    if (state.refused && !this.constructor.section.presetFree)
+      said.push(refusalText(state.refused, lang));
+    note(root, said.join(" "), "attributes", { first: true });
     this.mounted.state = state;
+    if (standAside(root, this.constructor.section, state, lang)) {
+      // The attribute note says why; the section's own would repeat it.
+      root.querySelector(":scope > .note[data-slot=refused]")?.remove();
+      return;
+    }
     const steps = view.update(state);
     if (typeof steps?.next === "function") yield* steps;
   }
@@ -160,44 +227,41 @@ class Panel extends HTMLElement {
             })
           : "",
         "failed",
+        { first: true },
       );
     this.dataset.renders = String(Number(this.dataset.renders ?? 0) + 1);
     this.dataset.ready = "true";
   }
 
   mount(lang, state) {
+    const section = this.constructor.section;
     const root = document.createElement("section");
     root.className = "pe-section";
-    this.replaceChildren(root);
-    const mounted = { lang, root, state, view: null };
+    const frame = document.createElement("div");
+    frame.className = "pe-embed";
+    frame.lang = lang === "zh" ? "zh-Hans" : "en";
+    frame.append(root);
+    this.shadowRoot.replaceChildren(frame);
+    const mounted = { lang, frame, root, state, view: null };
     const app = createApp({
       lib,
       lang,
-      section: this.constructor.section,
+      section,
       root,
-      params: new Map(),
+      params: attributeParams(this, section),
       known: new Set(),
       setParam() {},
       state: () => mounted.state,
       embedded: true,
     });
-    mounted.view = this.constructor.section.mount(root, app);
+    mounted.view = section.mount(root, app);
+    underTheHood(root, section, lang);
     this.formulas?.disconnect();
     this.formulas = fitFormulas(root, translate(strings, lang, "wideFormula"));
     this.mounted = mounted;
-    if (!Panel.watching) {
-      Panel.watching = true;
-      darkScheme.addEventListener("change", () => {
-        for (const panel of document.querySelectorAll(
-          ".pe-embed[data-theme=auto]",
-        ))
-          panel.schedule?.();
-      });
-    }
   }
 }
 
-addStyleSheet();
 for (const section of sections) {
   const name = section.id === "table" ? "pe-heatmap" : `pe-${section.id}`;
   customElements.define(

@@ -1,13 +1,21 @@
 // The page: header, shared controls and every section, the state kept in the
 // URL hash, and one redraw per animation frame after any change.
 import * as lib from "sinusoidal-pe";
-import { createApp, note, pointerChannel } from "./app.js";
+import {
+  createApp,
+  note,
+  pointerChannel,
+  refusalText,
+  standAside,
+  underTheHood,
+} from "./app.js";
 import { fitFormulas } from "./math.js";
 import { element } from "./dom.js";
 import { drawQueue } from "./draw-queue.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";
+import { sourcesSection } from "./sources.js";
 import {
   CONTROLS,
   hashOf,
@@ -35,7 +43,11 @@ const darkScheme = matchMedia("(prefers-color-scheme: dark)");
 
 const t = (key, vars) => translate(strings, page.lang, key, vars);
 
-const SECTION_IDS = new Set(sections.map((section) => section.id));
+// Places a link can jump to: every section, and the sources after them.
+const SECTION_IDS = new Set([
+  ...sections.map((section) => section.id),
+  "sources",
+]);
 
 /**
  * The section a hash points to: a bare section id among its entries
@@ -149,6 +161,8 @@ function render(messages) {
   toggle.title = t("langToggleLabel");
   toggle.addEventListener("click", () => {
     page.lang = page.lang === "zh" ? "en" : "zh";
+    // The reader stays where they are reading, not where they last jumped.
+    page.section = sectionInView();
     render([]);
   });
   const header = element("header", "page-header", [
@@ -159,6 +173,7 @@ function render(messages) {
   const controlsBox = element("div", "controls-box");
   page.notes = element("div", "notes");
   page.notes.dataset.testid = "notes";
+  page.refusal = element("div", { className: "notes", testid: "refusal" });
   page.state = withOptions(page.values, page.lang);
   page.controls = mountControls(
     controlsBox,
@@ -167,7 +182,6 @@ function render(messages) {
     page.state.layout,
     onControl,
   );
-  controlsBox.append(page.notes);
   const bar = element("div", "controls-bar", [controlsBox]);
   // A section jumped to starts below the sticky controls, not under them.
   page.barSize?.disconnect();
@@ -181,7 +195,9 @@ function render(messages) {
   const list = element("ol");
   nav.append(list);
   const main = element("main", "sections");
-  root.append(header, bar, nav, main);
+  // The notes sit below the sticky controls, not in them: they scroll away
+  // with the page and never cover a section.
+  root.append(header, page.notes, nav, main);
 
   page.state = withOptions(page.values, page.lang);
   const pointer = pointerChannel();
@@ -225,10 +241,26 @@ function render(messages) {
       );
     return mounted;
   });
+  main.append(sourcesSection(t, page.lang));
+  // The shared controls come after the opening sections, which need none of
+  // them, just above the first section they change; from there they stay
+  // in view.
+  const first = page.mounted.find((m) => !m.section.presetFree);
+  main.insertBefore(bar, first?.root ?? null);
+  // Why the options are refused, under the field that causes it.
+  main.insertBefore(page.refusal, first?.root ?? null);
+  const sourcesLink = element("a", "", [t("sources")]);
+  sourcesLink.href = "#sources";
+  sourcesLink.addEventListener("click", (event) => {
+    event.preventDefault();
+    goToSection("sources");
+  });
+  list.append(element("li", "", [sourcesLink]));
   root.append(element("footer", "page-footer", [t("footer")]));
   for (const formulas of page.formulas) formulas.disconnect();
   page.formulas = [];
   for (const [key, vars] of messages) addNote(t(key, vars));
+  showRefusal();
   // Sections are mounted in the drawing queue too, one step each, so that
   // the first draw of a large link is spread over frames like any change.
   page.mounting = true;
@@ -237,10 +269,58 @@ function render(messages) {
   schedule();
 }
 
+/** The element that shows a section in another page. */
+const panelTag = (id) => (id === "table" ? "pe-heatmap" : `pe-${id}`);
+
+/**
+ * The two lines that put the section, as the reader has set it, into
+ * another page: the shared controls and the section's own parameters as
+ * attributes of the same names as the link's.
+ */
+function embedSnippet(id) {
+  const attributes = [];
+  for (const [key, control] of Object.entries(CONTROLS))
+    if (page.values[key] !== control.fallback)
+      attributes.push([key, page.values[key]]);
+  for (const [key, value] of page.params)
+    if (key.startsWith(`${id}.`) && page.known.has(key))
+      attributes.push([key.slice(id.length + 1), value]);
+  if (page.lang !== "en") attributes.push(["lang", page.lang]);
+  const escape = (text) =>
+    String(text).replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const list = attributes
+    .map(([key, value]) => ` ${key}="${escape(value)}"`)
+    .join("");
+  const tag = panelTag(id);
+  return `<script src="embed.js"></script>\n<${tag}${list}></${tag}>`;
+}
+
+/** "Embed this": the snippet of a section, and a button that copies it. */
+function embedPart(mounted) {
+  const code = element("code", { testid: `embed-${mounted.id}` });
+  const copy = element("button", { type: "button", text: t("copy") });
+  copy.addEventListener("click", () => {
+    navigator.clipboard?.writeText(code.textContent).then(
+      () => (copy.textContent = t("copied")),
+      () => getSelection().selectAllChildren(code),
+    );
+  });
+  const part = element("details", "embed-this", [
+    element("summary", "", [t("embedThis")]),
+    element("p", "caption", [t("embedHelp")]),
+    element("pre", "", [code]),
+    copy,
+  ]);
+  mounted.root.append(part);
+  mounted.embedCode = code;
+}
+
 /** Mounts a section: its text, controls and empty charts. */
 function mount(mounted) {
   try {
     mounted.view = mounted.section.mount(mounted.root, mounted.app);
+    underTheHood(mounted.root, mounted.section, page.lang);
+    embedPart(mounted);
     page.formulas.push(fitFormulas(mounted.root, t("wideFormula")));
   } catch (error) {
     mounted.view = { update() {} };
@@ -260,9 +340,40 @@ function allMounted() {
   writeLink(true);
 }
 
+/** The dim field marked, and why, when the preset refuses the options. */
+function showRefusal() {
+  const refused = page.state.refused;
+  page.controls.mark("dim", refused ? t("evenDim") : "");
+  note(page.refusal, refused ? refusalText(refused, page.lang) : "", "refused");
+}
+
+/** A note about the link or a control, with a button that dismisses it. */
 function addNote(message) {
-  page.notes.append(element("p", "note", [message]));
+  const node = element("p", "note dismissable", [
+    element("span", "", [message]),
+  ]);
+  const close = element("button", {
+    type: "button",
+    className: "note-dismiss",
+    testid: "note-dismiss",
+    "aria-label": t("dismiss"),
+    text: "×",
+  });
+  close.addEventListener("click", () => node.remove());
+  node.append(close);
+  page.notes.append(node);
   page.notes.setAttribute("role", "status");
+}
+
+/** The section at the top of the window, under the sticky controls. */
+function sectionInView() {
+  // Below the controls where they are stuck at the top, else the window's.
+  const bar = document.querySelector(".controls-bar")?.getBoundingClientRect();
+  const top = bar && bar.top <= 1 ? bar.bottom : 0;
+  let current = "";
+  for (const node of document.querySelectorAll("main > section"))
+    if (node.getBoundingClientRect().top <= top + 8) current = node.id;
+  return current;
 }
 
 function onControl(key, text, committed) {
@@ -290,6 +401,7 @@ function onControl(key, text, committed) {
   page.values = { ...page.values, [key]: read.value };
   page.state = withOptions(page.values, page.lang);
   page.controls.show(page.values, page.state.layout);
+  showRefusal();
   updateLink();
   schedule();
 }
@@ -311,8 +423,11 @@ function* sectionSteps(mounted) {
     if (page.mounted.every((m) => m.view)) allMounted();
     yield;
   }
+  if (standAside(mounted.root, mounted.section, page.state, page.lang)) return;
   const result = mounted.view.update(page.state);
   if (typeof result?.next === "function") yield* result;
+  if (mounted.embedCode)
+    mounted.embedCode.textContent = embedSnippet(mounted.id);
 }
 
 const queue = drawQueue({

@@ -87,11 +87,19 @@ export function withOptions(values, lang) {
   const frequenciesOnce = () => (omega ??= frequencies(schedule));
   const columns = () => (map ??= columnMap(tableSchedule));
   let shownLayout = layout;
+  // A preset that refuses these values (whisper at an odd dim, say): the
+  // page names the field, and the sections that need a table stand aside.
+  let refused = null;
   if (preset !== "custom")
     try {
+      frequenciesOnce();
       shownLayout = columns().layout;
     } catch {
-      // A preset that refuses this dim: the sections say why.
+      refused = {
+        preset,
+        dim,
+        odd: dim % 2 === 1 && presets[preset].columns.oddDim === "error",
+      };
     }
   return {
     lang,
@@ -101,6 +109,7 @@ export function withOptions(values, lang) {
     base,
     layout: shownLayout,
     start,
+    refused,
     options,
     schedule,
     frequencies: frequenciesOnce,

@@ -19,16 +19,20 @@ import { launch, siteDir } from "./launch.js";
 import { setControl, settle } from "./settle.js";
 
 const SECTIONS = [
+  "order",
   "why",
   "table",
   "tokens",
   "curves",
   "relation",
   "dot",
-  "rope",
   "decay",
+  "crossterms",
+  "rope",
+  "extension",
   "precision",
 ];
+const TABLE_SECTIONS = ["order", "crossterms"];
 const shots = fileURLToPath(
   new URL("../../build/screenshots/", import.meta.url),
 );
@@ -57,6 +61,14 @@ function canvasDigest(page, testid) {
   });
 }
 
+/** Opens a section's download menu, then clicks one of its entries. */
+async function openThen(page, section, selector) {
+  const menu = page.locator(`${section} [data-testid=downloads]`);
+  if ((await menu.getAttribute("open")) === null)
+    await menu.locator("summary").click();
+  await page.locator(selector).first().click();
+}
+
 const hashEntries = (page) =>
   page.evaluate(() =>
     Object.fromEntries(new URLSearchParams(location.hash.slice(1))),
@@ -71,8 +83,19 @@ for (const via of ["http", "file"]) {
     const ids = await page.$$eval("main > section", (nodes) =>
       nodes.map((n) => n.id),
     );
-    assert.deepEqual(ids, SECTIONS);
+    // The sections, then the sources.
+    assert.deepEqual(ids, [...SECTIONS, "sources"]);
     for (const id of SECTIONS) {
+      const failed = await page.$$eval(
+        `#${id} .note[data-slot=failed]`,
+        (n) => n.length,
+      );
+      assert.equal(failed, 0, `${id} computed`);
+      // Two sections compute tables of numbers, not charts.
+      if (TABLE_SECTIONS.includes(id)) {
+        assert.ok((await page.locator(`#${id} td`).count()) > 4, id);
+        continue;
+      }
       const drawn = await page.$$eval(`#${id} canvas`, (canvases) =>
         canvases.some((canvas) => {
           const data = canvas
@@ -84,11 +107,6 @@ for (const via of ["http", "file"]) {
         }),
       );
       assert.ok(drawn, `${id} draws a chart`);
-      const failed = await page.$$eval(
-        `#${id} .note[data-slot=failed]`,
-        (n) => n.length,
-      );
-      assert.equal(failed, 0, `${id} computed`);
     }
     // Formulas are MathML typeset by the build.
     assert.ok((await page.$$("#table math")).length >= 2);
@@ -394,7 +412,8 @@ test("the language toggle switches every title, label and chart text", async () 
   const chinese = await texts();
   assert.equal(chinese.lang, "zh-Hans");
   assert.match(chinese.h1, /[\u4e00-\u9fff]/);
-  assert.equal(chinese.h2.length, SECTIONS.length);
+  // Every section's title, and the sources'.
+  assert.equal(chinese.h2.length, SECTIONS.length + 1);
   chinese.h2.forEach((title, i) => {
     assert.match(title, /[\u4e00-\u9fff]/, title);
     assert.notEqual(title, english.h2[i]);
@@ -477,7 +496,7 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
 
   const [png] = await Promise.all([
     page.waitForEvent("download"),
-    page.click("#table .png-button"),
+    openThen(page, "#table", "#table .png-button"),
   ]);
   const image = readFileSync(await png.path());
   assert.deepEqual([...image.subarray(1, 4)], [80, 78, 71]);
@@ -492,17 +511,17 @@ test("the CSV and .npy exports parse back to the library's table", async () => {
   // band alone; the RoPE scores are named by their pairing.
   const [periods] = await Promise.all([
     page.waitForEvent("download"),
-    page.click('[data-testid="png-periods"]'),
+    openThen(page, "#table", '[data-testid="png-periods"]'),
   ]);
   const periodsImage = readFileSync(await periods.path());
   const periodsCanvas = await page.$eval(
-    '[data-testid="png-periods"]',
-    (button) => button.parentElement.querySelector("canvas").height,
+    "#table figure:nth-of-type(2) canvas",
+    (canvas) => canvas.height,
   );
   assert.ok(periodsImage.readUInt32BE(20) > periodsCanvas + 30);
   const [rope] = await Promise.all([
     page.waitForEvent("download"),
-    page.click('[data-testid="png-rope-scores"]'),
+    openThen(page, "#rope", '[data-testid="png-rope-scores"]'),
   ]);
   assert.match(rope.suggestedFilename(), /-pairing-halves-.*rope-scores\.png$/);
   assert.deepEqual(errors, []);
@@ -518,11 +537,11 @@ test("an embedded panel renders on the example page", async () => {
     await page.waitForSelector("pe-relation[data-ready=true]");
     assert.notEqual(await canvasDigest(page, "heatmap"), 0);
     const rows = await page.$eval("pe-heatmap", (e) =>
-      e.querySelector(".readout") ? 1 : 0,
+      e.shadowRoot.querySelector(".readout") ? 1 : 0,
     );
     assert.equal(rows, 1);
     assert.match(
-      await page.getAttribute("pe-relation section", "aria-label"),
+      await page.getAttribute("pe-relation[lang=zh] section", "aria-label"),
       /[\u4e00-\u9fff]/,
     );
     assert.deepEqual(errors, []);
@@ -552,10 +571,14 @@ test("one script tag and one element are all an embedding page needs", async () 
     await page.getAttribute("pe-heatmap section", "aria-label"),
     "编码表",
   );
-  // The style sheet came from beside the script.
+  // The script carries its style sheet, into the panel's shadow root only.
+  assert.equal(await page.locator("link[rel=stylesheet]").count(), 0);
   assert.equal(
-    await page.$eval("link[rel=stylesheet]", (link) => link.href),
-    `file://${siteDir}style.css`,
+    await page.$eval(
+      "pe-heatmap",
+      (e) => e.shadowRoot.adoptedStyleSheets.length,
+    ),
+    1,
   );
   assert.deepEqual(errors, []);
   await context.close();

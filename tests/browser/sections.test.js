@@ -16,12 +16,13 @@ import {
 } from "../../dist/index.js";
 import * as decay from "../../web/sections/decay.js";
 import * as dot from "../../web/sections/dot.js";
+import * as extension from "../../web/sections/extension.js";
 import * as precision from "../../web/sections/precision.js";
 import * as rope from "../../web/sections/rope.js";
 import { launch } from "./launch.js";
 import { settle } from "./settle.js";
 
-const SECTIONS = [dot, rope, decay, precision];
+const SECTIONS = [dot, decay, rope, extension, precision];
 const shots = fileURLToPath(
   new URL("../../build/screenshots/sections/", import.meta.url),
 );
@@ -375,10 +376,10 @@ const MODELS = {
 test("the RoPE panel shows ropeFrequencies and dotProducts, scheme by scheme", async () => {
   const dim = 64;
   const { page, errors, close } = await chromium.open("index.html", {
-    hash: `#lang=en&dim=${dim}&decay.rope=llama3&decay.ropeRange=16384`,
+    hash: `#lang=en&dim=${dim}&extension.rope=llama3&extension.ropeRange=16384`,
   });
   await settle(page);
-  const en = decay.strings.en;
+  const en = extension.strings.en;
   const spectrumBefore = await canvasImage(page, "scaling-spectrum");
   const decayBefore = await canvasImage(page, "scaling-decay");
 
@@ -443,13 +444,15 @@ test("the RoPE panel shows ropeFrequencies and dotProducts, scheme by scheme", a
   await settle(page);
   assert.notEqual(await canvasImage(page, "scaling-spectrum"), shorter);
   await check("dynamic", en.dynamicScheme);
-  const hash = await linkMatching(page, /decay\.seqLen=32768(&|$)/);
-  assert.match(hash, /decay\.rope=dynamic(&|$)/);
+  const hash = await linkMatching(page, /extension\.seqLen=32768(&|$)/);
+  assert.match(hash, /extension\.rope=dynamic(&|$)/);
 
   // An odd dim has no RoPE schedule: a note says so, and nothing is drawn.
   await page.fill("[data-testid=control-dim]", "65");
   await settle(page);
-  const note = page.getByText(decay.strings.en.oddDim.replace("{dim}", "65"));
+  const note = page.getByText(
+    extension.strings.en.oddDim.replace("{dim}", "65"),
+  );
   assert.ok(await note.isVisible());
   assert.equal(
     await page.locator("[data-testid=scaling-spectrum]").isVisible(),
@@ -560,8 +563,7 @@ test("the sections' text switches language, and their settings stay", async () =
   assert.ok(legend.includes(decay.strings.zh.linear), legend);
   assert.ok(!legend.includes(decay.strings.zh.exp10000), legend);
   // The RoPE panel: its title, legend and axis labels.
-  const zh = decay.strings.zh;
-  assert.equal(await page.locator("#decay h3").textContent(), zh.ropeTitle);
+  const zh = extension.strings.zh;
   const ropeLegend = await page
     .locator("[data-testid=scaling-decay] ~ .legend")
     .textContent();

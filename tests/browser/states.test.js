@@ -162,16 +162,16 @@ test("a section link scrolls there and keeps the state; one link carries both", 
 test("hash edge cases: inherited names are not schemes, a repeated key is named as such", async () => {
   for (const name of ["constructor", "__proto__", "toString"]) {
     const { page, errors, close } = await chromium.open("index.html", {
-      hash: `#decay.rope=${name}`,
+      hash: `#extension.rope=${name}`,
     });
-    assert.match(await text(page, "#decay"), new RegExp(`“${name}”`));
+    assert.match(await text(page, "#extension"), new RegExp(`“${name}”`));
     await page.waitForFunction(() => location.hash.includes("dim="));
     assert.doesNotMatch(
       await page.evaluate(() => location.hash),
       new RegExp(name),
     );
     assert.equal(
-      await page.$$eval("#decay .note[data-slot=failed]", (n) => n.length),
+      await page.$$eval("#extension .note[data-slot=failed]", (n) => n.length),
       0,
     );
     assert.deepEqual(errors, []);
@@ -293,8 +293,11 @@ test("claims match the numbers: the first zero, llama3's onset, the offsets draw
   );
   assert.ok(decay.includes(`x ≈ ${Math.round(large)}`), `${large}`);
   assert.doesNotMatch(decay, /x ≈ b\b/);
-  // Llama 3.1: original 8192, highFreqFactor 4.
-  assert.match(decay, /original\/highFreqFactor \(2048 positions/);
+  // Llama 3.1: original 8192, highFreqFactor 4: 8192 / 4 = 2048, a quarter.
+  assert.match(
+    await text(page, "#extension"),
+    /exceeds 2048 positions \(a quarter of its original context\)/,
+  );
   // 4096 positions: offsets up to ±4095, more than 4001, so every 3rd.
   const dot = await text(page, "#dot");
   assert.match(dot, /k = 0, ±3, ±2·3, … up to ±4095/);
@@ -525,12 +528,12 @@ test("why sines: the bits of p beside the module's table", async () => {
   await page.keyboard.press("ArrowDown");
   assert.match(
     await page.textContent("[data-testid=why-bits] + .readout"),
-    /position p 1 · bit k 0 · 1$/,
+    /position 1 · bit 0 = 1$/,
   );
   await page.keyboard.press("ArrowRight");
   assert.match(
     await page.textContent("[data-testid=why-bits] + .readout"),
-    /position p 1 · bit k 1 · -1$/,
+    /position 1 · bit 1 = 0$/,
   );
   assert.deepEqual(errors, []);
   await close();

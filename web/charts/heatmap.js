@@ -287,14 +287,17 @@ export function heatmap(container, spec = {}) {
     context.textAlign = "left";
     context.textBaseline = "middle";
     const barX = plot.x + plot.w + 10 + BAR;
-    for (const [v, y] of [
-      [reach, plot.y],
-      [0, plot.y + plot.h / 2],
-      [-reach, plot.y + plot.h],
-    ]) {
+    // The bar's labels: its top, middle and bottom values, or the scale's
+    // own words where the values stand for something else (bits: 1 and 0).
+    const scale =
+      options.scale ??
+      [reach, 0, -reach].map((v) => tickLabel(Number(v.toPrecision(3))));
+    canvas.dataset.scale = scale.join(" ");
+    [plot.y, plot.y + plot.h / 2, plot.y + plot.h].forEach((y, i) => {
+      if (scale[i] === "") return;
       tick(context, barX, y, 3, 0);
-      context.fillText(tickLabel(Number(v.toPrecision(3))), barX + 5, y);
-    }
+      context.fillText(scale[i], barX + 5, y);
+    });
     context.textAlign = "center";
     context.textBaseline = "bottom";
     context.fillText(options.colLabel ?? "", plot.x + plot.w / 2, height - 2);

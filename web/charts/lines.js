@@ -177,6 +177,7 @@ export function lineChart(container, spec) {
     // columns is drawn as these runs, rectangles the rasteriser fills
     // cheaply; a sparse one as a line through its points.
     let segments = 0;
+    let markers = 0;
     ys.forEach((list, s) => {
       const colour = colours.series[colourIndex(spec.series[s], s)];
       const dash = spec.series[s]?.dash;
@@ -252,7 +253,20 @@ export function lineChart(container, spec) {
       }
       flush();
       if (!dense) context.stroke();
+      // A series of one point has no line to draw: a dot marks it.
+      const points = [];
+      for (let j = 0; j < list.length && points.length < 2; j++)
+        if (Number.isFinite(list[j]) && Number.isFinite(xs[j])) points.push(j);
+      if (points.length === 1) {
+        const j = points[0];
+        context.setLineDash([]);
+        context.beginPath();
+        context.arc(sx(xs[j]), sy(list[j]), 4, 0, 2 * Math.PI);
+        context.fill();
+        markers++;
+      }
     });
+    canvas.dataset.markers = String(markers);
     // For tests: how much was drawn, against the plot's width in pixels.
     canvas.dataset.segments = String(segments);
     canvas.dataset.plotWidth = String(Math.round(plot.w));

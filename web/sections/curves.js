@@ -2,10 +2,12 @@
 // the dimensions, and a few dimensions across the positions.
 import { element, setText } from "../dom.js";
 import {
+  controlRow,
   field,
   fieldNote,
   heading,
   listInput,
+  select,
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 
@@ -28,6 +30,10 @@ export const strings = {
     pair: "pair i",
     column: "j = {j}",
     columnCaption: "j = {j}: {kind} of pair {i}, period {period}",
+    span: "positions shown",
+    spanFit: "about {periods} periods of each column",
+    spanAll: "all positions",
+    spanPart: "{caption}; positions {from} … {to}",
     columnPadding: "j = {j}: a padding column, always 0",
     outside: "Dimensions beyond d − 1 = {last} were left out.",
     listEmpty: "The field is empty; keeping {kept}.",
@@ -52,6 +58,10 @@ export const strings = {
     pair: "频率对 i",
     column: "j = {j}",
     columnCaption: "j = {j}：第 {i} 对的 {kind}，周期 {period}",
+    span: "显示的位置",
+    spanFit: "每列约 {periods} 个周期",
+    spanAll: "全部位置",
+    spanPart: "{caption}；位置 {from} … {to}",
     columnPadding: "j = {j}：补齐的一列，恒为 0",
     outside: "超过 d − 1 = {last} 的维度已略去。",
     listEmpty: "输入框是空的；保留 {kept}。",
@@ -113,8 +123,14 @@ function numberList(text, integer, limit) {
     if (integer && !Number.isInteger(v))
       return { problem: "listNotWhole", vars: { value } };
   }
-  return { values: parts.map(Number) };
+  // A value given twice is one curve, with one legend entry.
+  return { values: [...new Set(parts.map(Number))] };
 }
+
+// Periods of each column a chart shows by default, and its fewest positions.
+const PERIODS = 12;
+const MIN_SHOWN = 32;
+const SPANS = ["fit", "all"];
 
 export function mount(root, app) {
   const { lib } = app;
@@ -142,7 +158,31 @@ export function mount(root, app) {
   );
   const colField = listField(app.t("dimensionsField"), chosen.dims, "dims");
   const colHost = element("div", "small-multiples");
-  colFigure.append(colField.label, colField.note, colHost);
+  // A fast column over hundreds of positions is a solid block: by default
+  // each chart shows about PERIODS of its own periods.
+  let span = app.param("span", "fit", (v) =>
+    SPANS.includes(v) ? v : undefined,
+  );
+  const spanField = select(
+    app.t("span"),
+    SPANS.map((v) => [
+      v,
+      app.t(v === "fit" ? "spanFit" : "spanAll", { periods: PERIODS }),
+    ]),
+    span,
+    (v) => {
+      span = v;
+      app.setParam("span", v);
+      if (state) for (const _ of drawColumns(state));
+    },
+    "curves-span",
+  );
+  colFigure.append(
+    colField.label,
+    colField.note,
+    controlRow([spanField]),
+    colHost,
+  );
 
   let state = null;
   let rowsShown = "";
@@ -267,18 +307,35 @@ export function mount(root, app) {
       yield;
       const kind = map.kinds[j];
       const i = map.pairs[j];
-      setText(
-        box.firstChild,
+      const period = (2 * Math.PI) / omega[i];
+      const count =
+        span === "all" || kind === "zero"
+          ? positions
+          : Math.min(
+              positions,
+              Math.max(MIN_SHOWN, Math.ceil(PERIODS * period)),
+            );
+      const caption =
         kind === "zero"
           ? app.t("columnPadding", { j })
           : app.t("columnCaption", {
               j,
               kind,
               i,
-              period: Number(((2 * Math.PI) / omega[i]).toPrecision(4)),
-            }),
+              period: Number(period.toPrecision(4)),
+            });
+      setText(
+        box.firstChild,
+        count < positions
+          ? app.t("spanPart", {
+              caption,
+              from: ps[0],
+              to: ps[count - 1],
+            })
+          : caption,
       );
-      chart.set(ps, [columnOf(j)]);
+      chart.canvas.dataset.shown = String(count);
+      chart.set(ps.subarray(0, count), [columnOf(j).subarray(0, count)]);
     }
   }
 

@@ -68,9 +68,9 @@ export function distanceGrid(range, count) {
 
 export const strings = {
   en: {
-    ropeTitle: "RoPE context extension",
-    ropeText:
-      "Models trained on a short context stretch their RoPE schedule to read a longer one. Linear interpolation divides every ω by the factor; dynamic NTK raises the base instead, more as the sequence grows; YaRN and Llama 3 leave the fast pairs alone, stretch the slowest fully and blend in between: Llama 3 starts to stretch pairs whose wavelength exceeds original/highFreqFactor (2048 positions for Llama 3.1, whose original context is 8192) and stretches fully beyond original/lowFreqFactor; YaRN blends between pairs that turn 32 times and once over the original context. Each schedule below uses its model's base (rope_theta), and the unscaled curve the same base; dim is the shared control.",
+    title: "Context extension: stretching RoPE",
+    lead: "A model trained on sequences of a few thousand tokens has never seen its slowest pairs turn far. To read a longer context, long-context models stretch their RoPE frequencies. Linear interpolation divides every ω by a factor; dynamic NTK raises the base instead, more as the sequence grows; YaRN and Llama 3 leave the fast pairs alone, stretch the slowest fully and blend in between. Llama 3.1, trained on 8192 positions, starts stretching pairs whose wavelength exceeds 2048 positions (a quarter of its original context) and stretches fully those longer than 8192; YaRN blends between pairs that turn 32 times and once over the original context. Each schedule below uses its model's base, the unscaled curve the same base; the dim d is the shared control.",
+    hood: "The frequencies come from the library's ropeFrequencies, given each model's configuration: rope_theta as the base and its rope_scaling (type, factor, low_freq_factor, high_freq_factor, original_max_position_embeddings); the decay curves from dotProducts given those frequencies. The page only turns ω into the wavelength 2π/ω.",
     scheme: "schedule",
     linearScheme: "linear ×4 (Llama 2, base 10⁴)",
     dynamicScheme: "dynamic NTK ×2 (Llama 2, base 10⁴)",
@@ -78,14 +78,14 @@ export const strings = {
     llama3Scheme: "llama3 ×8 (Llama 3.1, base 5·10⁵)",
     seqLen: "sequence length",
     ropeRange: "up to",
-    unscaled: "unscaled (default)",
+    unscaled: "unscaled",
     context: "original context {context}",
     attention:
-      "Attention factor from ropeFrequencies: {factor} (cos and sin are multiplied by it).",
+      "Attention factor of this schedule: {factor} (cos and sin are multiplied by it).",
     spectrumText:
       "Wavelength 2π/ωᵢ of each pair i, on a logarithmic axis; the dashed line is the original context length.",
     decayText:
-      "The exact finite sum g(x) = Σ cos(x·ωᵢ) from dotProducts, not normalised (g(0) = d/2 = {pairs}), at whole distances x from 1 to {range} on a logarithmic axis ({points} points).",
+      "The exact finite sum g(x) = Σ cos(x·ωᵢ), not normalised (g(0) = d/2 = {pairs}), at whole distances x from 1 to {range} on a logarithmic axis ({points} points).",
     pairIndex: "pair i",
     wavelength: "wavelength 2π/ωᵢ",
     distance: "relative distance x",
@@ -93,9 +93,9 @@ export const strings = {
     oddDim: "RoPE needs an even dim: the shared dim d = {dim} is odd.",
   },
   zh: {
-    ropeTitle: "RoPE 上下文扩展",
-    ropeText:
-      "在短上下文上训练的模型会拉伸 RoPE 频率表，以读取更长的上下文。线性插值把每个 ω 除以缩放因子；动态 NTK 改为增大底数，序列越长增得越多；YaRN 和 Llama 3 保持高频的维度对不变，完全拉伸最慢的维度对，中间平滑过渡：Llama 3 从波长超过 original/highFreqFactor 的维度对开始拉伸（Llama 3.1 的原始上下文为 8192，即 2048 个位置），波长超过 original/lowFreqFactor 时完全拉伸；YaRN 在原始上下文内转 32 圈与转 1 圈的维度对之间过渡。下面每种频率表都使用其模型的底数（rope_theta），未缩放的曲线使用同一底数；维度取共享控件的值。",
+    title: "上下文扩展：拉伸 RoPE",
+    lead: "在几千个词元的序列上训练的模型，从未见过它最慢的那些维度对转出很远。为了读取更长的上下文，长上下文模型会拉伸 RoPE 的频率。线性插值把每个 ω 除以一个倍数；动态 NTK 则增大底数，序列越长增得越多；YaRN 和 Llama 3 保持转得快的维度对不变，完全拉伸最慢的，中间平滑过渡。Llama 3.1 在 8192 个位置上训练，波长超过 2048 个位置（原始上下文的四分之一）的维度对开始被拉伸，超过 8192 的完全拉伸；YaRN 在原始上下文内转 32 圈与转 1 圈的维度对之间过渡。下面每种频率表都使用其模型的底数，未缩放的曲线使用同一底数；维度 d 取共享控件的值。",
+    hood: "频率来自库函数 ropeFrequencies，参数取自各模型的配置：rope_theta 作为底数，以及 rope_scaling（type、factor、low_freq_factor、high_freq_factor、original_max_position_embeddings）；衰减曲线来自 dotProducts，输入就是这些频率。页面只把 ω 换算成波长 2π/ω。",
     scheme: "频率表",
     linearScheme: "线性 ×4（Llama 2，底数 10⁴）",
     dynamicScheme: "动态 NTK ×2（Llama 2，底数 10⁴）",
@@ -103,14 +103,13 @@ export const strings = {
     llama3Scheme: "llama3 ×8（Llama 3.1，底数 5·10⁵）",
     seqLen: "序列长度",
     ropeRange: "最远到",
-    unscaled: "未缩放（default）",
+    unscaled: "未缩放",
     context: "原始上下文 {context}",
-    attention:
-      "ropeFrequencies 给出的注意力因子：{factor}（cos 与 sin 都乘以它）。",
+    attention: "此频率表的注意力因子：{factor}（cos 与 sin 都乘以它）。",
     spectrumText:
       "每个维度对 i 的波长 2π/ωᵢ，纵轴取对数；虚线是原始上下文长度。",
     decayText:
-      "来自 dotProducts 的精确有限和 g(x) = Σ cos(x·ωᵢ)，未归一化（g(0) = d/2 = {pairs}），x 取 1 到 {range} 的整数距离，横轴取对数（{points} 个点）。",
+      "精确有限和 g(x) = Σ cos(x·ωᵢ)，未归一化（g(0) = d/2 = {pairs}），x 取 1 到 {range} 的整数距离，横轴取对数（{points} 个点）。",
     pairIndex: "维度对 i",
     wavelength: "波长 2π/ωᵢ",
     distance: "相对距离 x",
@@ -126,19 +125,19 @@ export const formulas = {
 export function mountRopePanel(root, app) {
   const lib = app.lib;
   const settings = {
-    scheme: app.param("decay.rope", "llama3", (v) =>
+    scheme: app.param("rope", "llama3", (v) =>
       Object.hasOwn(SCHEMES, v) ? v : undefined,
     ),
-    seqLen: app.param("decay.seqLen", 16384, (v) =>
+    seqLen: app.param("seqLen", 16384, (v) =>
       SEQ_LENS.includes(Number(v)) ? Number(v) : undefined,
     ),
-    range: app.param("decay.ropeRange", ROPE_RANGES[1], (v) =>
+    range: app.param("ropeRange", ROPE_RANGES[1], (v) =>
       ROPE_RANGES.includes(Number(v)) ? Number(v) : undefined,
     ),
   };
   const change = (key, value) => {
     settings[key] = value;
-    app.setParam(`decay.${key === "scheme" ? "rope" : key}`, value);
+    app.setParam(key === "scheme" ? "rope" : key, value);
     redraw();
   };
   const choices = (list) =>
@@ -166,8 +165,6 @@ export function mountRopePanel(root, app) {
     decayBox,
   ]);
   root.append(
-    element("h3", { text: app.t("ropeTitle") }),
-    paragraph(app.t("ropeText")),
     displayFormula(app, formulas.wavelength),
     controlRow([
       select(

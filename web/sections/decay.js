@@ -1,7 +1,6 @@
 // Long-range decay: (d/2)·f(x) for several θ families beside the exact
 // finite-d sum Σ cos(x·θᵢ), both from the library's decayComparison, at
-// short range (|x| ≤ 128) and long range; then the RoPE panel
-// (decay-rope.js).
+// short range (|x| ≤ 128) and long range.
 import {
   ALPHA,
   DEFAULT_FAMILIES,
@@ -15,7 +14,6 @@ import {
   SHORT_RANGE,
   xGrid,
 } from "../parts/decay-families.js";
-import * as ropePanel from "./decay-rope.js";
 import {
   chartBox,
   checkbox,
@@ -28,16 +26,20 @@ import {
   select,
 } from "../parts/section-parts.js";
 
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
 export const id = "decay";
 
-const ownStrings = {
+export const strings = {
   en: {
     title: "Long-range decay",
-    lead: "Why does the dot product fall off with distance? Write the frequencies as θᵢ = θ(tᵢ) with tᵢ = 2i/d. Then the sum Σ cos(x·θᵢ) is a Riemann sum, close to (d/2)·f(x) with f(x) = ∫₀¹ cos(x·θ(t)) dt. The integral shows the shape of the decay without the detail of a particular d, and the module computes it exactly for several families of θ. The sinusoidal encoding is the exponential family θ(t) = b⁻ᵗ with base b = 10000.",
+    lead: "Why does the dot product fall off with distance? Each pair adds cos(x·ωᵢ) to it, for a distance x. At x = 0 every term is 1; as x grows, the fast pairs swing through whole turns while the slow ones barely move, and the terms stop agreeing. How fast the sum falls depends on how the frequencies are spread. Write pair i's frequency as θ(t) at t = 2i/d, a point between 0 and 1: the sum is then close to (d/2)·f(x), where f(x) is the average of cos(x·θ(t)) over t, which shows the shape of the decay without the detail of a particular d. The sinusoidal encoding spreads its frequencies geometrically, θ(t) = b⁻ᵗ with base b = 10000; the curves compare it with narrower spreads and with powers of t.",
     chartText:
-      "Solid lines: (d/2)·f(x) from the module's closed forms. Dashed, in the same colour: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
+      "Solid lines: (d/2)·f(x) from exact formulas. Dashed, in the same colour: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
     familyText:
       "A smaller base packs the frequencies into a narrower band, from 1 down to 1/b. Its integral falls faster and first crosses zero at x ≈ {zeroSmall} for b = 100, about {ratio}·b, then oscillates about zero; with b = 10000 the first zero lies at x ≈ {zeroLarge}, beyond the short range where the decay is read. The power family tᵅ decays like x^(−1/α) and stays positive for α > 1; for α ≤ 1 it oscillates about zero, and α = 1 is the linear family, whose integral is sin x / x.",
+    hood: "Both curves come from the library's decayComparison, one call per family: the integral in closed form (for the exponential family (Ci(x) − Ci(x/b))/ln b, with Ci the cosine integral; for powers of t a ₁F₂ hypergeometric series, or an asymptotic form at large x) and the finite sum in double precision. The first zeros quoted are found with decayIntegral.",
     families: "families",
     exp10000: "exp, b = 10000 (the paper)",
     exp1000: "exp, b = 1000",
@@ -63,9 +65,10 @@ const ownStrings = {
   },
   zh: {
     title: "远程衰减",
-    lead: "为什么点积会随距离衰减？把频率写成 θᵢ = θ(tᵢ)，其中 tᵢ = 2i/d。于是 Σ cos(x·θᵢ) 是一个黎曼和，近似等于 (d/2)·f(x)，其中 f(x) = ∫₀¹ cos(x·θ(t)) dt。积分去掉了具体维度 d 的细节，只留下衰减的形状，模块可以对几族 θ 精确计算它。正弦位置编码对应指数族 θ(t) = b⁻ᵗ，底数 b = 10000。",
+    hood: "两条曲线都来自库函数 decayComparison，每族调用一次：积分用闭式解（指数族为 (Ci(x) − Ci(x/b))/ln b，Ci 为余弦积分；t 的幂次族为 ₁F₂ 超几何级数，x 较大时用渐近式），有限和用双精度计算。文中的第一个零点由 decayIntegral 求得。",
+    lead: "为什么点积会随距离衰减？对距离 x，每一对给点积贡献 cos(x·ωᵢ)。x = 0 时每一项都是 1；x 增大后，快的维度对转过一圈又一圈，慢的几乎不动，各项就不再一致。点积衰减得多快，取决于频率如何分布。把第 i 对的频率写成 θ(t)，其中 t = 2i/d 是 0 到 1 之间的一个点：点积就近似等于 (d/2)·f(x)，f(x) 是 cos(x·θ(t)) 对 t 的平均，它去掉了具体维度 d 的细节，只留下衰减的形状。正弦位置编码的频率按几何级数分布，θ(t) = b⁻ᵗ，底数 b = 10000；下面的曲线把它与更窄的分布以及 t 的幂次相比较。",
     chartText:
-      "实线：模块用闭式解算出的 (d/2)·f(x)。同色虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
+      "实线：用精确公式算出的 (d/2)·f(x)。同色虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
     familyText:
       "底数越小，频率越集中在从 1 到 1/b 的窄带里。它的积分下降得更快，b = 100 时在 x ≈ {zeroSmall}（约 {ratio}·b）处第一次变为零，之后在零附近振荡；b = 10000 时第一个零点在 x ≈ {zeroLarge}，远在读取衰减的短距离范围之外。幂函数族 tᵅ 按 x^(−1/α) 衰减，α > 1 时保持为正；α ≤ 1 时在零附近振荡，α = 1 就是线性族，其积分为 sin x / x。",
     families: "函数族",
@@ -89,16 +92,11 @@ const ownStrings = {
     capped:
       "维度为 {dim} 时每条曲线只取 {points} 个点，以保证重绘流畅：远距离时网格只是对求和的快速振荡进行采样。",
     none: "请至少选择一个函数族。",
-    error: "这些选项下无法计算衰减：{message}",
+    error: "这些选项下无法计算衰减。库的报错（英文原文）：{message}",
   },
 };
 
-export const strings = {
-  en: { ...ownStrings.en, ...ropePanel.strings.en },
-  zh: { ...ownStrings.zh, ...ropePanel.strings.zh },
-};
-
-const ownFormulas = {
+export const formulas = {
   riemann: String.raw`\displaystyle \sum_{i=0}^{h-1} \cos(x\,\theta_i) \;\approx\; \frac{d}{2}\, f(x), \qquad \theta_i = \theta\!\left(\tfrac{2i}{d}\right)`,
   integral: String.raw`\displaystyle f(x) = \int_0^1 \cos\big(x\,\theta(t)\big)\, dt`,
   exp: String.raw`\displaystyle \theta(t) = b^{-t}: \quad f(x) = \frac{\operatorname{Ci}(x) - \operatorname{Ci}(x/b)}{\ln b}`,
@@ -109,8 +107,6 @@ const ownFormulas = {
   ],
   linear: String.raw`\displaystyle \theta(t) = t: \quad f(x) = \frac{\sin x}{x}`,
 };
-
-export const formulas = { ...ownFormulas, ...ropePanel.formulas };
 
 const VIEWS = ["short", "long"];
 const POWERS_OF_TEN = { 1e4: "10⁴", 1e5: "10⁵", 1e6: "10⁶" };
@@ -144,7 +140,7 @@ export function mount(root, app) {
   // over 40002 values of the integral.
   const familyText = paragraph("");
   root.append(
-    ...Object.values(ownFormulas).map((tex) => displayFormula(app, tex)),
+    ...Object.values(formulas).map((tex) => displayFormula(app, tex)),
     familyText,
   );
 
@@ -223,10 +219,9 @@ export function mount(root, app) {
   const chartText = paragraph("");
   const box = chartBox();
   const message = paragraph("", "sec-text sec-warning");
-  // The families' notes stay beside their chart, above the RoPE panel.
+  // The families' notes stay beside their chart.
   const notes = element("div");
   root.append(chartText, box, message, notes);
-  const rope = ropePanel.mountRopePanel(root, app);
 
   let chart = null;
   let chartKey = "";
@@ -323,8 +318,6 @@ export function mount(root, app) {
       }
       last = state;
       yield* redrawSteps();
-      yield;
-      yield* rope.update(state);
     },
   };
 }

@@ -27,12 +27,18 @@ export const strings = {
     title: "Relative position and the dot product",
     lead: "Multiply the encodings of two positions m and n component by component and add up. Each (sin, cos) pair contributes sin(mω)·sin(nω) + cos(mω)·cos(nω), which is cos((m − n)·ω): the dot product depends on the distance m − n only, never on where the two positions are. A model that compares positions through dot products, as attention does, can therefore read off relative distance.",
     chartText:
-      "g(k) for every offset k that occurs in the current table, computed by the module as the exact finite sum over the h = {h} pairs. At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). The curve is symmetric in k and falls off with oscillations as the fast and slow frequencies drift out of phase.",
+      "g(k) for every offset k that occurs in the current table, computed as the exact finite sum over every (sin, cos) pair (h = {h}). At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). {shape}",
+    shapeMany:
+      "The curve is symmetric in k and falls off with oscillations as the fast and slow frequencies drift out of phase.",
+    shapeFew:
+      "With so few pairs, g is a sum of {h} cosines that never drift far apart: it oscillates without falling off. The decay needs many frequencies.",
+    shapeOne:
+      "With a single pair, g is one cosine, cos(k·ω₀): it oscillates without falling off. The decay needs many frequencies.",
     xLabel: "offset k",
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k), exact finite sum",
     chartTextSampled:
-      "g(k) at the offsets k = 0, ±{step}, ±2·{step}, … up to ±{reach} (the current table has more offsets than the chart has room for), computed by the module as the exact finite sum over the h = {h} pairs. At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). The curve is symmetric in k and falls off with oscillations as the fast and slow frequencies drift out of phase.",
+      "g(k) at the offsets k = 0, ±{step}, ±2·{step}, … up to ±{reach} (the current table has more offsets than the chart has room for), computed as the exact finite sum over every (sin, cos) pair (h = {h}). At k = 0 every pair contributes cos 0 = 1, so g(0) = {g0} (h, times the square of the output scale when a preset scales its values). {shape}",
     gramText:
       "The Gram matrix ⟨PE(m), PE(n)⟩ for positions {from} … {to} under the current frequencies, computed here as the product of that block of the table with its transpose.",
     gramToeplitz:
@@ -44,9 +50,9 @@ export const strings = {
     gramLabel: "Gram matrix ⟨PE(m), PE(n)⟩ of a block of positions",
     rowLabel: "position m",
     colLabel: "position n",
-    toeplitz:
-      "The module's check over the same block: max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
-    tolerance: "tolerance {tolerance} (float64 rounding of {h} products)",
+    toeplitz: "Checked over the same block: max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
+    hood: "g(k) comes from the library's dotProducts, the exact finite sum in double precision; the check is its toeplitzError over the same block of the table, allowed the float64 rounding of h products.",
+    tolerance: "tolerance {tolerance} (float64 rounding of the products)",
     pass: "Toeplitz",
     fail: "not Toeplitz",
     oddExtra:
@@ -57,12 +63,18 @@ export const strings = {
     title: "相对位置与点积",
     lead: "把位置 m 和 n 的编码逐分量相乘再相加。每一对 (sin, cos) 贡献 sin(mω)·sin(nω) + cos(mω)·cos(nω)，也就是 cos((m − n)·ω)：点积只取决于两者的距离 m − n，与它们各自在哪个位置无关。注意力正是通过点积比较位置的，所以模型可以从中读出相对距离。",
     chartText:
-      "当前表格中出现的每个偏移 k 上的 g(k)，由模块对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。曲线关于 k 对称，随着快慢不同的频率逐渐错开相位，一边振荡一边衰减。",
+      "当前表格中出现的每个偏移 k 上的 g(k)，对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。{shape}",
+    shapeMany:
+      "曲线关于 k 对称，随着快慢不同的频率逐渐错开相位，一边振荡一边衰减。",
+    shapeFew:
+      "维度对这么少时，g 只是 {h} 个余弦之和，它们不会彼此错开太远：曲线只振荡，不衰减。衰减需要许多频率。",
+    shapeOne:
+      "只有一对时，g 就是一个余弦 cos(k·ω₀)：曲线只振荡，不衰减。衰减需要许多频率。",
     xLabel: "偏移 k",
     yLabel: "⟨PE(p), PE(p + k)⟩",
     series: "g(k)，精确的有限项求和",
     chartTextSampled:
-      "在偏移 k = 0, ±{step}, ±2·{step}, … 直到 ±{reach} 处的 g(k)（当前表格中的偏移比图表能容纳的多），由模块对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。曲线关于 k 对称，随着快慢不同的频率逐渐错开相位，一边振荡一边衰减。",
+      "在偏移 k = 0, ±{step}, ±2·{step}, … 直到 ±{reach} 处的 g(k)（当前表格中的偏移比图表能容纳的多），对 h = {h} 个频率对精确求和得到。k = 0 时每一对都贡献 cos 0 = 1，所以 g(0) = {g0}（即 h；若预设对数值做了缩放，还要乘以缩放系数的平方）。{shape}",
     gramText:
       "当前频率下位置 {from} … {to} 的 Gram 矩阵 ⟨PE(m), PE(n)⟩，这里由表格的这一块与其转置相乘得到。",
     gramToeplitz:
@@ -74,13 +86,14 @@ export const strings = {
     gramLabel: "一段位置上的 Gram 矩阵 ⟨PE(m), PE(n)⟩",
     rowLabel: "位置 m",
     colLabel: "位置 n",
-    toeplitz: "模块在同一块上的检验：max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
-    tolerance: "容差 {tolerance}（{h} 个乘积的 float64 舍入）",
+    toeplitz: "在同一块上检验：max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
+    hood: "g(k) 来自库函数 dotProducts，即双精度的精确有限和；检验用的是库函数 toeplitzError，作用于表格的同一块，容差为 h 个乘积的 float64 舍入。",
+    tolerance: "容差 {tolerance}（各乘积的 float64 舍入）",
     pass: "是 Toeplitz",
     fail: "不是 Toeplitz",
     oddExtra:
       "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，即可看到性质重新成立。",
-    error: "这些选项下无法计算点积：{message}",
+    error: "这些选项下无法计算点积。库的报错（英文原文）：{message}",
   },
 };
 
@@ -172,6 +185,9 @@ export function mount(root, app) {
         step,
         reach: grid.to,
         g0: Number(g0.toPrecision(6)),
+        shape: app.t(h === 1 ? "shapeOne" : h <= 3 ? "shapeFew" : "shapeMany", {
+          h,
+        }),
       }),
     );
 

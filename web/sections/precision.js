@@ -25,38 +25,44 @@ export const id = "precision";
 export const strings = {
   en: {
     title: "Precision at large positions",
-    lead: "Most framework code builds the table the direct way: positions and frequencies as float32 tensors, their product p·ωᵢ in float32, then sin and cos. Rounding the product to float32 moves the angle by up to about p·ωᵢ·10⁻⁷, and sin and cos pass that error straight on, so the error grows in proportion to the position. This module forms p·ωᵢ in double precision and rounds only the final value to float32: its error stays within one float32 rounding of the value, under one ulp of it, at every position.",
+    lead: "Most framework code builds the table the direct way: positions and frequencies as float32 tensors, their product p·ωᵢ in float32, then sin and cos. Rounding the product to float32 moves the angle by up to about p·ωᵢ·10⁻⁷, and sin and cos pass that error straight on, so the error grows in proportion to the position. Forming p·ωᵢ in double precision and rounding only the final value to float32 keeps the error within one float32 rounding of the value (about 6·10⁻⁸) at every position; this page's tables are made that way.",
     methodText:
-      "For each band of positions, the largest error over {rows} position(s) in the band and all {pairs} pairs of the current schedule. Float32 angle: ωᵢ and p·ωᵢ rounded with Math.fround, then Math.sin and Math.cos rounded to float32, as a float32 framework computes them. Module: the library's float32 table. The reference for both is Math.sin and Math.cos of the angle p·ωᵢ in double precision, with the library's ωᵢ; its own error, at most about 10⁻¹⁰ at p = 10⁶, is far below both curves.",
+      "For each band of positions, the largest error over {positions} in the band and all {pairs} pairs of the current schedule. Float32 angle: ωᵢ and p·ωᵢ rounded to float32, then sin and cos rounded to float32, as a float32 framework computes them. Rounded once: this page's float32 table. The reference for both is the sine and cosine of the angle p·ωᵢ in double precision; its own error, at most about 10⁻¹⁰ at p = 10⁶, is far below both curves.",
     summary:
-      "Near position {position}, the float32 angle is off by {naive}; the module's largest error anywhere on the chart is {module}, within one float32 rounding of the value ({bound}).",
+      "Near position {position}, the float32 angle is off by {naive}; rounded once, the largest error anywhere on the chart is {module}, within one float32 rounding of the value ({bound}).",
     summaryOver:
-      "Near position {position}, the float32 angle is off by {naive}; the module's largest error on the chart is {module}, more than one float32 rounding of the value ({bound}).",
+      "Near position {position}, the float32 angle is off by {naive}; rounded once, the largest error on the chart is {module}, more than one float32 rounding of the value ({bound}).",
     xLabel: "position p",
     yLabel: "largest |error|",
     naive: "float32 angle (framework code)",
-    module: "this module (float32 table)",
+    module: "angle in double, rounded once (float32)",
     bound: "one float32 rounding of a value below 1: 2⁻²⁴ ≈ 6·10⁻⁸",
     capped:
-      "At dim {dim}, each band is measured at {rows} position(s), to keep redraws fast.",
+      "At dim {dim}, each band is measured at {positions}, to keep redraws fast.",
+    onePosition: "1 position",
+    manyPositions: "{rows} positions",
+    hood: "The float32 table is the library's table() with dtype float32. The framework's way is reproduced with Math.fround on ωᵢ and on p·ωᵢ, then Math.sin and Math.cos rounded with Math.fround. Both are measured against Math.sin and Math.cos of the double-precision angle with the library's ωᵢ. One float32 rounding of a value below 1 is at most 2⁻²⁴, half a unit in the last place (ulp) at 1.",
     error: "The errors cannot be measured for these options: {message}",
   },
   zh: {
     title: "大位置处的精度",
-    lead: "大多数框架代码用最直接的方法生成表格：位置和频率都是 float32 张量，乘积 p·ωᵢ 也用 float32 计算，然后取 sin 和 cos。把乘积舍入到 float32 会让角度偏移多达约 p·ωᵢ·10⁻⁷，sin 和 cos 会原样继承这个误差，所以误差与位置成正比地增长。本模块用双精度计算 p·ωᵢ，只在最后把结果舍入到 float32：在任何位置，误差都不超过该值的一次 float32 舍入，即小于它的一个 ulp。",
+    lead: "大多数框架代码用最直接的方法生成表格：位置和频率都是 float32 张量，乘积 p·ωᵢ 也用 float32 计算，然后取 sin 和 cos。把乘积舍入到 float32 会让角度偏移多达约 p·ωᵢ·10⁻⁷，sin 和 cos 会原样继承这个误差，所以误差与位置成正比地增长。若用双精度计算 p·ωᵢ，只在最后把结果舍入到 float32，那么在任何位置，误差都不超过该值的一次 float32 舍入（约 6·10⁻⁸）；本页的表格就是这样算出来的。",
     methodText:
-      "在每个位置区间内，取区间中 {rows} 个位置、当前频率设置下全部 {pairs} 个频率对上的最大误差。float32 角度：用 Math.fround 把 ωᵢ 和 p·ωᵢ 舍入到 float32，再把 Math.sin 和 Math.cos 的结果舍入到 float32，与 float32 框架的算法相同。本模块：库生成的 float32 表格。两者的参考值都是双精度角度 p·ωᵢ（使用库给出的 ωᵢ）的 Math.sin 和 Math.cos；参考值自身的误差在 p = 10⁶ 时也不超过约 10⁻¹⁰，远低于两条曲线。",
+      "在每个位置区间内，取区间中 {positions}、当前频率设置下全部 {pairs} 个频率对上的最大误差。float32 角度：把 ωᵢ 和 p·ωᵢ 舍入到 float32，再把 sin 和 cos 的结果舍入到 float32，与 float32 框架的算法相同。只舍入一次：本页的 float32 表格。两者的参考值都是双精度角度 p·ωᵢ 的正弦和余弦；参考值自身的误差在 p = 10⁶ 时也不超过约 10⁻¹⁰，远低于两条曲线。",
     summary:
-      "在位置 {position} 附近，float32 角度的误差达到 {naive}；本模块在整幅图上的最大误差为 {module}，不超过该值的一次 float32 舍入（{bound}）。",
+      "在位置 {position} 附近，float32 角度的误差达到 {naive}；只舍入一次时，整幅图上的最大误差为 {module}，不超过该值的一次 float32 舍入（{bound}）。",
     summaryOver:
-      "在位置 {position} 附近，float32 角度的误差达到 {naive}；本模块在图上的最大误差为 {module}，超过了该值的一次 float32 舍入（{bound}）。",
+      "在位置 {position} 附近，float32 角度的误差达到 {naive}；只舍入一次时，图上的最大误差为 {module}，超过了该值的一次 float32 舍入（{bound}）。",
     xLabel: "位置 p",
     yLabel: "最大 |误差|",
     naive: "float32 角度（框架代码）",
-    module: "本模块（float32 表格）",
+    module: "双精度角度，只舍入一次（float32）",
     bound: "小于 1 的值的一次 float32 舍入：2⁻²⁴ ≈ 6·10⁻⁸",
-    capped: "维度为 {dim} 时，每个区间只测量 {rows} 个位置，以保证重绘流畅。",
-    error: "这些选项下无法测量误差：{message}",
+    capped: "维度为 {dim} 时，每个区间只测量 {positions}，以保证重绘流畅。",
+    onePosition: "1 个位置",
+    manyPositions: "{rows} 个位置",
+    hood: "float32 表格来自库函数 table()，dtype 为 float32。框架的算法用 Math.fround 复现：先舍入 ωᵢ 和 p·ωᵢ，再用 Math.fround 舍入 Math.sin 和 Math.cos 的结果。两者都与双精度角度（使用库给出的 ωᵢ）的 Math.sin、Math.cos 比较。小于 1 的值的一次 float32 舍入最多为 2⁻²⁴，即 1 处最后一位单位（ulp）的一半。",
+    error: "这些选项下无法测量误差。库的报错（英文原文）：{message}",
   },
 };
 
@@ -83,6 +89,8 @@ export function mount(root, app) {
       ),
     ),
   );
+  const countPositions = (rows) =>
+    app.t(rows === 1 ? "onePosition" : "manyPositions", { rows });
   const methodText = paragraph("");
   const box = chartBox();
   const summary = element("p", { className: "result" });
@@ -153,7 +161,7 @@ export function mount(root, app) {
     setText(
       methodText,
       app.t("methodText", {
-        rows,
+        positions: countPositions(rows),
         pairs: omega.length,
       }),
     );
@@ -173,6 +181,14 @@ export function mount(root, app) {
     summary.dataset.naive = String(naive[naive.length - 1]);
     summary.dataset.module = String(worst);
     const capped = rows < 2;
-    app.note(root, capped ? app.t("capped", { dim: state.dim, rows }) : "");
+    app.note(
+      root,
+      capped
+        ? app.t("capped", {
+            dim: state.dim,
+            positions: countPositions(rows),
+          })
+        : "",
+    );
   }
 }

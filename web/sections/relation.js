@@ -26,21 +26,31 @@ export const strings = {
     k: "offset k",
     pSlider: "position p (slider)",
     kSlider: "offset k (slider)",
-    chartTitle: "PE(p + k) and R(k)·PE(p) across the dimensions",
-    dimension: "dimension j",
+    pValue: "p = {p}",
+    play: "▶ Play: move p",
+    pause: "❚❚ Pause",
+    playHint:
+      "As p moves, both points of every pair turn together and the arc between them (k·ωᵢ) keeps its length: R(k) does not depend on p.",
+    sines: "The sines: sin((p + k)·ωᵢ) for every pair i",
+    cosines: "The cosines: cos((p + k)·ωᵢ) for every pair i",
+    pair: "pair i",
     value: "value",
-    direct: "PE(p + k), a table row",
+    direct: "PE(p + k), from the table",
     rotated: "R(k)·PE(p), the row at p rotated",
     mistaken: "with cos(k), sin(k) in R: the common mistake",
     mistakenError:
       "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
-    error: "largest |R(k)·PE(p) − PE(p + k)| (linearRelationError):",
-    tolerance:
-      "tolerance {tolerance}: two float32 roundings of values within ±1",
+    error:
+      "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
+    tolerance: "allowed: {tolerance}, two roundings to 32-bit floats",
+    hood: "Both sides come from the library: PE(p + k) is a row of table(), R(k)·PE(p) is rotate() applied to the row at p, and the largest difference is linearRelationError(), allowed 2⁻²³: two float32 roundings of values within ±1. The mistaken matrix is rotate() with every frequency set to 1.",
     pass: "pass",
     fail: "fail",
-    circles: "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k",
+    circles:
+      "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k. Drag a ● to change k.",
     circle: "pair {i}: k·ω{sub} = {angle} rad",
+    circleTurns: "pair {i}: k·ω{sub} = {angle} rad {sign} {turns} full turns",
+    circleTurn: "pair {i}: k·ω{sub} = {angle} rad {sign} 1 full turn",
     circleLabel: "Pair {i} on the unit circle",
     clamped: "{name} is limited to {min} … {max}; using {used}.",
     oddDim:
@@ -56,25 +66,35 @@ export const strings = {
     k: "偏移 k",
     pSlider: "位置 p（滑块）",
     kSlider: "偏移 k（滑块）",
-    chartTitle: "PE(p + k) 与 R(k)·PE(p) 在各维度上的取值",
-    dimension: "维度 j",
+    pValue: "p = {p}",
+    play: "▶ 播放：移动 p",
+    pause: "❚❚ 暂停",
+    playHint:
+      "p 变化时，每一对的两个点一起转动，它们之间的圆弧（k·ωᵢ）长度不变：R(k) 与 p 无关。",
+    sines: "正弦部分：每一对 i 的 sin((p + k)·ωᵢ)",
+    cosines: "余弦部分：每一对 i 的 cos((p + k)·ωᵢ)",
+    pair: "第 i 对",
     value: "数值",
-    direct: "PE(p + k)，表中的一行",
+    direct: "PE(p + k)，取自编码表",
     rotated: "R(k)·PE(p)，位置 p 的行经旋转",
     mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
     mistakenError:
       "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
-    error: "最大 |R(k)·PE(p) − PE(p + k)|（linearRelationError）：",
-    tolerance: "容差 {tolerance}：绝对值不超过 1 的数值的两次 float32 舍入",
+    error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
+    tolerance: "容差 {tolerance}：两次舍入到 32 位浮点数",
+    hood: "两边都来自库：PE(p + k) 是 table() 的一行，R(k)·PE(p) 是对位置 p 的行调用 rotate()，最大差值由 linearRelationError() 给出，容差为 2⁻²³，即绝对值不超过 1 的数值的两次 float32 舍入。错误的矩阵是把所有频率都设为 1 后的 rotate()。",
     pass: "通过",
     fail: "未通过",
-    circles: "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k",
-    circle: "第 {i} 对：k·ω{sub} = {angle} rad",
+    circles:
+      "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k。拖动 ● 可以改变 k。",
+    circle: "第 {i} 对：k·ω{sub} = {angle} 弧度",
+    circleTurns: "第 {i} 对：k·ω{sub} = {angle} 弧度 {sign} {turns} 整圈",
+    circleTurn: "第 {i} 对：k·ω{sub} = {angle} 弧度 {sign} 1 整圈",
     circleLabel: "第 {i} 对在单位圆上",
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
     oddDim:
       "维度为奇数（{dim}）时，最后一个 sin 列没有配对的 cos，不存在把 PE(p) 变成 PE(p + k) 的线性映射：换成偶数维度即可看到这一关系。",
-    failed: "这些选项下无法计算线性关系：{message}",
+    failed: "这些选项下无法计算线性关系。库的报错（英文原文）：{message}",
   },
 };
 
@@ -92,8 +112,30 @@ export const formulas = {
 
 // Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
 export const TOLERANCE = 2 ** -23;
-const P_RANGE = { min: -1e7, max: 1e7, slider: [0, 100000] };
+const P_RANGE = { min: -1e7, max: 1e7 };
 const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
+
+// The p slider is piecewise: its first tenth runs linearly over 0 … 1000,
+// where a reader sees single turns, the rest geometrically up to 100000.
+const TRAVEL = 1000;
+const LINEAR = { travel: 100, p: 1000 };
+const P_TOP = 100000;
+const GROWTH = Math.log(P_TOP / LINEAR.p);
+export function sliderToP(s) {
+  if (s <= LINEAR.travel) return (s / LINEAR.travel) * LINEAR.p;
+  const t = (s - LINEAR.travel) / (TRAVEL - LINEAR.travel);
+  return Math.round(LINEAR.p * Math.exp(t * GROWTH));
+}
+export function pToSlider(p) {
+  if (p <= 0) return 0;
+  if (p <= LINEAR.p) return (p / LINEAR.p) * LINEAR.travel;
+  if (p >= P_TOP) return TRAVEL;
+  const t = Math.log(p / LINEAR.p) / GROWTH;
+  return LINEAR.travel + t * (TRAVEL - LINEAR.travel);
+}
+
+// Play moves p by this much a frame: a slow turn of the fastest pair.
+const PLAY_STEP = 0.05;
 
 const parseIn = (range) => (text) => {
   const value = Number(text);
@@ -105,12 +147,26 @@ const parseIn = (range) => (text) => {
     : undefined;
 };
 
+const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
+const subscript = (i) => String(i).replace(/\d/g, (d) => SUBSCRIPT[d]);
+
+/**
+ * An angle as a reader counts it: the whole turns it makes and what is left,
+ * both with the angle's sign (5 rad stays 5 rad; 10⁶ rad is 159154 turns
+ * and 6.0 rad). { reduced, turns } with angle = reduced + 2π·turns.
+ */
+export function reduceAngle(angle) {
+  const turns = Math.trunc(angle / (2 * Math.PI));
+  return { reduced: angle - turns * 2 * Math.PI, turns };
+}
+
 export function mount(root, app) {
   const { lib } = app;
   let p = app.param("p", 100, parseIn(P_RANGE));
   let k = app.param("k", 3, parseIn(K_RANGE));
   let state = null;
   let frame = null;
+  let playing = null;
 
   heading(root, app);
   root.append(
@@ -123,40 +179,70 @@ export function mount(root, app) {
 
   const pInput = numberInput({ value: p }, "relation-p");
   const kInput = numberInput({ value: k }, "relation-k");
-  const [pLow, pHigh] = P_RANGE.slider;
   const [kLow, kHigh] = K_RANGE.slider;
   const pSlider = slider(
-    { value: p, min: pLow, max: pHigh, step: 1 },
+    { value: pToSlider(p), min: 0, max: TRAVEL, step: "any" },
     app.t("pSlider"),
   );
+  pSlider.dataset.testid = "relation-p-slider";
   const kSlider = slider(
     { value: k, min: kLow, max: kHigh, step: 0.25 },
     app.t("kSlider"),
   );
+  kSlider.dataset.testid = "relation-k-slider";
+  const playButton = element("button", {
+    type: "button",
+    testid: "relation-play",
+    "aria-pressed": "false",
+    text: app.t("play"),
+  });
   // Each number beside its slider.
   const group = (text, input, track) =>
     element("div", "field-group", [field(text, input), track]);
+  const circles = element("div", "sec-wrap");
+  // The circles sit beside the sliders, in view while one is dragged.
   root.append(
-    controlRow([
-      group(app.t("p"), pInput, pSlider),
-      group(app.t("k"), kInput, kSlider),
+    element("div", "relation-live", [
+      element("div", "relation-controls", [
+        controlRow([
+          group(app.t("p"), pInput, pSlider),
+          group(app.t("k"), kInput, kSlider),
+        ]),
+        controlRow([playButton]),
+      ]),
+      element("figure", "chart relation-circles", [
+        element("figcaption", "", [app.t("circles")]),
+        circles,
+      ]),
     ]),
+    element("p", "caption", [app.t("playHint")]),
   );
 
-  const chartBox = element("figure", "chart", [
-    element("figcaption", "", [app.t("chartTitle")]),
-  ]);
-  root.append(chartBox);
-  const chart = app.lineChart(chartBox, {
-    xLabel: app.t("dimension"),
-    yLabel: app.t("value"),
-    series: [
-      { label: app.t("mistaken") },
-      { label: app.t("direct") },
-      { label: app.t("rotated"), dash: true },
-    ],
-  });
-  app.exportable(chartBox, chart.canvas, "relation");
+  // The sines and the cosines of the row, each against the pair index: one
+  // smooth curve each, at any dim, instead of a zigzag between the two.
+  const figures = element("div", "small-multiples");
+  root.append(figures);
+  const part = (which) => {
+    const box = element("figure", "chart", [
+      element("figcaption", "", [app.t(which)]),
+    ]);
+    figures.append(box);
+    const chart = app.lineChart(box, {
+      testid: `relation-${which}`,
+      xLabel: app.t("pair"),
+      yLabel: app.t("value"),
+      // The two sides first, drawn over each other; the mistake last, in a
+      // colour of its own.
+      series: [
+        { label: app.t("direct"), colour: 0 },
+        { label: app.t("rotated"), dash: true, colour: 1 },
+        { label: app.t("mistaken"), colour: 6 },
+      ],
+    });
+    app.exportable(box, chart.canvas, `relation-${which}`);
+    return chart;
+  };
+  const charts = [part("sines"), part("cosines")];
 
   const check = resultRow(app.t("error"), {
     testid: "relation-max-error",
@@ -171,13 +257,10 @@ export function mount(root, app) {
   root.append(problemNote);
   const mistakenText = element("p", "caption");
   root.append(mistakenText);
-  const circles = element("div", "sec-wrap");
-  root.append(
-    element("figure", "chart", [
-      element("figcaption", "", [app.t("circles")]),
-      circles,
-    ]),
-  );
+
+  const showP = () =>
+    pSlider.setAttribute("aria-valuetext", app.t("pValue", { p }));
+  showP();
 
   function set(which, value, source) {
     const range = which === "p" ? P_RANGE : K_RANGE;
@@ -195,10 +278,14 @@ export function mount(root, app) {
     );
     if (which === "p") p = used;
     else k = used;
-    const [input, track] =
-      which === "p" ? [pInput, pSlider] : [kInput, kSlider];
-    if (source !== input) input.value = String(used);
-    if (source !== track) track.value = String(used);
+    if (which === "p") {
+      if (source !== pInput) pInput.value = String(used);
+      if (source !== pSlider) pSlider.value = String(pToSlider(used));
+      showP();
+    } else {
+      if (source !== kInput) kInput.value = String(used);
+      if (source !== kSlider) kSlider.value = String(used);
+    }
     app.setParam(which, used);
     if (frame === null)
       frame = requestAnimationFrame(() => {
@@ -207,9 +294,9 @@ export function mount(root, app) {
       });
   }
 
-  for (const [which, input, range] of [
-    ["p", pInput, pSlider],
-    ["k", kInput, kSlider],
+  for (const [which, input] of [
+    ["p", pInput],
+    ["k", kInput],
   ]) {
     input.addEventListener("input", () => {
       const value = Number(input.value);
@@ -220,10 +307,31 @@ export function mount(root, app) {
     input.addEventListener("change", () => {
       input.value = String(which === "p" ? p : k);
     });
-    range.addEventListener("input", () =>
-      set(which, Number(range.value), range),
-    );
   }
+  pSlider.addEventListener("input", () =>
+    set("p", sliderToP(Number(pSlider.value)), pSlider),
+  );
+  kSlider.addEventListener("input", () =>
+    set("k", Number(kSlider.value), kSlider),
+  );
+
+  function stop() {
+    if (playing !== null) cancelAnimationFrame(playing);
+    playing = null;
+    playButton.textContent = app.t("play");
+    playButton.setAttribute("aria-pressed", "false");
+  }
+  function step() {
+    if (!root.isConnected) return stop();
+    set("p", Math.round((p + PLAY_STEP) * 100) / 100);
+    playing = requestAnimationFrame(step);
+  }
+  playButton.addEventListener("click", () => {
+    if (playing !== null) return stop();
+    playButton.textContent = app.t("pause");
+    playButton.setAttribute("aria-pressed", "true");
+    playing = requestAnimationFrame(step);
+  });
 
   function draw(next) {
     state = next;
@@ -240,8 +348,16 @@ export function mount(root, app) {
       frequencies: new Float64Array(h).fill(1),
       oddDim: "zero-pad",
     });
-    const xs = Float64Array.from({ length: next.dim }, (_, j) => j);
-    chart.set(xs, [mistaken, there, moved]);
+    const map = next.columns();
+    const xs = Float64Array.from({ length: h }, (_, i) => i);
+    for (const [chart, column] of [
+      [charts[0], "sin"],
+      [charts[1], "cos"],
+    ]) {
+      const pick = (row) =>
+        Float64Array.from(xs, (i) => row[map.columnsOf(i)[column]]);
+      chart.set(xs, [pick(there), pick(moved), pick(mistaken)]);
+    }
     let wrong = 0;
     for (let j = 0; j < there.length; j++)
       wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
@@ -269,6 +385,23 @@ export function mount(root, app) {
     drawCircles(next, here, moved);
   }
 
+  // Dragging a ● turns its pair to the angle pointed at: k changes by the
+  // smallest turn that gets there, so a drag round and round counts turns.
+  let dragged = null;
+  function dragTo(event) {
+    const { canvas, i } = dragged;
+    const omega = state.frequencies()[i];
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left - box.width / 2;
+    const y = box.top + box.height / 2 - event.clientY;
+    if (x === 0 && y === 0) return;
+    const target = Math.atan2(y, x);
+    const now = Math.atan2(dragged.to[1], dragged.to[0]);
+    let turn = target - now;
+    turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+    set("k", Math.round((k + turn / omega) * 100) / 100, canvas);
+  }
+
   function drawCircles(next, here, moved) {
     const omega = next.frequencies();
     const h = omega.length;
@@ -277,12 +410,22 @@ export function mount(root, app) {
     ].filter((i) => i < h);
     if (circles.childElementCount !== chosen.length) {
       circles.replaceChildren(
-        ...chosen.map(() =>
-          element("figure", "circle", [
-            document.createElement("canvas"),
-            element("figcaption"),
-          ]),
-        ),
+        ...chosen.map(() => {
+          const canvas = document.createElement("canvas");
+          canvas.className = "draggable";
+          canvas.addEventListener("pointerdown", (event) => {
+            canvas.setPointerCapture(event.pointerId);
+            dragged = canvas.drag;
+            dragTo(event);
+          });
+          canvas.addEventListener("pointermove", (event) => {
+            if (dragged?.canvas === canvas) dragTo(event);
+          });
+          const release = () => (dragged = null);
+          canvas.addEventListener("pointerup", release);
+          canvas.addEventListener("pointercancel", release);
+          return element("figure", "circle", [canvas, element("figcaption")]);
+        }),
       );
     }
     const colours = theme(circles);
@@ -291,23 +434,30 @@ export function mount(root, app) {
       const canvas = figure.firstChild;
       canvas.setAttribute("role", "img");
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
+      canvas.dataset.pair = String(i);
       const { sin, cos } = next.columns().columnsOf(i);
       const angle = k * omega[i];
+      const { reduced, turns } = reduceAngle(angle);
+      const key =
+        turns === 0
+          ? "circle"
+          : Math.abs(turns) === 1
+            ? "circleTurn"
+            : "circleTurns";
       setText(
         figure.lastChild,
-        app.t("circle", {
+        app.t(key, {
           i,
-          sub: String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[d]),
-          angle: Number(angle.toPrecision(4)),
+          sub: subscript(i),
+          angle: Number(reduced.toFixed(3)),
+          sign: turns < 0 ? "−" : "+",
+          turns: Math.abs(turns),
         }),
       );
-      unitCircle(
-        canvas,
-        colours,
-        [here[cos], here[sin]],
-        [moved[cos], moved[sin]],
-        angle,
-      );
+      const to = [moved[cos], moved[sin]];
+      canvas.drag = { canvas, i, to };
+      if (dragged?.canvas === canvas) dragged = canvas.drag;
+      unitCircle(canvas, colours, [here[cos], here[sin]], to, reduced);
     });
   }
 
@@ -331,7 +481,7 @@ export function mount(root, app) {
           problem = app.t("failed", { message: error.message });
         }
       if (problem) {
-        chart.set(new Float64Array(0), []);
+        for (const chart of charts) chart.set(new Float64Array(0), []);
         check.clear();
         setText(mistakenText, "");
         circles.replaceChildren();
@@ -342,8 +492,8 @@ export function mount(root, app) {
   };
 }
 
-// The circle, the arc turned through (its last turn), and both points.
-function unitCircle(canvas, colours, from, to, angle) {
+// The circle, the arc turned through (the part of a turn), and both points.
+function unitCircle(canvas, colours, from, to, turn) {
   const size = 132;
   const { context } = fitCanvas(canvas, size, size);
   const c = size / 2;
@@ -363,7 +513,6 @@ function unitCircle(canvas, colours, from, to, angle) {
   context.arc(c, c, r, 0, 2 * Math.PI);
   context.stroke();
   const start = Math.atan2(from[1], from[0]);
-  const turn = angle % (2 * Math.PI);
   context.strokeStyle = colours.series[1];
   context.lineWidth = 3;
   context.beginPath();
@@ -372,7 +521,7 @@ function unitCircle(canvas, colours, from, to, angle) {
   context.stroke();
   const point = ([x, y], filled) => {
     context.beginPath();
-    context.arc(c + x * r, c - y * r, 5, 0, 2 * Math.PI);
+    context.arc(c + x * r, c - y * r, filled ? 7 : 5, 0, 2 * Math.PI);
     context.fillStyle = filled ? colours.series[0] : colours.background;
     context.strokeStyle = colours.series[0];
     context.lineWidth = 2;

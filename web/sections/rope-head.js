@@ -6,13 +6,22 @@
 // on m − n only.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { randomPair } from "../parts/rope-scores.js";
-import { element, numberField, setText } from "../parts/section-parts.js";
+import { reduceAngle } from "./relation.js";
+import {
+  element,
+  field,
+  numberField,
+  setText,
+  slider,
+} from "../parts/section-parts.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
 const RANGE = { min: -1e6, max: 1e6 };
 // The shift applied to both positions to show the score unchanged.
 const SHIFT = 1000;
+// The "move together" slider's reach either side of where m and n were set.
+const TOGETHER = 50;
 
 /** Components (a, b) of pair i in a head of HEAD_DIM, for a pairing. */
 export function pairComponents(i, pairing) {
@@ -26,6 +35,8 @@ const dot = (x, y) => {
 };
 
 const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
+// An angle less its whole turns, as the hand shows it.
+const turnPart = (angle) => reduceAngle(angle).reduced;
 
 /**
  * Mounts the head into `root`. pairing() gives the section's pairing,
@@ -47,6 +58,28 @@ export function mountHead(root, app, { pairing, seed }) {
     (input) => change("n", input),
     "rope-n",
   );
+  // Moves both positions by the same amount from where they were typed:
+  // the hands turn, the score after rotation stays.
+  let typed = { m, n };
+  const together = slider(
+    { value: 0, min: -TOGETHER, max: TOGETHER, step: 1 },
+    app.t("headShift"),
+  );
+  together.dataset.testid = "rope-shift";
+  const showTogether = () =>
+    together.setAttribute("aria-valuetext", app.t("headShiftValue", { m, n }));
+  showTogether();
+  together.addEventListener("input", () => {
+    const shift = Number(together.value);
+    m = Math.min(RANGE.max, Math.max(RANGE.min, typed.m + shift));
+    n = Math.min(RANGE.max, Math.max(RANGE.min, typed.n + shift));
+    mField.querySelector("input").value = String(m);
+    nField.querySelector("input").value = String(n);
+    app.setParam("m", m);
+    app.setParam("n", n);
+    showTogether();
+    if (last) draw(last);
+  });
   const fieldNote = element("p", { className: "note", role: "status" });
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
@@ -58,9 +91,14 @@ export function mountHead(root, app, { pairing, seed }) {
   root.append(
     element("h3", { text: app.t("headTitle") }),
     element("p", { className: "sec-text", text: app.t("headText") }),
-    element("div", { className: "sec-controls" }, [mField, nField]),
+    element("div", { className: "sec-controls" }, [
+      mField,
+      nField,
+      field(app.t("headShift"), together),
+    ]),
     fieldNote,
     dials,
+    element("p", { className: "caption", text: app.t("dialDrag") }),
     element(
       "div",
       {
@@ -100,11 +138,37 @@ export function mountHead(root, app, { pairing, seed }) {
     fieldNote.hidden = true;
     if (which === "m") m = value;
     else n = value;
+    typed = { m, n };
+    together.value = "0";
+    showTogether();
     app.setParam(which, value);
     if (last) draw(last);
   }
 
   let last = null;
+  // The query's solid hand on each dial, for dragging: its angle and ω.
+  const hands = [];
+  let dragging = -1;
+  // A hand dragged round turns the query by the smallest turn to the
+  // pointer: m moves by that turn over ω, in whole positions.
+  function dragTo(canvas, event) {
+    const hand = hands[dragging];
+    if (!hand) return;
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left - box.width / 2;
+    const y = box.top + box.height / 2 - event.clientY;
+    if (Math.hypot(x, y) < 4) return;
+    let turn = Math.atan2(y, x) - hand.angle;
+    turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+    const next = Math.round(m + turn / hand.omega);
+    if (next === m || next < RANGE.min || next > RANGE.max) return;
+    m = next;
+    typed = { m: m - Number(together.value), n: n - Number(together.value) };
+    mField.querySelector("input").value = String(m);
+    app.setParam("m", m);
+    showTogether();
+    if (last) draw(last);
+  }
 
   function draw(state) {
     last = state;
@@ -126,23 +190,48 @@ export function mountHead(root, app, { pairing, seed }) {
     const colours = theme(root);
     if (dials.childElementCount !== PAIRS)
       dials.replaceChildren(
-        ...Array.from({ length: PAIRS }, (_, i) =>
-          element("figure", { className: "sec-dial" }, [
-            element("canvas", {
-              role: "img",
-              "aria-label": app.t("dialLabel", { i }),
-            }),
+        ...Array.from({ length: PAIRS }, (_, i) => {
+          const canvas = element("canvas", {
+            role: "img",
+            className: "draggable",
+            "aria-label": app.t("dialLabel", { i }),
+            testid: `rope-dial-${i}`,
+          });
+          canvas.addEventListener("pointerdown", (event) => {
+            canvas.setPointerCapture(event.pointerId);
+            dragging = i;
+            dragTo(canvas, event);
+          });
+          canvas.addEventListener("pointermove", (event) => {
+            if (dragging === i) dragTo(canvas, event);
+          });
+          const release = () => (dragging = -1);
+          canvas.addEventListener("pointerup", release);
+          canvas.addEventListener("pointercancel", release);
+          return element("figure", { className: "sec-dial" }, [
+            canvas,
             element("figcaption"),
-          ]),
-        ),
+          ]);
+        }),
       );
     const rows = [];
     for (let i = 0; i < PAIRS; i++) {
       const [a, b] = pairComponents(i, options.pairing);
       const figure = dials.children[i];
+      // The angle from the key's hand to the query's, as part of a turn.
+      let between = Math.atan2(qm[b], qm[a]) - Math.atan2(kn[b], kn[a]);
+      between -= 2 * Math.PI * Math.round(between / (2 * Math.PI));
       setText(
         figure.lastChild,
-        app.t("dialCaption", { i, omega: short(omega[i]) }),
+        app.t("dialCaption", {
+          i,
+          omega: short(omega[i]),
+          between: short(between, 3),
+        }),
+      );
+      figure.firstChild.dataset.between = String(between);
+      figure.firstChild.dataset.before = String(
+        Math.atan2(q[b], q[a]) - Math.atan2(k[b], k[a]),
       );
       drawDial(figure.firstChild, colours, [
         { x: q[a], y: q[b], colour: colours.series[0], faint: true },
@@ -150,11 +239,12 @@ export function mountHead(root, app, { pairing, seed }) {
         { x: k[a], y: k[b], colour: colours.series[1], faint: true },
         { x: kn[a], y: kn[b], colour: colours.series[1] },
       ]);
+      hands[i] = { angle: Math.atan2(qm[b], qm[a]), omega: omega[i] };
       rows.push([
         String(i),
         `(${a}, ${b})`,
         short(omega[i]),
-        `${short(m * omega[i])} · ${short(n * omega[i])}`,
+        `${short(turnPart(m * omega[i]))}, ${short(turnPart(n * omega[i]))}`,
         `(${short(q[a], 3)}, ${short(q[b], 3)})`,
         `(${short(qm[a], 3)}, ${short(qm[b], 3)})`,
         `(${short(k[a], 3)}, ${short(k[b], 3)})`,
@@ -217,33 +307,59 @@ export function mountHead(root, app, { pairing, seed }) {
   return { update: draw, redraw: () => last && draw(last) };
 }
 
-// One dial: the unit circle and each vector of the pair as a hand, faint
-// before rotation and solid after.
+// One dial: the unit circle, each vector of the pair as a hand with an
+// arrowhead, faint and dashed before rotation, solid after, and the arc
+// from the key's solid hand to the query's, the angle the score sees.
+const DIAL = 136;
 function drawDial(canvas, colours, hands) {
-  const size = 112;
-  const { context } = fitCanvas(canvas, size, size);
-  const c = size / 2;
+  const { context } = fitCanvas(canvas, DIAL, DIAL);
+  const c = DIAL / 2;
   context.fillStyle = colours.background;
-  context.fillRect(0, 0, size, size);
-  context.strokeStyle = colours.grid;
+  context.fillRect(0, 0, DIAL, DIAL);
+  context.strokeStyle = colours.axis;
   context.lineWidth = 1;
   context.beginPath();
   context.arc(c, c, c - 6, 0, 2 * Math.PI);
   context.stroke();
   // Each hand scaled to the largest, so short pairs still show their angle.
   const reach = Math.max(...hands.map((h) => Math.hypot(h.x, h.y))) || 1;
+  const angleOf = (hand) => Math.atan2(hand.y, hand.x);
+  const [, query, , key] = hands;
+  const from = angleOf(key);
+  let turn = angleOf(query) - from;
+  turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+  context.strokeStyle = colours.text;
+  context.lineWidth = 1.5;
+  context.beginPath();
+  // Canvas angles run clockwise: negate to draw counter-clockwise.
+  context.arc(c, c, 18, -from, -(from + turn), turn > 0);
+  context.stroke();
   for (const hand of hands) {
-    const r = ((c - 8) * Math.hypot(hand.x, hand.y)) / reach;
-    const angle = Math.atan2(hand.y, hand.x);
+    const r = ((c - 10) * Math.hypot(hand.x, hand.y)) / reach;
+    const angle = angleOf(hand);
+    const tipX = c + r * Math.cos(angle);
+    const tipY = c - r * Math.sin(angle);
     context.strokeStyle = hand.colour;
-    context.globalAlpha = hand.faint ? 0.4 : 1;
+    context.fillStyle = hand.colour;
+    context.globalAlpha = hand.faint ? 0.55 : 1;
     context.lineWidth = hand.faint ? 2 : 3;
     context.setLineDash(hand.faint ? [3, 3] : []);
     context.beginPath();
     context.moveTo(c, c);
-    context.lineTo(c + r * Math.cos(angle), c - r * Math.sin(angle));
+    context.lineTo(tipX, tipY);
     context.stroke();
+    context.setLineDash([]);
+    // The arrowhead, along the hand.
+    const size = hand.faint ? 6 : 8;
+    context.beginPath();
+    context.moveTo(tipX, tipY);
+    for (const side of [-0.45, 0.45])
+      context.lineTo(
+        tipX - size * Math.cos(angle + side),
+        tipY + size * Math.sin(angle + side),
+      );
+    context.closePath();
+    context.fill();
   }
   context.globalAlpha = 1;
-  context.setLineDash([]);
 }

@@ -11,7 +11,7 @@ export const id = "table";
 export const strings = {
   en: {
     title: "The table",
-    lead: "Row p of the table is the encoding of position p; its columns hold sines and cosines of the angles p·ωᵢ, one frequency ωᵢ per (sin, cos) pair. The first pairs turn fast and change from row to row; the last ones turn so slowly that they barely move over thousands of positions. Together they give every position a distinct pattern, the way the hands of a clock with many dials do.",
+    lead: "Row p of the table is the encoding of position p; its columns hold sines and cosines of the angles p·ωᵢ, one frequency ωᵢ per (sin, cos) pair. The first pairs turn fast and change from row to row; the last ones turn so slowly that they barely move over thousands of positions. Together they give every position a distinct pattern, the way the hands of a clock with many dials do. In the formulas, d is the dimension (the number of columns), h = ⌊d/2⌋ the number of pairs, i = 0 … h − 1 a pair's index, and b the base, 10000 in the paper.",
     heatmapLabel:
       "Heatmap of the encoding table: positions down, dimensions across",
     position: "position p",
@@ -37,7 +37,7 @@ export const strings = {
   },
   zh: {
     title: "编码表",
-    lead: "表中的第 p 行就是位置 p 的编码；各列是角度 p·ωᵢ 的正弦和余弦，每一对 (sin, cos) 对应一个频率 ωᵢ。前几对转得很快，每一行都不同；最后几对转得极慢，上千个位置也几乎不动。它们合在一起，让每个位置都有独一无二的图案，就像一只有许多表盘的钟。",
+    lead: "表中的第 p 行就是位置 p 的编码；各列是角度 p·ωᵢ 的正弦和余弦，每一对 (sin, cos) 对应一个频率 ωᵢ。前几对转得很快，每一行都不同；最后几对转得极慢，上千个位置也几乎不动。它们合在一起，让每个位置都有独一无二的图案，就像一只有许多表盘的钟。公式中 d 是维度（列数），h = ⌊d/2⌋ 是对数，i = 0 … h − 1 是每一对的编号，b 是底数，论文中为 10000。",
     heatmapLabel: "编码表热力图：纵向为位置，横向为维度",
     position: "位置 p",
     dimension: "维度 j",

@@ -1,0 +1,207 @@
+// Why adding the encoding does not make attention relative: the score
+// (W_Q(x_m + PE(m)))·(W_K(x_n + PE(n))) splits into four terms, three of
+// which mix a word with an absolute position. Shifting both positions by the
+// same amount changes that score; with RoPE, the library's rotation of the
+// projected query and key, it does not. Word vectors and weights are seeded;
+// the encoding and the rotation come from the module.
+import { generator } from "../parts/rope-scores.js";
+import {
+  element,
+  field,
+  heading,
+  paragraph,
+  setText,
+  slider,
+} from "../parts/section-parts.js";
+import { randomMatrix } from "./order.js";
+
+// Drawn without the preset's table: a preset's refusal leaves it be.
+export const presetFree = true;
+
+export const id = "crossterms";
+
+export const strings = {
+  en: {
+    title: "Why adding is not enough: the cross terms",
+    lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the previous sections does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE, next, removes the mixing.",
+    shift: "move both words by s",
+    shiftValue: "m = {m}, n = {n}",
+    term: "term",
+    value: "value",
+    wordWord: "word · word",
+    wordPos: "word at m · position n",
+    posWord: "position m · word at n",
+    posPos: "position · position",
+    total: "score with positions added",
+    rope: "score with RoPE instead",
+    positions: "query at m = {m}, key at n = {n} (m − n = {diff})",
+    summary:
+      "Since s = 0 the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
+    tableLabel: "The four terms of the attention score",
+    setup:
+      "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
+  },
+  zh: {
+    title: "只加位置还不够：交叉项",
+    lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以前面几节中整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。下一节的 RoPE 消除了这种混合。",
+    shift: "两个词同时移动 s",
+    shiftValue: "m = {m}，n = {n}",
+    term: "项",
+    value: "数值",
+    wordWord: "词 · 词",
+    wordPos: "位置 m 的词 · 位置 n",
+    posWord: "位置 m · 位置 n 的词",
+    posPos: "位置 · 位置",
+    total: "加上位置后的得分",
+    rope: "改用 RoPE 的得分",
+    positions: "查询在 m = {m}，键在 n = {n}（m − n = {diff}）",
+    summary:
+      "与 s = 0 时相比，加上位置的得分变化了 {added}；RoPE 的得分只变化了 {rope}，即 32 位浮点数的舍入。",
+    tableLabel: "注意力得分的四项",
+    setup:
+      "两个随机词向量和宽度为 {dim} 的随机权重；编码和旋转都取自本页，宽度相同。",
+  },
+};
+
+export const formulas = {
+  expand: [
+    String.raw`(x_m + \PE(m))^{\top} A\, (x_n + \PE(n)) =`,
+    String.raw`x_m^{\top} A\, x_n + x_m^{\top} A \PE(n)`,
+    String.raw`{} + \PE(m)^{\top} A\, x_n + \PE(m)^{\top} A \PE(n),`,
+    String.raw`A = W_Q^{\top} W_K`,
+  ],
+};
+
+const DIM = 16;
+const SEED = 11;
+const M = 5;
+const N = 2;
+const REACH = 200;
+
+const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
+const times = (matrix, x) => Float64Array.from(matrix, (row) => dot(row, x));
+const short = (v) =>
+  Math.abs(v) < 1e-3 && v !== 0
+    ? v.toExponential(1)
+    : String(Number(v.toPrecision(4)));
+
+export function mount(root, app) {
+  const { lib } = app;
+  heading(root, app);
+  root.append(
+    element("div", "formula formula-display", [
+      app.displayMath(formulas.expand),
+    ]),
+  );
+  const next = generator(SEED);
+  const [xm, xn] = randomMatrix(next, 2, DIM).map((row) =>
+    row.map((v) => v * 4),
+  );
+  const wq = randomMatrix(next, DIM, DIM);
+  const wk = randomMatrix(next, DIM, DIM);
+  const shift = slider(
+    { value: 0, min: 0, max: REACH, step: 1 },
+    app.t("shift"),
+  );
+  shift.dataset.testid = "crossterm-shift";
+  const where = element("p", { className: "caption" });
+  const body = element("tbody");
+  const summary = element("p", {
+    className: "result",
+    testid: "crossterm-summary",
+    role: "status",
+  });
+  root.append(
+    element("div", "sec-controls", [field(app.t("shift"), shift), where]),
+    element(
+      "div",
+      {
+        className: "pair-table-box",
+        tabindex: "0",
+        role: "region",
+        "aria-label": app.t("tableLabel"),
+      },
+      [
+        element(
+          "table",
+          { className: "pair-table", testid: "crossterm-table" },
+          [
+            element("thead", {}, [
+              element("tr", {}, [
+                element("th", { scope: "col", text: app.t("term") }),
+                element("th", { scope: "col", text: app.t("value") }),
+              ]),
+            ]),
+            body,
+          ],
+        ),
+      ],
+    ),
+    summary,
+    paragraph(app.t("setup", { dim: DIM }), "caption"),
+  );
+
+  function scores(s) {
+    const m = M + s;
+    const n = N + s;
+    const table = lib.table({ dim: DIM, positions: [m, n], dtype: "float64" });
+    const pm = table.subarray(0, DIM);
+    const pn = table.subarray(DIM);
+    const q = (x) => times(wq, x);
+    const k = (x) => times(wk, x);
+    const terms = {
+      wordWord: dot(q(xm), k(xn)),
+      wordPos: dot(q(xm), k(pn)),
+      posWord: dot(q(pm), k(xn)),
+      posPos: dot(q(pm), k(pn)),
+    };
+    const total = dot(
+      q(xm.map((v, j) => v + pm[j])),
+      k(xn.map((v, j) => v + pn[j])),
+    );
+    const options = { dim: DIM, base: 10000 };
+    const rope = dot(
+      lib.rope(Float32Array.from(q(xm)), m, options),
+      lib.rope(Float32Array.from(k(xn)), n, options),
+    );
+    return { m, n, terms, total, rope };
+  }
+  const start = scores(0);
+
+  function show() {
+    const s = Number(shift.value);
+    const now = scores(s);
+    shift.setAttribute("aria-valuetext", app.t("shiftValue", now));
+    setText(
+      where,
+      app.t("positions", { m: now.m, n: now.n, diff: now.m - now.n }),
+    );
+    const rows = [
+      ...Object.entries(now.terms).map(([key, v]) => [app.t(key), v, key]),
+      [app.t("total"), now.total, "total"],
+      [app.t("rope"), now.rope, "rope"],
+    ];
+    body.replaceChildren(
+      ...rows.map(([label, v, key]) => {
+        const row = element("tr", {}, [
+          element("td", { text: label }),
+          element("td", { text: short(v) }),
+        ]);
+        row.dataset.term = key;
+        row.dataset.value = String(v);
+        return row;
+      }),
+    );
+    const added = Math.abs(now.total - start.total);
+    const rope = Math.abs(now.rope - start.rope);
+    summary.dataset.added = String(added);
+    summary.dataset.rope = String(rope);
+    setText(
+      summary,
+      app.t("summary", { added: short(added), rope: short(rope) }),
+    );
+  }
+  shift.addEventListener("input", show);
+  show();
+  return { update() {} };
+}
