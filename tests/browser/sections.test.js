@@ -537,6 +537,19 @@ test("the float32 angle error grows with position; the module's stays within one
   assert.ok(Number(await summary.getAttribute("data-module")) <= ONE_ROUNDING);
   assert.match(await summary.textContent(), /within one float32 rounding/);
   assert.ok(Number(await summary.getAttribute("data-naive")) > 5e-3);
+  // The bound that holds: the library's float32 is correctly rounded, half
+  // an ulp, as its formula beside the chart says.
+  assert.match(
+    await page.locator("#precision").textContent(),
+    /correctly rounded: each is the float32 nearest the exact value/,
+  );
+  assert.match(
+    await page
+      .locator("#precision math annotation")
+      .allTextContents()
+      .then((t) => t.join(" ")),
+    /\\tfrac\{1\}\{2\}\s*\\,\\mathrm\{ulp\}_\{32\}/,
+  );
   assert.deepEqual(errors, []);
   await close();
 });

@@ -41,7 +41,7 @@ export const strings = {
       "At dim {dim}, each band is measured at {positions}, to keep redraws fast.",
     onePosition: "1 position",
     manyPositions: "{rows} positions",
-    hood: "The float32 table is the library's table() with dtype float32. The framework's way is reproduced with Math.fround on ωᵢ and on p·ωᵢ, then Math.sin and Math.cos rounded with Math.fround. Both are measured against Math.sin and Math.cos of the double-precision angle with the library's ωᵢ. One float32 rounding of a value below 1 is at most 2⁻²⁴, half a unit in the last place (ulp) at 1.",
+    hood: "The float32 table is the library's table() with dtype float32. The framework's way is reproduced with Math.fround on ωᵢ and on p·ωᵢ, then Math.sin and Math.cos rounded with Math.fround. Both are measured against Math.sin and Math.cos of the double-precision angle with the library's ωᵢ. The library's float32 values are correctly rounded: each is the float32 nearest the exact value, within half a unit in the last place (ulp), at most 2⁻²⁵ for a value below 1 (except within a millionth of an ulp of a tie between two floats). The chart checks the looser 2⁻²⁴, which leaves room for the error of its double-precision reference.",
     error: "The errors cannot be measured for these options: {message}",
   },
   zh: {
@@ -61,7 +61,7 @@ export const strings = {
     capped: "维度为 {dim} 时，每个区间只测量 {positions}，以保证重绘流畅。",
     onePosition: "1 个位置",
     manyPositions: "{rows} 个位置",
-    hood: "float32 表格来自库函数 table()，dtype 为 float32。框架的算法用 Math.fround 复现：先舍入 ωᵢ 和 p·ωᵢ，再用 Math.fround 舍入 Math.sin 和 Math.cos 的结果。两者都与双精度角度（使用库给出的 ωᵢ）的 Math.sin、Math.cos 比较。小于 1 的值的一次 float32 舍入最多为 2⁻²⁴，即 1 处最后一位单位（ulp）的一半。",
+    hood: "float32 表格来自库函数 table()，dtype 为 float32。框架的算法用 Math.fround 复现：先舍入 ωᵢ 和 p·ωᵢ，再用 Math.fround 舍入 Math.sin 和 Math.cos 的结果。两者都与双精度角度（使用库给出的 ωᵢ）的 Math.sin、Math.cos 比较。库给出的 float32 值是正确舍入的：每个值都是离精确值最近的 float32，误差不超过最后一位单位（ulp）的一半，对小于 1 的值至多 2⁻²⁵（只有离两个浮点数正中间不到百万分之一 ulp 的值除外）。图表检查的是更宽的 2⁻²⁴，为它的双精度参考值自身的误差留出余地。",
     error: "这些选项下无法测量误差。库的报错（英文原文）：{message}",
   },
 };
@@ -70,7 +70,7 @@ export const formulas = {
   naive: String.raw`\tilde{a} = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(p)\cdot \mathrm{fl}_{32}(\omega_i)\big),`,
   naiveBound: String.raw`|\tilde{a} - p\,\omega_i| \lesssim 2^{-23}\, p\,\omega_i`,
   module: String.raw`\PE(p, 2i) = \mathrm{fl}_{32}\big(\sin(p\,\omega_i)\big),`,
-  moduleBound: String.raw`|\mathrm{error}| < \mathrm{ulp}_{32}(\PE) \le 2^{-24}`,
+  moduleBound: String.raw`|\mathrm{error}| \le \tfrac{1}{2}\,\mathrm{ulp}_{32}(\PE) < 2^{-24}`,
 };
 
 export function mount(root, app) {
