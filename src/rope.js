@@ -336,10 +336,11 @@ function run(spec, vectors, positions, perCall, memory) {
 }
 
 // One kernel call on a chunk in module memory: { data, count, repeat,
-// span, list, one, omega, streams }.
-function turn(spec, chunk, dtype) {
+// span, list, one, omega, streams }; `api` names the public function in a
+// refusal.
+function turn(spec, chunk, dtype, api = spec.prepared.api) {
   const args = {
-    api: spec.prepared.api,
+    api,
     given: spec.prepared,
     out: chunk.data,
     input: chunk.data,
@@ -448,6 +449,9 @@ export function rope(vectors, positions, options) {
  * only `out` or `inPlace`. The plan keeps its module memory between calls;
  * `dispose()` frees it.
  */
+// A plan collected without dispose() gives its module memory back.
+const unreleased = new FinalizationRegistry((memory) => memory.release());
+
 class RopePlan {
   #spec;
   #memory = new Reservation("a rope plan");
@@ -455,6 +459,7 @@ class RopePlan {
 
   constructor(spec) {
     this.#spec = spec;
+    unreleased.register(this, this.#memory, this);
   }
 
   apply(vectors, positions, perCall) {
@@ -475,6 +480,7 @@ class RopePlan {
   dispose() {
     this.#disposed = true;
     this.#memory.release();
+    unreleased.unregister(this);
   }
 }
 
@@ -495,7 +501,7 @@ export function createRope(options) {
     const omega = scratch(spec.pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, spec.pairs).set(spec.omega);
     turn(
-      { ...spec, prepared: { ...spec.prepared, api: "createRope" } },
+      spec,
       {
         data: 0,
         count: 0,
@@ -507,6 +513,7 @@ export function createRope(options) {
         streams: 0,
       },
       0,
+      "createRope",
     );
   });
   return new RopePlan(spec);
