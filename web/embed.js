@@ -28,6 +28,7 @@ import {
 import { sections } from "./sections/index.js";
 import { CONTROLS, readControl, withOptions } from "./state.js";
 import { drawQueue } from "./draw-queue.js";
+import { inWords } from "./parts/library-error.js";
 
 const ready = lib.init();
 
@@ -223,7 +224,7 @@ class Panel extends HTMLElement {
         this.mounted.root,
         error
           ? translate(strings, this.mounted.lang, "failed", {
-              message: error.message,
+              message: inWords(error, this.mounted.lang),
             })
           : "",
         "failed",

@@ -89,7 +89,7 @@ export const strings = {
     badHash: "链接中 {name} 的值（“{value}”）无效，改用 {used}。",
     unknownKey: "链接中的键 “{key}” 无法识别，已忽略。",
     longHash: "链接中的设置过长，不像是真实的设置，已忽略；显示的是默认值。",
-    failed: "这些选项下无法计算此面板。库的报错（英文原文）：{message}",
+    failed: "这些选项下无法计算此面板：{message}",
     downloads: "下载图表",
     pngOf: "PNG：{title}",
     footer:

@@ -24,6 +24,7 @@ import {
   stateFromEntries,
   withOptions,
 } from "./state.js";
+import { inWords } from "./parts/library-error.js";
 
 const page = {
   lang: "en",
@@ -235,7 +236,9 @@ function render(messages) {
       note(
         sectionRoot,
         error || mounted.broken
-          ? t("failed", { message: (error ?? mounted.broken).message })
+          ? t("failed", {
+              message: inWords(error ?? mounted.broken, page.lang),
+            })
           : "",
         "failed",
       );

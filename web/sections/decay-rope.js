@@ -11,6 +11,7 @@ import {
   paragraph,
   select,
 } from "../parts/section-parts.js";
+import { inWords } from "../parts/library-error.js";
 
 /** Each scheme with its model's rope_theta and original context length. */
 export const SCHEMES = {
@@ -254,7 +255,7 @@ export function mountRopePanel(root, app) {
         scaling: { type: "default" },
       });
     } catch (error) {
-      return app.t("error", { message: error.message });
+      return app.t("error", { message: inWords(error, app.lang) });
     }
     const pairs = dim / 2;
     chartsFor(scheme);
@@ -278,7 +279,7 @@ export function mountRopePanel(root, app) {
         lib.dotProducts({ dim, frequencies: inverseFrequencies, offsets: x }),
       );
     } catch (error) {
-      return app.t("error", { message: error.message });
+      return app.t("error", { message: inWords(error, app.lang) });
     }
     decay.set(x, sums);
     decayText.textContent = app.t("decayText", {

@@ -25,6 +25,7 @@ import {
   paragraph,
   select,
 } from "../parts/section-parts.js";
+import { inWords } from "../parts/library-error.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
@@ -92,7 +93,7 @@ export const strings = {
     capped:
       "维度为 {dim} 时每条曲线只取 {points} 个点，以保证重绘流畅：远距离时网格只是对求和的快速振荡进行采样。",
     none: "请至少选择一个函数族。",
-    error: "这些选项下无法计算衰减。库的报错（英文原文）：{message}",
+    error: "这些选项下无法计算衰减：{message}",
   },
 };
 
@@ -304,7 +305,9 @@ export function mount(root, app) {
       const capped = points < POINTS.max;
       app.note(notes, capped ? app.t("capped", { points, dim }) : "");
     } catch (error) {
-      message.textContent = app.t("error", { message: error.message });
+      message.textContent = app.t("error", {
+        message: inWords(error, app.lang),
+      });
       message.hidden = false;
     }
     shown = key;

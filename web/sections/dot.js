@@ -19,6 +19,7 @@ import {
   scientific,
   setText,
 } from "../parts/section-parts.js";
+import { inWords } from "../parts/library-error.js";
 
 export const id = "dot";
 
@@ -93,7 +94,7 @@ export const strings = {
     fail: "不是 Toeplitz",
     oddExtra:
       "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，即可看到性质重新成立。",
-    error: "这些选项下无法计算点积。库的报错（英文原文）：{message}",
+    error: "这些选项下无法计算点积：{message}",
   },
 };
 
@@ -148,7 +149,9 @@ export function mount(root, app) {
         yield* draw(state, n, start);
         message.hidden = true;
       } catch (error) {
-        message.textContent = app.t("error", { message: error.message });
+        message.textContent = app.t("error", {
+          message: inWords(error, app.lang),
+        });
         message.hidden = false;
       }
       shown = key;

@@ -19,6 +19,7 @@ import {
   scientific,
   setText,
 } from "../parts/section-parts.js";
+import { inWords } from "../parts/library-error.js";
 
 export const id = "precision";
 
@@ -62,7 +63,7 @@ export const strings = {
     onePosition: "1 个位置",
     manyPositions: "{rows} 个位置",
     hood: "float32 表格来自库函数 table()，dtype 为 float32。框架的算法用 Math.fround 复现：先舍入 ωᵢ 和 p·ωᵢ，再用 Math.fround 舍入 Math.sin 和 Math.cos 的结果。两者都与双精度角度（使用库给出的 ωᵢ）的 Math.sin、Math.cos 比较。库给出的 float32 值是正确舍入的：每个值都是离精确值最近的 float32，误差不超过最后一位单位（ulp）的一半，对小于 1 的值至多 2⁻²⁵（只有离两个浮点数正中间不到百万分之一 ulp 的值除外）。图表检查的是更宽的 2⁻²⁴，为它的双精度参考值自身的误差留出余地。",
-    error: "这些选项下无法测量误差。库的报错（英文原文）：{message}",
+    error: "这些选项下无法测量误差：{message}",
   },
 };
 
@@ -123,7 +124,9 @@ export function mount(root, app) {
         yield* draw(state);
         message.hidden = true;
       } catch (error) {
-        message.textContent = app.t("error", { message: error.message });
+        message.textContent = app.t("error", {
+          message: inWords(error, app.lang),
+        });
         message.hidden = false;
       }
       shown = key;

@@ -13,6 +13,7 @@ import {
   slider,
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
+import { inWords } from "../parts/library-error.js";
 
 export const id = "relation";
 
@@ -94,7 +95,7 @@ export const strings = {
     clamped: "{name} 的范围是 {min} … {max}，改用 {used}。",
     oddDim:
       "维度为奇数（{dim}）时，最后一个 sin 列没有配对的 cos，不存在把 PE(p) 变成 PE(p + k) 的线性映射：换成偶数维度即可看到这一关系。",
-    failed: "这些选项下无法计算线性关系。库的报错（英文原文）：{message}",
+    failed: "这些选项下无法计算线性关系：{message}",
   },
 };
 
@@ -478,7 +479,7 @@ export function mount(root, app) {
         try {
           draw(next);
         } catch (error) {
-          problem = app.t("failed", { message: error.message });
+          problem = app.t("failed", { message: inWords(error, app.lang) });
         }
       if (problem) {
         for (const chart of charts) chart.set(new Float64Array(0), []);

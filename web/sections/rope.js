@@ -24,6 +24,7 @@ import {
   select,
   setText,
 } from "../parts/section-parts.js";
+import { inWords } from "../parts/library-error.js";
 
 export const id = "rope";
 
@@ -113,7 +114,7 @@ export const strings = {
       "RoPE 旋转的是成对的分量，需要偶数维度：这里略去了 {dim} 个分量中的最后一个。",
     capped:
       "维度为 {dim} 时，得分矩阵只取 {n} 个位置（少于 {max}），以保证重绘流畅。",
-    error: "这些选项下无法计算 RoPE。库的报错（英文原文）：{message}",
+    error: "这些选项下无法计算 RoPE：{message}",
     headTitle: "维度为 8 的注意力头，位于位置 m 和 n",
     headText:
       "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角 (m − n)·ωᵢ：让 m 和 n 一起移动，什么都不会变。",
@@ -307,7 +308,9 @@ export function mount(root, app) {
       app.note(root, capped ? app.t("capped", { n, dim, max: SCORE_MAX }) : "");
       message.hidden = true;
     } catch (error) {
-      message.textContent = app.t("error", { message: error.message });
+      message.textContent = app.t("error", {
+        message: inWords(error, app.lang),
+      });
       message.hidden = false;
     }
     shown = key;

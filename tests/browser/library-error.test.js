@@ -1,0 +1,59 @@
+// The page says a library error in the reader's language, from the error's
+// data (its option and rule code), never in the library's English words.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as pe from "../../dist/index.js";
+import { inWords } from "../../web/parts/library-error.js";
+
+await pe.init();
+
+function refusal(call) {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  assert.fail("the call was not refused");
+}
+
+test("library refusals read as the page's own sentences in both languages", () => {
+  const cases = [
+    [
+      () => pe.table({ positions: 4, dim: 8, base: 1 }),
+      "The base b must be a finite number above 1.",
+      "底数 b 必须是大于 1 的有限数。",
+    ],
+    [
+      () => pe.table({ positions: [0, NaN], dim: 8 }),
+      "The positions must be a finite number.",
+      "位置必须是有限的数。",
+    ],
+    [
+      () => pe.table({ preset: "whisper", positions: 4, dim: 65 }),
+      "The dimension d does not suit this preset.",
+      "维度 d 不适用于这个预设。",
+    ],
+    [
+      () =>
+        pe.ropeCache({
+          dim: 8,
+          positions: 2,
+          scaling: { type: "linear", factor: 0 },
+        }),
+      "The context extension cannot be used with these settings.",
+      "上下文扩展在当前设置下无法使用。",
+    ],
+  ];
+  for (const [call, en, zh] of cases) {
+    const error = refusal(call);
+    assert.equal(inWords(error, "en"), en, error.message);
+    assert.equal(inWords(error, "zh"), zh, error.message);
+    // No library words (function names, option quotes) in either.
+    for (const text of [inWords(error, "en"), inWords(error, "zh")])
+      assert.doesNotMatch(text, /sinusoidal-pe|option "|table:|ropeCache:/);
+  }
+});
+
+test("an error that is not about an input keeps its own words", () => {
+  assert.equal(inWords(new Error("out of memory"), "zh"), "out of memory");
+});

@@ -1,0 +1,97 @@
+// A library error said in the reader's language: the library's errors are
+// data (`error.option`, the option's path; `error.code`, the rule it
+// breaks), so the page names the setting in its own words and says the rule
+// in English or Chinese. An error without a code (not an input's) keeps its
+// own text.
+
+const SETTINGS = {
+  en: {
+    dim: "the dimension d",
+    base: "the base b",
+    positions: "the positions",
+    start: "the first position",
+    layout: "the layout",
+    preset: "the preset",
+    offsets: "the offsets",
+    x: "the distances x",
+    alpha: "the exponent α",
+    rotaryDim: "the rotated dimensions",
+    scaling: "the context extension",
+  },
+  zh: {
+    dim: "维度 d",
+    base: "底数 b",
+    positions: "位置",
+    start: "起始位置",
+    layout: "排列方式",
+    preset: "预设",
+    offsets: "偏移量",
+    x: "距离 x",
+    alpha: "指数 α",
+    rotaryDim: "旋转的维数",
+    scaling: "上下文扩展",
+  },
+};
+
+// Rules by code; a code not listed takes `other`.
+const RULES = {
+  en: {
+    ERR_BASE: "must be a finite number above 1",
+    ERR_DIM: "is outside the range the page can use",
+    ERR_OUT_OF_RANGE: "is outside the range allowed here",
+    ERR_NOT_FINITE: "must be a finite number",
+    ERR_NOT_INTEGER: "must be a whole number",
+    ERR_NOT_NUMBER: "must be a number",
+    ERR_ODD_DIM: "must be even here",
+    ERR_PRESET_DIM: "does not suit this preset",
+    ERR_SIZE: "asks for more than the module's memory can hold",
+    ERR_TOO_LARGE: "asks for more than the module's memory can hold",
+    ERR_MEMORY: "asks for more than the module's memory can hold",
+    ERR_ANGLE: "times the frequencies must give finite angles",
+    ERR_POSITIONS: "times the frequencies must give finite angles",
+    ERR_OFFSETS: "times the frequencies must give finite angles",
+    ERR_SCALE: "is too large for these frequencies",
+    other: "cannot be used with these settings",
+  },
+  zh: {
+    ERR_BASE: "必须是大于 1 的有限数",
+    ERR_DIM: "超出了本页可用的范围",
+    ERR_OUT_OF_RANGE: "超出了这里允许的范围",
+    ERR_NOT_FINITE: "必须是有限的数",
+    ERR_NOT_INTEGER: "必须是整数",
+    ERR_NOT_NUMBER: "必须是数字",
+    ERR_ODD_DIM: "在这里必须是偶数",
+    ERR_PRESET_DIM: "不适用于这个预设",
+    ERR_SIZE: "所需内存超出了模块能容纳的大小",
+    ERR_TOO_LARGE: "所需内存超出了模块能容纳的大小",
+    ERR_MEMORY: "所需内存超出了模块能容纳的大小",
+    ERR_ANGLE: "与频率相乘必须得到有限的角度",
+    ERR_POSITIONS: "与频率相乘必须得到有限的角度",
+    ERR_OFFSETS: "与频率相乘必须得到有限的角度",
+    ERR_SCALE: "对这些频率来说过大",
+    other: "在当前设置下无法使用",
+  },
+};
+
+// The setting an option path belongs to: "positions[3]" is the positions,
+// "scaling.factor" the context extension.
+function settingOf(option, lang) {
+  const names = SETTINGS[lang] ?? SETTINGS.en;
+  const head = /^[A-Za-z]+/.exec(option ?? "")?.[0];
+  if (head !== undefined && Object.hasOwn(names, head)) return names[head];
+  return lang === "zh" ? "这项设置" : "this setting";
+}
+
+/** The sentence that says, in `lang` ("en" or "zh"), what `error` refuses. */
+export function inWords(error, lang) {
+  if (typeof error?.code !== "string") return String(error?.message ?? error);
+  const rules = RULES[lang] ?? RULES.en;
+  const rule = Object.hasOwn(rules, error.code)
+    ? rules[error.code]
+    : rules.other;
+  const setting = settingOf(error.option, lang);
+  // Chinese runs on after a Chinese word, with a space after a symbol.
+  if (lang === "zh")
+    return `${setting}${/[A-Za-zα]$/.test(setting) ? " " : ""}${rule}。`;
+  return `${setting[0].toUpperCase()}${setting.slice(1)} ${rule}.`;
+}
