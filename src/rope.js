@@ -384,20 +384,25 @@ function runWhole(
       spec.prepared.api,
       { name: "positions", scale: spec.scale },
     );
+  // The memory: the plan's frequencies and streams first (kept there
+  // between a plan's calls), then the call's angles and rows.
+  const streamsBytes = spec.streams === null ? 0 : (pairs + 7) & ~7;
   const anglesBytes = list ? angles.length * 8 : 0;
-  const streamsBytes = width === 1 ? 0 : (pairs + 7) & ~7;
   const size = count * dim;
   const base = memory.reserve(
-    pairs * 8 + anglesBytes + streamsBytes + size * Typed.BYTES_PER_ELEMENT,
+    pairs * 8 + streamsBytes + anglesBytes + size * Typed.BYTES_PER_ELEMENT,
   );
   const buffer = memoryBuffer();
   const omega = base;
-  const anglesAt = omega + pairs * 8;
-  const streamsAt = anglesAt + anglesBytes;
-  const data = streamsAt + streamsBytes;
-  new Float64Array(buffer, omega, pairs).set(spec.omega);
+  const streamsAt = omega + pairs * 8;
+  const anglesAt = streamsAt + streamsBytes;
+  const data = anglesAt + anglesBytes;
+  if (memory.fresh) {
+    new Float64Array(buffer, omega, pairs).set(spec.omega);
+    if (spec.streams !== null)
+      new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
+  }
   if (list) new Float64Array(buffer, anglesAt, angles.length).set(angles);
-  if (width !== 1) new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
   const region = new Typed(buffer, data, size);
   write(region, lengthOf(rows) === size ? rows : section(rows, 0, size));
   const tensor = spec.order !== ROWS;
@@ -437,6 +442,7 @@ export function rope(vectors, positions, options) {
   const perCall = { out: given.out, inPlace: given.inPlace };
   return withScratch((scratch) =>
     run(spec, vectors, positions, perCall, {
+      fresh: true,
       reserve: (bytes) => scratch(bytes, "the rows"),
     }),
   );

@@ -249,6 +249,8 @@ export class Reservation {
   #pointer = 0;
   #bytes = 0;
   #owner = null;
+  // Whether the last reserve() gave a new block: what was kept there is gone.
+  fresh = true;
 
   constructor(what) {
     this.#what = what;
@@ -256,7 +258,8 @@ export class Reservation {
 
   reserve(bytes) {
     const exports = wasm();
-    if (this.#owner === exports && this.#bytes >= bytes) return this.#pointer;
+    this.fresh = !(this.#owner === exports && this.#bytes >= bytes);
+    if (!this.fresh) return this.#pointer;
     this.release();
     this.#pointer = allocate(bytes, this.#what);
     this.#bytes = bytes;
@@ -271,6 +274,7 @@ export class Reservation {
     this.#pointer = 0;
     this.#bytes = 0;
     this.#owner = null;
+    this.fresh = true;
   }
 }
 
