@@ -93,8 +93,9 @@ class RopeSpec {
   }
 }
 
-// The plan's options from a snapshot: `perCall` lists the keys the call
-// itself takes (out, inPlace), which the one-shot function allows.
+// The plan's options from a snapshot. With `perCall` (the one-shot
+// function) the snapshot may also hold the call's own keys, out and
+// inPlace, which the plan leaves to the call.
 function readSpec(given, api, perCall) {
   const own = {};
   const schedule = {};
