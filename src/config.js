@@ -156,22 +156,7 @@ function configError(Make, field, rule, code) {
 
 function numberField(n, key, path = n.at(key)) {
   const value = n.get(key);
-  if (value === undefined) return undefined;
-  if (typeof value !== "number")
-    throw configError(
-      typeError,
-      path,
-      `must be a number, got ${show(value)}`,
-      "ERR_NOT_NUMBER",
-    );
-  if (!Number.isFinite(value))
-    throw configError(
-      rangeError,
-      path,
-      `must be a finite number, got ${value}`,
-      "ERR_NOT_FINITE",
-    );
-  return value;
+  return value === undefined ? undefined : numberElement(value, path);
 }
 
 function stringField(n, key) {
@@ -248,7 +233,7 @@ function numberElement(value, path) {
     throw configError(
       rangeError,
       path,
-      `must be finite, got ${value}`,
+      `must be a finite number, got ${value}`,
       "ERR_NOT_FINITE",
     );
   return value;

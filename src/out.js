@@ -83,12 +83,12 @@ export function blockRows(count, rowBytes, blockBytes = BLOCK_BYTES) {
   return Math.min(count, RESEED * reseeds);
 }
 
-// The largest |scale · w_i| of `pairs` frequencies in module memory at
-// `omega`: the angle of a position p is at most |p| times it.
-export function largestFrequency(omega, pairs, scale = 1) {
+// The largest |scale · w_i| of the frequencies `omega` (JS-owned): the
+// angle of a position p is at most |p| times it.
+export function largestFrequency(omega, scale = 1) {
   let largest = 0;
-  for (const w of new Float64Array(memoryBuffer(), omega, pairs))
-    largest = Math.max(largest, Math.abs(scale * w));
+  for (let i = 0; i < omega.length; i++)
+    largest = Math.max(largest, Math.abs(scale * omega[i]));
   return largest;
 }
 

@@ -9,7 +9,7 @@ import {
   rangeError,
   typeError,
 } from "./options.js";
-import { deliver, outArray } from "./out.js";
+import { deliver, largestFrequency, outArray } from "./out.js";
 import {
   DTYPE_OF_KIND,
   outputOf,
@@ -57,9 +57,6 @@ export function rotate(vectors, offsets, options) {
   const angles = perRowInput(offsets, "offsets");
   const { rows, count, Typed, inPlace } = resolveRows(input, p.dim, p.options);
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
-  let maxFrequency = 0;
-  for (let i = 0; i < p.pairs; i++)
-    maxFrequency = Math.max(maxFrequency, Math.abs(p.scale * omega[i]));
   return turnRows({
     rows,
     Typed,
@@ -70,7 +67,7 @@ export function rotate(vectors, offsets, options) {
     api: "rotate",
     out: outputOf(p.options.out, rows, Typed, count, p.dim, inPlace),
     omega,
-    maxFrequency,
+    maxFrequency: largestFrequency(omega, p.scale),
     scale: p.scale,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).

@@ -194,7 +194,17 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     const sin = out.sin ?? new Typed(length);
     if (count === 0) return { cos, sin, shape, warnings };
     if (streams !== null) {
-      const target = { cos, sin, dtype, layout, width, Typed, scratch };
+      const largest = largestFrequency(frequencies.omega);
+      const target = {
+        cos,
+        sin,
+        dtype,
+        layout,
+        width,
+        Typed,
+        scratch,
+        largest,
+      };
       streamCache(
         spec,
         streams,
@@ -206,7 +216,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
       return { cos, sin, shape, warnings };
     }
     checkBlockAngles(
-      largestFrequency(pointer, pairs),
+      largestFrequency(frequencies.omega),
       positions,
       start,
       count,
@@ -308,10 +318,9 @@ export function createRopeCache(options) {
 // The rows of an M-RoPE cache, in blocks: each pair at its own stream's
 // position.
 function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
-  const { cos, sin, dtype, layout, width, Typed, scratch } = o;
+  const { cos, sin, dtype, layout, width, Typed, scratch, largest } = o;
   const count = streams[0].length;
   const pairs = spec.dim / 2;
-  const largest = largestFrequency(pointer, pairs);
   for (const list of streams)
     checkBlockAngles(largest, list, 0, count, "ropeCache");
   const rowBytes = width * Typed.BYTES_PER_ELEMENT;

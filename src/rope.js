@@ -23,7 +23,7 @@ import {
   turnRows,
 } from "./rows.js";
 import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
-import { checkBlockAngles } from "./out.js";
+import { checkBlockAngles, largestFrequency } from "./out.js";
 import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
 import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import { lengthOf, section, write } from "./typed-arrays.js";
@@ -86,10 +86,7 @@ class RopeSpec {
     this.attention = attention;
     this.scale = prepared.scale;
     this.streams = null;
-    let largest = 0;
-    for (let i = 0; i < omega.length; i++)
-      largest = Math.max(largest, Math.abs(this.scale * omega[i]));
-    this.maxFrequency = largest;
+    this.maxFrequency = largestFrequency(omega, this.scale);
   }
 }
 

@@ -14,6 +14,7 @@ import { paddingRows, presets } from "./presets.js";
 import {
   blockRows,
   checkBlockAngles,
+  largestFrequency,
   deliver,
   outArray,
   write,
@@ -264,12 +265,16 @@ function run(p, positions, startOption, outOption, view) {
       pointer = base + p.pairs * 8;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    let largest = 0;
-    for (let i = 0; i < p.pairs; i++)
-      largest = Math.max(largest, Math.abs(p.scale * frequencyValues[i]));
-    checkBlockAngles(largest, values, start, count, "table", {
-      scale: p.scale,
-    });
+    checkBlockAngles(
+      largestFrequency(frequencyValues, p.scale),
+      values,
+      start,
+      count,
+      "table",
+      {
+        scale: p.scale,
+      },
+    );
     const at = view
       ? allocateView(bytes, "the table")
       : base + p.pairs * 8 + pointsBytes;

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launch as launchChromium } from "../package/chromium.js";
 
 export const siteDir = fileURLToPath(
   new URL("../../dist/site/", import.meta.url),
@@ -57,18 +57,7 @@ export async function launch() {
   const server = createServer(serve);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
 
   async function open(
     path = "index.html",
