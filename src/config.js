@@ -8,13 +8,7 @@
 // config field they came from.
 import { MAX_DIM } from "sinusoidal-pe-constants";
 import { copyOf, kindOf, lengthOf } from "./typed-arrays.js";
-import {
-  rangeError,
-  rejectUnknown,
-  show,
-  snapshot,
-  typeError,
-} from "./options.js";
+import { rangeError, show, readOptions, typeError } from "./options.js";
 import { PARAMETERS, checkRopeOptions } from "./rope-scaling.js";
 
 // Bounds on what a config may hold where RoPE reads it: a rope dict of more
@@ -323,8 +317,9 @@ function retold(error, fields) {
  * transformers would only log is in the non-enumerable `warnings`.
  */
 export function fromConfig(config, options = {}) {
-  const given = snapshot(options, "fromConfig() options");
-  rejectUnknown(given, ["layerType"], "fromConfig()");
+  const given = readOptions(options, ["layerType"], "fromConfig()", {
+    name: "fromConfig() options",
+  });
   const layerType = given.layerType;
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(

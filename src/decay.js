@@ -9,8 +9,7 @@ import {
   numberList,
   oneOf,
   rangeError,
-  rejectUnknown,
-  snapshot,
+  readOptions,
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./out.js";
@@ -76,8 +75,7 @@ function writePoints(points, scratch) {
  * independent estimate with a bound on its error per point.
  */
 export function decayIntegral(options) {
-  options = snapshot(options);
-  rejectUnknown(
+  options = readOptions(
     options,
     ["theta", "base", "alpha", "x", "method", "out"],
     "decayIntegral()",
@@ -119,8 +117,7 @@ export function decayIntegral(options) {
 // The options of ci and si: only `out`, for an array x.
 function specialOut(options, scalar, where) {
   if (options === undefined) return undefined;
-  const given = snapshot(options);
-  rejectUnknown(given, ["out"], `${where}()`);
+  const given = readOptions(options, ["out"], `${where}()`);
   const { out } = given;
   if (scalar && out !== undefined)
     throw typeError(
@@ -171,8 +168,7 @@ export function si(x, options) {
  * schedule, so sum equals dotProducts({ dim, base, offsets: x }).
  */
 export function decayComparison(options) {
-  options = snapshot(options);
-  rejectUnknown(
+  options = readOptions(
     options,
     ["dim", "theta", "base", "alpha", "x"],
     "decayComparison()",

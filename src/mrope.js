@@ -69,13 +69,11 @@ export function isStreams(value) {
 
 // The t, h and w streams, each read once, of one length.
 export function readStreams(value) {
-  const given = readOptions(
-    value,
-    ["t", "h", "w"],
-    'option "positions"',
-    'option "positions"',
-    "positions",
-  );
+  const given = readOptions(value, ["t", "h", "w"], 'option "positions"', {
+    name: 'option "positions"',
+    path: "positions",
+    nested: true,
+  });
   const streams = ["t", "h", "w"].map((key) => {
     if (given[key] === undefined)
       throw typeError(

@@ -69,7 +69,7 @@ const objectKind = Function.prototype.call.bind(Object.prototype.toString);
 
 // Objects of another kind (a Date, a Map, a typed array) are refused rather
 // than read as an empty set of options.
-export function snapshot(options, name = "options", path = "options") {
+function snapshot(options, name = "options", path = "options") {
   if (
     options === null ||
     typeof options !== "object" ||
@@ -86,18 +86,20 @@ export function snapshot(options, name = "options", path = "options") {
 
 // Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.
 // `hints` maps a key that belongs elsewhere to the message that says where.
-export function rejectUnknown(options, allowed, where, hints = {}) {
+// `path`: the option the keys are under, if any ("scaling").
+export function rejectUnknown(options, allowed, where, hints = {}, path) {
   for (const key of Object.keys(options)) {
+    const option = path === undefined ? key : `${path}.${key}`;
     if (Object.hasOwn(hints, key))
       throw typeError(
         `option "${key}" does not apply to ${where}: ${hints[key]}`,
-        key,
+        option,
         "ERR_NOT_APPLICABLE",
       );
     if (!allowed.includes(key))
       throw typeError(
         `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
-        key,
+        option,
         "ERR_UNKNOWN_OPTION",
       );
   }
@@ -382,8 +384,11 @@ export function grid(value, name, maxCount = MAX_COUNT) {
     !ArrayBuffer.isView(value) &&
     !("length" in value)
   ) {
-    value = snapshot(value, `option "${name}"`, name);
-    rejectUnknown(value, ["from", "to", "count"], `option "${name}"`);
+    value = readOptions(value, ["from", "to", "count"], `option "${name}"`, {
+      name: `option "${name}"`,
+      path: name,
+      nested: true,
+    });
     const count = integer(value.count, `${name}.count`, 1, maxCount);
     const from = finiteNumber(value.from, `${name}.from`);
     const to = finiteNumber(value.to, `${name}.to`);
@@ -406,23 +411,27 @@ export function grid(value, name, maxCount = MAX_COUNT) {
   return { count: values.length, from: 0, step: 0, values };
 }
 
-// Reads each own enumerable key once into a plain object; undefined values
-// count as absent. `path` is the option a nested object is ("scaling"): its
-// errors name "scaling.facter".
-export function readOptions(object, allowed, where, name, path, hints) {
-  const copy = Object.fromEntries(
-    Object.entries(snapshot(object, name, path)).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
-  if (path === undefined) rejectUnknown(copy, allowed, where, hints);
-  else
-    for (const key of Object.keys(copy))
-      if (!allowed.includes(key))
-        throw typeError(
-          `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
-          `${path}.${key}`,
-          "ERR_UNKNOWN_OPTION",
-        );
+/**
+ * The one reader of an options object, for every function: each own
+ * enumerable key read once (a getter or Proxy trap runs once, here) into a
+ * plain copy, where undefined counts as absent; then every key outside
+ * `allowed` is refused (none is when `allowed` is null: a preset refuses
+ * what is not its parameter). `name` is what messages call the object and
+ * `path` its own option path; `nested` puts its keys under that path
+ * ("scaling.facter"); `hints` maps a key that belongs to another option to
+ * the message that says which.
+ */
+export function readOptions(
+  object,
+  allowed,
+  where,
+  { name = "options", path = "options", nested = false, hints = {} } = {},
+) {
+  const copy = snapshot(object, name, path);
+  for (const key of Object.keys(copy))
+    if (copy[key] === undefined) delete copy[key];
+  if (allowed !== null)
+    rejectUnknown(copy, allowed, where, hints, nested ? path : undefined);
+  else rejectUnknown(copy, Object.keys(copy), where, hints);
   return copy;
 }

@@ -292,26 +292,18 @@ function planCacheRows(cache, positions, perCall) {
   const given =
     perCall === undefined
       ? {}
-      : readOptions(
-          perCall,
-          ["start", "out"],
-          "a rope cache plan's rows()",
-          "the per-call options",
-          "perCall",
-        );
+      : readOptions(perCall, ["start", "out"], "a rope cache plan's rows()", {
+          name: "the per-call options",
+          path: "perCall",
+        });
   return cacheRows(cache, positions, given.start, given.out);
 }
 
 /** A cache plan of these options (all of ropeCache's, but positions, start and out). */
 export function createRopeCache(options) {
-  const raw = readOptions(
-    options,
-    CACHE_PLAN_OPTIONS,
-    "createRopeCache()",
-    undefined,
-    undefined,
-    CACHE_PLAN_HINTS,
-  );
+  const raw = readOptions(options, CACHE_PLAN_OPTIONS, "createRopeCache()", {
+    hints: CACHE_PLAN_HINTS,
+  });
   return new RopeCachePlan(readCache(raw));
 }
 
@@ -360,13 +352,11 @@ function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
 // through the same kind.
 function cacheOut(value, Typed, length) {
   if (value === undefined) return { cos: null, sin: null, Typed };
-  const given = readOptions(
-    value,
-    ["cos", "sin"],
-    'option "out"',
-    'option "out"',
-    "out",
-  );
+  const given = readOptions(value, ["cos", "sin"], 'option "out"', {
+    name: 'option "out"',
+    path: "out",
+    nested: true,
+  });
   for (const key of ["cos", "sin"])
     if (given[key] === undefined)
       throw typeError(

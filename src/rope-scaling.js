@@ -22,9 +22,7 @@ import {
   oneOf,
   rangeError,
   readOptions,
-  rejectUnknown,
   show,
-  snapshot,
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./out.js";
@@ -98,13 +96,11 @@ export function ropeSpec(raw) {
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
-      : readOptions(
-          raw.scaling,
-          SCALING_KEYS,
-          'option "scaling"',
-          'option "scaling"',
-          "scaling",
-        );
+      : readOptions(raw.scaling, SCALING_KEYS, 'option "scaling"', {
+          name: 'option "scaling"',
+          path: "scaling",
+          nested: true,
+        });
   // A rope_scaling without a type is the default, as transformers reads it.
   const typeName = scaling.type === undefined ? "default" : scaling.type;
   const type = oneOf(typeName, "scaling.type", ROPE_TYPES);

@@ -11,7 +11,7 @@ import {
   numbers,
   oneOf,
   rangeError,
-  snapshot,
+  readOptions,
   typeError,
 } from "./options.js";
 import {
@@ -169,15 +169,10 @@ function readSpec(given, api, perCall) {
 // The per-call options: out or inPlace.
 function readPerCall(perCall) {
   if (perCall === undefined) return { out: undefined, inPlace: false };
-  const given = snapshot(perCall, "the per-call options", "perCall");
-  for (const key of Object.keys(given))
-    if (!PER_CALL.includes(key))
-      throw typeError(
-        `option "${key}" is not a per-call option of a rope plan (it takes ${PER_CALL.join(", ")}; the rest are fixed by createRope)`,
-        key,
-        "ERR_UNKNOWN_OPTION",
-      );
-  return given;
+  return readOptions(perCall, PER_CALL, "a rope plan's apply()", {
+    name: "the per-call options",
+    path: "perCall",
+  });
 }
 
 /**
@@ -435,7 +430,7 @@ function runWhole(
  * gives its schedule and scale.
  */
 export function rope(vectors, positions, options) {
-  const given = snapshot(options);
+  const given = readOptions(options, null, "rope()");
   const spec = readSpec(given, "rope", true);
   const perCall = { out: given.out, inPlace: given.inPlace };
   return withScratch((scratch) =>
@@ -500,7 +495,11 @@ function applyPlan(spec, vectors, positions, perCall, memory) {
  * that is made runs.
  */
 export function createRope(options) {
-  const spec = readSpec(snapshot(options), "createRope", false);
+  const spec = readSpec(
+    readOptions(options, null, "createRope()"),
+    "createRope",
+    false,
+  );
   withScratch((scratch) => {
     const omega = scratch(spec.pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, spec.pairs).set(spec.omega);

@@ -10,7 +10,7 @@ import {
   oneOf,
   rangeError,
   rejectUnknown,
-  snapshot,
+  readOptions,
   typeError,
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
@@ -64,10 +64,9 @@ export function prepare(
     hints = {},
   },
 ) {
-  const given = snapshot(options);
+  const given = readOptions(options, null, where, { hints });
   // With a preset, the preset itself refuses what is not its parameter.
   if (given.preset === undefined) rejectUnknown(given, allowed, where, hints);
-  else rejectUnknown(given, Object.keys(given), where, hints);
   const preset =
     given.preset === undefined ? null : expandPreset(given, withPreset);
   const engine = preset === null ? given : preset.engine;

@@ -7,7 +7,7 @@ import {
   calling,
   positionList,
   rangeError,
-  snapshot,
+  readOptions,
   typeError,
 } from "./options.js";
 import { paddingRows, presets } from "./presets.js";
@@ -149,14 +149,15 @@ class TablePlan {
 function planRows(p, positions, perCall) {
   let start, out;
   if (perCall !== undefined) {
-    const given = snapshot(perCall, "the per-call options", "perCall");
-    for (const key of Object.keys(given))
-      if (key !== "start" && key !== "out")
-        throw typeError(
-          `option "${key}" is not a per-call option of a table plan (it takes start, out; the rest are fixed by createTable)`,
-          key,
-          "ERR_UNKNOWN_OPTION",
-        );
+    const given = readOptions(
+      perCall,
+      ["start", "out"],
+      "a table plan's rows()",
+      {
+        name: "the per-call options",
+        path: "perCall",
+      },
+    );
     ({ start, out } = given);
   }
   // A preset's first position is a parameter of its own (as table says).
