@@ -9,8 +9,9 @@ import { call } from "./runtime.js";
 import { check } from "./status.js";
 
 // `optional` lists the arguments that may be left out, with their value
-// then (0 as a pointer means "not given").
-function kernel(name, parameters, optional = {}) {
+// then (0 as a pointer means "not given"). A kernel that is not `checked`
+// returns its status for the caller to word.
+function kernel(name, parameters, optional = {}, checked = true) {
   // The argument list of a call, filled in place: an export runs no code of
   // the caller's, so no call of the same kernel can begin before it ends.
   const list = new Array(parameters.length);
@@ -21,9 +22,22 @@ function kernel(name, parameters, optional = {}) {
       const value = args[parameters[i]];
       list[i] = value === undefined ? optional[parameters[i]] : value;
     }
-    check(call(name, args.api, list), args.api, args.given);
+    const status = call(name, args.api, list);
+    if (!checked) return status;
+    check(status, args.api, args.given);
   };
 }
+
+// The angles x · scale · w_i of a call that writes in blocks, all checked
+// before its first block: `xs` a pointer to `count` x, or 0 for start,
+// start + 1, ...; `bad` the status of a bad x; `report` a pointer to two
+// doubles, the first bad x's index and the largest |scale · w_i|.
+export const checkAngles = kernel(
+  "pe_check_angles",
+  ["xs", "count", "start", "omega", "pairs", "scale", "bad", "report"],
+  { xs: 0, start: 0 },
+  false,
+);
 
 export const frequencies = kernel("pe_frequencies", [
   "schedule",

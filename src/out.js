@@ -4,7 +4,6 @@
 // and the writes) and before module memory is touched. The typed array
 // intrinsics are used, not the array's own properties, so a shadowed
 // `length` or `set` cannot mislead the checks or the writes.
-import { RESEED } from "sinusoidal-pe-constants";
 import { rangeError, requireReadable, typeError } from "./options.js";
 import { memoryBuffer } from "./runtime.js";
 import {
@@ -65,62 +64,6 @@ export function overlapping(a, b, bytes) {
   const start = byteOffsetOf(a);
   const other = byteOffsetOf(b);
   return bytes > 0 && start < other + bytes && other < start + bytes;
-}
-
-// Large results that are not views are computed in blocks of rows in module
-// memory, each copied out while it is still in cache: no full-size
-// temporary, and module memory stays small. A block is a multiple of the
-// core's re-seeding interval (PE_RESEED rows), so with integer positions
-// from a count its rows are those of one call over all rows, bit for bit.
-const BLOCK_BYTES = 2 ** 20;
-
-/**
- * Rows per block of about `blockBytes` for rows of `rowBytes` bytes, at most
- * `count`.
- */
-export function blockRows(count, rowBytes, blockBytes = BLOCK_BYTES) {
-  const reseeds = Math.max(1, Math.floor(blockBytes / (RESEED * rowBytes)));
-  return Math.min(count, RESEED * reseeds);
-}
-
-// The largest |scale · w_i| of the frequencies `omega` (JS-owned): the
-// angle of a position p is at most |p| times it.
-export function largestFrequency(omega, scale = 1) {
-  let largest = 0;
-  for (let i = 0; i < omega.length; i++)
-    largest = Math.max(largest, Math.abs(scale * omega[i]));
-  return largest;
-}
-
-/**
- * The core checks every angle of a call before it writes; a result written
- * in blocks checks them all before its first block, so an error in a later
- * block cannot leave `out` half written. `values` are the positions (or
- * offsets: `name`), or null for `count` rows from `start`; the angle of
- * position p is at most |p| · maxFrequency, which includes option "scale"
- * when `scale` is given. A non-finite frequency is left to the first block,
- * which reports it.
- */
-export function checkBlockAngles(
-  maxFrequency,
-  values,
-  start,
-  count,
-  api,
-  { name = "positions", scale = 1 } = {},
-) {
-  if (!Number.isFinite(maxFrequency)) return;
-  const frequency =
-    scale === 1
-      ? "the largest frequency"
-      : `the largest frequency times option "scale" (${scale})`;
-  for (const position of values ?? [start, start + (count - 1)])
-    if (!Number.isFinite(position * maxFrequency))
-      throw rangeError(
-        `${api}: ${name} × ${frequency} must be a finite angle: ${position} × ${maxFrequency} is not finite`,
-        name,
-        "ERR_ANGLE",
-      );
 }
 
 /** `values` (a view of module memory) written into `out`, or a copy. */

@@ -9,7 +9,8 @@ import {
   rangeError,
   typeError,
 } from "./options.js";
-import { deliver, largestFrequency, outArray } from "./out.js";
+import { inBlocks } from "./blocks.js";
+import { deliver, outArray } from "./out.js";
 import {
   DTYPE_OF_KIND,
   outputOf,
@@ -67,7 +68,6 @@ export function rotate(vectors, offsets, options) {
     api: "rotate",
     out: outputOf(p.options.out, rows, Typed, count, p.dim, inPlace),
     omega,
-    maxFrequency: largestFrequency(omega, p.scale),
     scale: p.scale,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).
@@ -157,8 +157,7 @@ export function linearRelationError(options) {
     const rotated = scratch(bytes, "rotated rows");
     const shifted = scratch(bytes, "shifted rows");
     const positions = scratch(rowsPerChunk * 8, "positions");
-    for (let first = 0; first < count; first += rowsPerChunk) {
-      const n = Math.min(rowsPerChunk, count - first);
+    for (const [first, n] of inBlocks(count, rowsPerChunk)) {
       for (let j = 0; j < n; j++)
         here[j] = values === null ? start + (first + j) : values[first + j];
       for (const k of offsets) {

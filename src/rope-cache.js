@@ -13,14 +13,8 @@ import {
   readOptions,
   typeError,
 } from "./options.js";
-import {
-  blockRows,
-  checkBlockAngles,
-  largestFrequency,
-  outArray,
-  overlapping,
-  write,
-} from "./out.js";
+import { blockRows, checkAngles, inBlocks } from "./blocks.js";
+import { outArray, overlapping, write } from "./out.js";
 import {
   cachedRopeFrequencies,
   followSequence,
@@ -194,7 +188,6 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     const sin = out.sin ?? new Typed(length);
     if (count === 0) return { cos, sin, shape, warnings };
     if (streams !== null) {
-      const largest = largestFrequency(frequencies.omega);
       const target = {
         cos,
         sin,
@@ -203,7 +196,6 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
         width,
         Typed,
         scratch,
-        largest,
       };
       streamCache(
         spec,
@@ -215,24 +207,25 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
       );
       return { cos, sin, shape, warnings };
     }
-    checkBlockAngles(
-      largestFrequency(frequencies.omega),
-      positions,
-      start,
-      count,
-      "ropeCache",
-    );
     let positionsPointer = 0;
     if (positions !== null) {
       positionsPointer = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), positionsPointer, count).set(positions);
     }
+    checkAngles(scratch, {
+      api: "ropeCache",
+      xs: positionsPointer,
+      count,
+      start,
+      omega: pointer,
+      pairs,
+      scale: 1,
+    });
     const rowBytes = width * Typed.BYTES_PER_ELEMENT;
     const rowsPerBlock = blockRows(count, 2 * rowBytes);
     const cosBlock = scratch(rowsPerBlock * rowBytes, "the cos cache");
     const sinBlock = scratch(rowsPerBlock * rowBytes, "the sin cache");
-    for (let first = 0; first < count; first += rowsPerBlock) {
-      const n = Math.min(rowsPerBlock, count - first);
+    for (const [first, n] of inBlocks(count, rowsPerBlock)) {
       kernels.ropeCache({
         ...where,
         cos: cosBlock,
@@ -310,18 +303,28 @@ export function createRopeCache(options) {
 // The rows of an M-RoPE cache, in blocks: each pair at its own stream's
 // position.
 function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
-  const { cos, sin, dtype, layout, width, Typed, scratch, largest } = o;
+  const { cos, sin, dtype, layout, width, Typed, scratch } = o;
   const count = streams[0].length;
   const pairs = spec.dim / 2;
-  for (const list of streams)
-    checkBlockAngles(largest, list, 0, count, "ropeCache");
+  // Each stream's angles, checked in turn in one buffer.
+  const each = scratch(count * 8, "positions");
+  for (const values of streams) {
+    new Float64Array(memoryBuffer(), each, count).set(values);
+    checkAngles(scratch, {
+      api: "ropeCache",
+      xs: each,
+      count,
+      omega: pointer,
+      pairs,
+      scale: 1,
+    });
+  }
   const rowBytes = width * Typed.BYTES_PER_ELEMENT;
   const rowsPerBlock = blockRows(count, 2 * rowBytes + 24);
   const positions = scratch(rowsPerBlock * 24, "positions");
   const cosBlock = scratch(rowsPerBlock * rowBytes, "the cos cache");
   const sinBlock = scratch(rowsPerBlock * rowBytes, "the sin cache");
-  for (let first = 0; first < count; first += rowsPerBlock) {
-    const n = Math.min(rowsPerBlock, count - first);
+  for (const [first, n] of inBlocks(count, rowsPerBlock)) {
     const view = new Float64Array(memoryBuffer(), positions, 3 * n);
     streams.forEach((list, k) =>
       view.set(list.subarray(first, first + n), k * n),

@@ -23,7 +23,7 @@ import {
   turnRows,
 } from "./rows.js";
 import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
-import { checkBlockAngles, largestFrequency } from "./out.js";
+import { checkAngles } from "./blocks.js";
 import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
 import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import { lengthOf, section, write } from "./typed-arrays.js";
@@ -86,7 +86,6 @@ class RopeSpec {
     this.attention = attention;
     this.scale = prepared.scale;
     this.streams = null;
-    this.maxFrequency = largestFrequency(omega, this.scale);
   }
 }
 
@@ -316,7 +315,6 @@ function run(spec, vectors, positions, perCall, memory) {
     api: spec.prepared.api,
     out: result,
     omega: spec.omega,
-    maxFrequency: spec.maxFrequency,
     scale: spec.scale,
     kernel: (chunk) => turn(spec, chunk, dtype),
     setup: (scratch) => {
@@ -368,15 +366,6 @@ function runWhole(
 ) {
   const { pairs, dim } = spec;
   const list = typeof angles !== "number";
-  if (list || !Number.isFinite(angles * spec.maxFrequency))
-    checkBlockAngles(
-      spec.maxFrequency,
-      list ? angles : [angles],
-      0,
-      count,
-      spec.prepared.api,
-      { name: "positions", scale: spec.scale },
-    );
   // The memory: the plan's frequencies and streams first (kept there
   // between a plan's calls), then the call's angles and rows.
   const streamsBytes = spec.streams === null ? 0 : (pairs + 7) & ~7;
@@ -412,10 +401,29 @@ function runWhole(
     omega,
     streams: width === 1 ? 0 : streamsAt,
   };
-  for (let b = 0; b < sequences; b++) {
-    chunk.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
-    if (list) chunk.list = anglesAt + ((b * angles.length) / sequences) * 8;
-    turn(spec, chunk, dtype);
+  // The rows are turned in module memory and copied out only after the
+  // last sequence, so a refusal of any leaves the caller's untouched; the
+  // core's angle check then finds the position to quote.
+  try {
+    for (let b = 0; b < sequences; b++) {
+      chunk.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
+      if (list) chunk.list = anglesAt + ((b * angles.length) / sequences) * 8;
+      turn(spec, chunk, dtype);
+    }
+  } catch (error) {
+    if (error.code === "ERR_POSITIONS")
+      withScratch((scratch) =>
+        checkAngles(scratch, {
+          api: spec.prepared.api,
+          xs: list ? anglesAt : 0,
+          count: list ? angles.length : 1,
+          start: list ? 0 : angles,
+          omega,
+          pairs,
+          scale: spec.scale,
+        }),
+      );
+    throw error;
   }
   write(result, region);
   return result;

@@ -11,7 +11,8 @@ import {
   show,
   typeError,
 } from "./options.js";
-import { aliasing, checkBlockAngles, outArray, write } from "./out.js";
+import { checkAngles, inBlocks } from "./blocks.js";
+import { aliasing, outArray, write } from "./out.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
   bufferOf,
@@ -182,9 +183,9 @@ export function outputOf(out, rows, Typed, count, dim, inPlace) {
  * group are `segment` rows apart in `rows`: a chunk gathers the same
  * tokens of every head, so the core computes each token's angles once.
  * `list` points to the chunk's angles or is 0, `one` is the angle of every
- * row. Returns `out`, or a new array of the same type. Every angle is
- * checked first (|angle| ≤ |position| · maxFrequency), so an error leaves
- * `rows` and `out` untouched.
+ * row. Returns `out`, or a new array of the same type. The core checks
+ * every angle before the first chunk, so an error leaves `rows` and `out`
+ * untouched.
  */
 export function turnRows({
   rows,
@@ -200,7 +201,6 @@ export function turnRows({
   api,
   out,
   omega: frequencies,
-  maxFrequency,
   scale,
   kernel,
   setup = () => 0,
@@ -211,19 +211,37 @@ export function turnRows({
   const groups = count / repeat;
   const list = typeof angles === "number" ? null : angles;
   return withScratch((scratch) => {
-    const omega = scratch(frequencies.length * 8, "frequencies");
-    new Float64Array(memoryBuffer(), omega, frequencies.length).set(
-      frequencies,
-    );
-    checkBlockAngles(maxFrequency, list ?? [angles], 0, count, api, {
-      name,
-      scale,
-    });
+    const pairs = frequencies.length;
+    const omega = scratch(pairs * 8, "frequencies");
+    new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
+    const check = (xs, n, start) =>
+      checkAngles(scratch, {
+        api,
+        xs,
+        count: n,
+        start,
+        omega,
+        pairs,
+        scale,
+        name,
+      });
+    if (list === null) check(0, 1, angles);
     const streams = setup(scratch);
     if (count === 0) return result;
     const n = Math.min(chunk, groups);
     const data = scratch(n * groupBytes, "the rows");
     const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
+    const anglesOf = (first, m) =>
+      write(
+        new Float64Array(memoryBuffer(), anglesPointer, m * width),
+        list.subarray(first * width, (first + m) * width),
+      );
+    // Every angle is checked before the first chunk is turned.
+    if (list !== null)
+      for (const [first, m] of inBlocks(groups, n)) {
+        anglesOf(first, m);
+        check(anglesPointer, m * width, 0);
+      }
     const call = {
       data,
       count: 0,
@@ -234,12 +252,11 @@ export function turnRows({
       omega,
       streams,
     };
-    for (let first = 0, end; first < groups; first = end) {
+    for (const [first, m] of inBlocks(groups, chunk, segment)) {
       const sequence = Math.floor(first / segment);
-      end = Math.min(first + chunk, groups, (sequence + 1) * segment);
       // Where the chunk's rows are in `rows`: one run, or one per head.
       const runs = apart ? repeat : 1;
-      const size = (end - first) * (apart ? 1 : repeat) * dim;
+      const size = m * (apart ? 1 : repeat) * dim;
       const at = (r) =>
         apart
           ? ((sequence * repeat + r) * segment + first - sequence * segment) *
@@ -253,17 +270,9 @@ export function turnRows({
         );
         into += size * Typed.BYTES_PER_ELEMENT;
       }
-      if (list !== null)
-        write(
-          new Float64Array(
-            memoryBuffer(),
-            anglesPointer,
-            (end - first) * width,
-          ),
-          list.subarray(first * width, end * width),
-        );
-      call.count = (end - first) * repeat;
-      call.span = apart ? end - first : 1;
+      if (list !== null) anglesOf(first, m);
+      call.count = m * repeat;
+      call.span = apart ? m : 1;
       kernel(call);
       into = data;
       for (let r = 0; r < runs; r++) {

@@ -11,15 +11,8 @@ import {
   typeError,
 } from "./options.js";
 import { paddingRows, presets } from "./presets.js";
-import {
-  blockRows,
-  checkBlockAngles,
-  largestFrequency,
-  deliver,
-  outArray,
-  write,
-  zero,
-} from "./out.js";
+import { blockRows, checkAngles, inBlocks } from "./blocks.js";
+import { deliver, outArray, write, zero } from "./out.js";
 import {
   allocateView,
   MAX_REQUEST_BYTES,
@@ -266,22 +259,20 @@ function run(p, positions, startOption, outOption, view) {
       pointer = base + p.pairs * 8;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    checkBlockAngles(
-      largestFrequency(frequencyValues, p.scale),
-      values,
-      start,
+    checkAngles(scratch, {
+      api: p.api,
+      xs: pointer,
       count,
-      "table",
-      {
-        scale: p.scale,
-      },
-    );
+      start,
+      omega: base,
+      pairs: p.pairs,
+      scale: p.scale,
+    });
     const at = view
       ? allocateView(bytes, "the table")
       : base + p.pairs * 8 + pointsBytes;
     const result = view ? null : (out ?? new Typed(count * p.dim));
-    for (let first = 0; first < count; first += rowsPerBlock) {
-      const n = Math.min(rowsPerBlock, count - first);
+    for (const [first, n] of inBlocks(count, rowsPerBlock)) {
       args.out = view ? at + first * rowBytes : at;
       args.positions = pointer === 0 ? 0 : pointer + first * 8;
       args.count = n;

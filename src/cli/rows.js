@@ -7,7 +7,7 @@ import {
   littleEndianBytes,
   npyHeader,
 } from "../npy.js";
-import { blockRows } from "../out.js";
+import { blockRows, inBlocks } from "../blocks.js";
 
 const BLOCK_BYTES = 2 ** 24;
 const TEXT_BLOCK_VALUES = 2 ** 18;
@@ -53,8 +53,7 @@ export async function writeRows(
   if (format === "json") await out.write(nested ? "[[" : "[");
   for (const [part, rowsAt] of parts.entries()) {
     if (format === "json" && part > 0) await out.write("],\n[");
-    for (let first = 0; first < rows; first += block) {
-      const count = Math.min(block, rows - first);
+    for (const [first, count] of inBlocks(rows, block)) {
       let values = rowsAt(first, count);
       // float16 is written as bits in .npy, else as its float32 values.
       if (kind === "Uint16Array" && format !== "npy")

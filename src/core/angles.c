@@ -73,6 +73,35 @@ int pe_angles_finite(const double *xs, uint32_t count, double first,
   return 1;
 }
 
+PE_FOR_SIZE int32_t pe_check_angles(const double *xs, uint32_t count,
+                                    double first, const double *omega,
+                                    uint32_t n_omega, double scale, int32_t bad,
+                                    double *report) {
+  if (bad != PE_ERR_POSITIONS && bad != PE_ERR_OFFSETS)
+    return PE_ERR_ARGUMENT;
+  if (report == NULL || !pe_is_aligned(report, alignof(double)) ||
+      (n_omega > 0 &&
+       (omega == NULL || !pe_is_aligned(omega, alignof(double)))) ||
+      (count > 0 && xs != NULL && !pe_is_aligned(xs, alignof(double))))
+    return PE_ERR_NULL;
+  double max_w = pe_max_frequency(omega, n_omega, scale);
+  report[0] = 0;
+  report[1] = max_w;
+  if (!isfinite(max_w))
+    return PE_OK;
+  for (uint32_t j = 0; j < count; j++) {
+    /* Of evenly spaced x, the extremes suffice. */
+    if (xs == NULL && j == 1 && count > 2)
+      j = count - 1;
+    double x = xs != NULL ? xs[j] : first + (double)j;
+    if (!isfinite(x) || !isfinite(x * max_w)) {
+      report[0] = (double)j;
+      return bad;
+    }
+  }
+  return PE_OK;
+}
+
 /* Pads to a multiple of 4 pairs with zero frequencies; returns the padded
    count, which the seed and advance loops then cover. */
 uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,

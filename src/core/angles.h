@@ -12,6 +12,7 @@
 
 #include "bounds.h"
 #include "sincos_f64x2.h"
+#include "status.h"
 
 /* Code that runs once per call or per row's last pairs (plans, checks,
    tails) is built for size where the compiler can (clang's minsize). */
@@ -76,6 +77,19 @@ double pe_max_frequency(const double *omega, uint32_t n, double scale);
    j * step when xs is null (j < count). */
 int pe_angles_finite(const double *xs, uint32_t count, double first,
                      double step, double max_w);
+
+/* The check of every angle x * scale * w_i of a call that writes its result
+   in blocks, made before the first block so that an error leaves the result
+   untouched: x = xs[j], or first + j when xs is null (j < count). Returns
+   `bad` (PE_ERR_POSITIONS or PE_ERR_OFFSETS, the option x belongs to) for
+   the first x that is not finite or gives an angle that is not, with
+   report[0] = j; PE_OK otherwise. report[1] = max |scale * w_i|. A scale
+   or frequencies whose products are not finite are left to the kernel's
+   own checks, which name them. */
+PE_EXPORT int32_t pe_check_angles(const double *xs, uint32_t count,
+                                  double first, const double *omega,
+                                  uint32_t n_omega, double scale, int32_t bad,
+                                  double *report);
 
 /* w = w_scale * omega, the step rotation (sin, cos)(step * w) and the
    current (sin, cos) of every pair of the block, all in double. */

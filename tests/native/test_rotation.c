@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "angles.h"
 #include "check.h"
 #include "frequencies.h"
 #include "half.h"
@@ -580,6 +581,54 @@ static void test_bad_input(void) {
         "rope after errors");
 }
 
+/* The angle check of calls written in blocks: the first bad x by index, the
+   largest frequency, the option's status, and the refusals of bad
+   arguments. */
+static void test_check_angles(void) {
+  const double omega[3] = {1, -4, 0.5};
+  double report[2] = {-1, -1};
+  double xs[6] = {0, 1, -2, 1e300, 5, INFINITY};
+  CHECK(pe_check_angles(xs, 3, 0, omega, 3, 2, PE_ERR_POSITIONS, report) ==
+            PE_OK,
+        "finite angles pass");
+  CHECK(report[1] == 8, "largest |scale w| = 8, got %g", report[1]);
+  CHECK(pe_check_angles(xs, 6, 0, omega, 3, 1, PE_ERR_POSITIONS, report) ==
+            PE_ERR_POSITIONS,
+        "1e300 * 4 is finite, infinity is not");
+  CHECK(report[0] == 5, "first bad x is 5, got %g", report[0]);
+  CHECK(pe_check_angles(xs, 6, 0, omega, 3, 1e10, PE_ERR_OFFSETS, report) ==
+            PE_ERR_OFFSETS,
+        "1e300 * 4e10 overflows");
+  CHECK(report[0] == 3, "first bad x is 3, got %g", report[0]);
+  /* Evenly spaced x from `first`: the last one overflows. */
+  CHECK(pe_check_angles(NULL, 4, 1e308, omega, 3, 0.25, PE_ERR_POSITIONS,
+                        report) == PE_OK,
+        "1e308 + 3 times 1 is finite");
+  CHECK(pe_check_angles(NULL, 4, -1e308, omega, 3, 1, PE_ERR_POSITIONS,
+                        report) == PE_ERR_POSITIONS,
+        "-1e308 * 4 overflows");
+  CHECK(report[0] == 0, "first bad x is 0, got %g", report[0]);
+  CHECK(pe_check_angles(NULL, 0, INFINITY, omega, 3, 1, PE_ERR_POSITIONS,
+                        report) == PE_OK,
+        "no x, nothing to refuse");
+  /* A scale whose products overflow is left to the kernel, which names it. */
+  CHECK(pe_check_angles(xs, 3, 0, omega, 3, 1e308, PE_ERR_POSITIONS, report) ==
+            PE_OK,
+        "scale overflow is the kernel's to name");
+  CHECK(pe_check_angles(xs, 3, 0, omega, 3, 1, PE_ERR_SCALE, report) ==
+            PE_ERR_ARGUMENT,
+        "a bad x's status is positions or offsets");
+  CHECK(pe_check_angles(xs, 3, 0, omega, 3, 1, PE_ERR_POSITIONS, NULL) ==
+            PE_ERR_NULL,
+        "no report");
+  CHECK(pe_check_angles(xs, 3, 0, NULL, 3, 1, PE_ERR_POSITIONS, report) ==
+            PE_ERR_NULL,
+        "no frequencies");
+  CHECK(pe_check_angles((const double *)((const char *)xs + 1), 2, 0, omega, 3,
+                        1, PE_ERR_POSITIONS, report) == PE_ERR_NULL,
+        "misaligned x");
+}
+
 int main(void) {
   srand(7);
   test_every_tail();
@@ -588,5 +637,6 @@ int main(void) {
   test_linear_relation();
   test_matrix();
   test_bad_input();
+  test_check_angles();
   return check_report("rotation");
 }

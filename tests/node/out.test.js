@@ -561,3 +561,76 @@ test("ropeCache's out.cos and out.sin are read once, even when reading them grow
   assert.deepEqual(cos, ropeCache({ positions: 3, dim: 8 }).cos);
   assert.deepEqual(sin, ropeCache({ positions: 3, dim: 8 }).sin);
 });
+
+test("the core checks every angle of a call before its first block, and the error quotes the first bad one", () => {
+  const refused = (fn, option, code, quoted) =>
+    assert.throws(fn, (error) => {
+      assert.ok(error instanceof RangeError, error.message);
+      assert.equal(error.option, option);
+      assert.equal(error.code, code);
+      assert.ok(
+        error.message.includes(`must be a finite angle: ${quoted} × `),
+        error.message,
+      );
+      return true;
+    });
+  // rope over chunks, in place: the bad token is in the last chunk.
+  const dim = 128;
+  const tokens = 3000;
+  const x = Float32Array.from({ length: tokens * dim }, (_, i) => i % 7);
+  const before = x.slice();
+  const at = Float64Array.from({ length: tokens }, (_, i) =>
+    i === tokens - 2 ? -1e308 : i,
+  );
+  refused(
+    () => rope(x, at, { dim, scale: 10, inPlace: true }),
+    "positions",
+    "ERR_POSITIONS",
+    "-1e+308",
+  );
+  assert.deepEqual(x, before);
+  // rope of a small tensor, one kernel call per sequence: the second
+  // sequence's position is bad, and the first sequence's rows stay as
+  // they were.
+  const small = Float32Array.from({ length: 2 * 3 * 2 * 8 }, (_, i) => i);
+  const smallBefore = small.slice();
+  refused(
+    () =>
+      rope(small, [0, 1, 2, 1e308, 4, 5], {
+        dim: 8,
+        scale: 10,
+        order: "bshd",
+        batch: 2,
+        heads: 2,
+        inPlace: true,
+      }),
+    "positions",
+    "ERR_POSITIONS",
+    "1e+308",
+  );
+  assert.deepEqual(small, smallBefore);
+  // One decode token: the kernel refuses, the check words it.
+  refused(
+    () => rope(new Float32Array(8), [1e308], { dim: 8, scale: 10 }),
+    "positions",
+    "ERR_POSITIONS",
+    "1e+308",
+  );
+  // rotate's offsets, over chunks.
+  const rows = new Float64Array(3000 * 64).fill(0.5);
+  const offsets = Float64Array.from({ length: 3000 }, (_, i) =>
+    i === 2999 ? 1e308 : i,
+  );
+  refused(
+    () => rotate(rows, offsets, { dim: 64, scale: 100, inPlace: true }),
+    "offsets",
+    "ERR_OFFSETS",
+    "1e+308",
+  );
+  assert.ok(rows.every((v) => v === 0.5));
+  // The module keeps working.
+  assert.deepEqual(
+    ropeCache({ dim: 4, positions: 2 }).cos,
+    ropeCache({ dim: 4, positions: [0, 1] }).cos,
+  );
+});
