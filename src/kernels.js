@@ -82,6 +82,8 @@ export const rotateF16 = kernel("pe_rotate_f16", ROTATE, ONE_OFFSET);
 // positions: a pointer to one per group of `repeat` rows, `span` rows
 // apart (1: consecutive), or 0 for `position` on every row; dtype indexes
 // the cache dtypes.
+export const ropeDims = kernel("pe_rope_dims", ["dim", "rotary"]);
+
 export const rope = kernel(
   "pe_rope",
   [

@@ -23,6 +23,11 @@ export function calling(name, fn, args) {
   }
 }
 
+/** The public function running, innermost: the one an error names. */
+export function runningFunction() {
+  return running.at(-1);
+}
+
 // "sinusoidal-pe: table: " unless the message names its function already.
 function prefixed(message) {
   const name = running.at(-1);

@@ -22,6 +22,7 @@ import {
   oneOf,
   rangeError,
   readOptions,
+  runningFunction,
   show,
   typeError,
 } from "./options.js";
@@ -63,6 +64,16 @@ function finite(value, name) {
   return value;
 }
 
+/**
+ * RoPE's dims checked by the core, the one owner of their rule, before any
+ * memory is sized by them: the head dim `dim`, and its rotary part
+ * `rotary` (even, at least 2, at most dim). `given` holds the caller's
+ * values the message quotes.
+ */
+export function checkRopeDims(dim, rotary, given) {
+  kernels.ropeDims({ api: runningFunction(), given, dim, rotary });
+}
+
 // dim, rotaryDim, base and scaling as JS-owned values: the parameter array
 // of the C core with the bits of those given, and longrope's factors. spec.dim is the
 // rotary dim, over which the frequencies are computed; spec.given the
@@ -70,25 +81,14 @@ function finite(value, name) {
 // the C core owns every rule on values (pe_rope_frequencies), and its status
 // names the option, the rule and the value.
 export function ropeSpec(raw) {
-  // The dims size the memory of the frequencies (rotaryDim / 2 of them), so
-  // they are checked before any is allocated.
-  const headDim = integer(raw.dim, "dim", 2, MAX_DIM);
-  if (headDim % 2 !== 0)
-    throw rangeError(
-      `option "dim" must be even, got ${headDim}`,
-      "dim",
-      "ERR_ODD",
-    );
+  // The dims size the memory of the frequencies (rotaryDim / 2 of them): the
+  // core checks them before any is allocated.
+  const headDim = integer(raw.dim, "dim", 1, MAX_DIM);
   const dim =
     raw.rotaryDim === undefined
       ? headDim
-      : integer(raw.rotaryDim, "rotaryDim", 2, headDim);
-  if (dim % 2 !== 0)
-    throw rangeError(
-      `option "rotaryDim" must be even, got ${dim}`,
-      "rotaryDim",
-      "ERR_ODD",
-    );
+      : integer(raw.rotaryDim, "rotaryDim", 0, MAX_DIM);
+  checkRopeDims(headDim, dim, raw);
   const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
   // A model's pairing goes with its options (fromConfig gives it); the
   // frequencies and caches do not depend on it.

@@ -23,6 +23,7 @@ import {
   turnRows,
 } from "./rows.js";
 import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
+import { checkRopeDims } from "./rope-scaling.js";
 import { checkAngles } from "./blocks.js";
 import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
 import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
@@ -99,22 +100,14 @@ function readSpec(given, api, perCall) {
     if (OWN.includes(key)) own[key] = given[key];
     else if (!perCall || !PER_CALL.includes(key)) schedule[key] = given[key];
   const mrope = mropeSpec(own);
+  // The dims size the memory of the frequencies and rows: the core checks
+  // them before any is allocated.
   const dim = integer(given.dim, "dim", 1, MAX_DIM);
-  let rotary = dim;
-  if (own.rotaryDim !== undefined) {
-    rotary = integer(own.rotaryDim, "rotaryDim", 2, MAX_DIM);
-    if (rotary % 2 === 1 || rotary > dim)
-      throw rangeError(
-        `option "rotaryDim" must be even and at most dim (${dim}), got ${rotary}`,
-        "rotaryDim",
-        "ERR_ROTARY_DIM",
-      );
-  } else if (dim % 2 === 1)
-    throw rangeError(
-      `option "dim" must be even for rope (pairs of columns are rotated), or give an even "rotaryDim" below it, got ${dim}`,
-      "dim",
-      "ERR_ODD_DIM",
-    );
+  const rotary =
+    own.rotaryDim === undefined
+      ? dim
+      : integer(own.rotaryDim, "rotaryDim", 0, MAX_DIM);
+  checkRopeDims(dim, rotary, given);
   if (own.order === undefined && (own.heads ?? own.batch) !== undefined)
     throw typeError(
       `options "heads" and "batch" describe a tensor: give "order" ("bhsd" or "bshd") too`,

@@ -219,13 +219,6 @@ function scheduleOf(options, defaultOddDim) {
         "scaling",
         "ERR_NOT_APPLICABLE",
       );
-    // The pairs of a RoPE scaling size its buffers: an odd dim has none.
-    if (dim % 2 === 1)
-      throw rangeError(
-        `option "dim" must be even with "scaling" (the rotary dim), got ${dim}`,
-        "dim",
-        "ERR_ODD_DIM",
-      );
     spec.rope = ropeSpec({ dim, base: spec.base, scaling: options.scaling });
   }
   return spec;

@@ -36,7 +36,10 @@ function got(options, values) {
   if (shown.every((text) => text === undefined || text === "nothing"))
     return "";
   if (options.length === 1) return `, got ${shown[0]}`;
-  const pairs = options.map((path, i) => `${path} = ${shown[i] ?? "an array"}`);
+  // Of several options, those the caller gave.
+  const pairs = options
+    .map((path, i) => `${path} = ${shown[i] ?? "an array"}`)
+    .filter((_, i) => shown[i] !== "nothing");
   return `, got ${pairs.join(", ")}`;
 }
 
@@ -69,10 +72,14 @@ export function check(status, where, values) {
     );
   const make = known.error === "TypeError" ? typeError : rangeError;
   const message = statusMessage(status) + got(known.options, values);
+  // Of a rule on several options, the option is the first the caller gave.
+  const option =
+    known.options.find((path) => valueAt(values, path) !== undefined) ??
+    known.options[0];
   // The rule's code is the C status's name without its prefix: "ERR_BASE".
   throw make(
     `${where}: ${message}`,
-    known.options[0],
+    option,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
 }

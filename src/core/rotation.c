@@ -337,6 +337,14 @@ int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in, uint32_t count,
                      layout, odd_dim, omega, n_omega, scale);
 }
 
+int32_t pe_rope_dims(uint32_t dim, uint32_t rotary) {
+  if (dim < 1 || dim > PE_MAX_DIM)
+    return PE_ERR_DIM;
+  if (rotary < 2 || rotary > dim || rotary % 2 == 1)
+    return PE_ERR_ROTARY_DIM;
+  return PE_OK;
+}
+
 /* Every check of pe_rope; positions are checked as one per group. Shared,
    not inlined, by pe_rope and pe_rope_streams. */
 __attribute__((noinline)) static int32_t
@@ -349,10 +357,9 @@ check_rope(void *out, const void *in, int32_t dtype, uint32_t count,
     return PE_ERR_DTYPE;
   if (!PE_IN_ENUM(pairing, PE_PAIRING_COUNT))
     return PE_ERR_PAIRING;
-  if (dim < 1 || dim > PE_MAX_DIM)
-    return PE_ERR_DIM;
-  if (rotary < 2 || rotary > dim || rotary % 2 == 1)
-    return PE_ERR_ROTARY_DIM;
+  int32_t dims = pe_rope_dims(dim, rotary);
+  if (dims != PE_OK)
+    return dims;
   if (repeat < 1 || count % repeat != 0)
     return PE_ERR_HEADS;
   if (span < 1 || (count / repeat) % span != 0)

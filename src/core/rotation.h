@@ -34,6 +34,10 @@ PE_EXPORT int32_t pe_rotate_f16(uint16_t *out, const uint16_t *in,
                                 const double *omega, uint32_t n_omega,
                                 double scale);
 
+/* The rule on RoPE's dims, which every RoPE function checks first: the head
+   dim in [1, PE_MAX_DIM], the rotary part even, >= 2 and <= dim. */
+PE_EXPORT int32_t pe_rope_dims(uint32_t dim, uint32_t rotary);
+
 /* Rotary position embedding of count rows of dim values of `dtype` (enum
    pe_cache_dtype: float32, float64, or float16 as IEEE half bits). The
    first `rotary` columns of each row (even, 2 <= rotary <= dim) form

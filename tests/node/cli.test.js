@@ -801,7 +801,7 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
   );
   refused(
     bounded(command("rope-cache", { positions: 2, dim: 5 })),
-    /option --dim/,
+    /--dim must give an even rotary part.*got dim = 5/,
   );
 });
 

@@ -235,12 +235,12 @@ test("tensor and rotary options are checked by name", () => {
     [
       { dim: 8, rotaryDim: 5 },
       RangeError,
-      /"rotaryDim" must be even and at most dim \(8\), got 5/,
+      /"rotaryDim" and "dim" must give an even rotary part: rotaryDim \(dim when not given\) even, >= 2 and <= dim, got rotaryDim = 5, dim = 8$/,
     ],
     [
       { dim: 8, rotaryDim: 10 },
       RangeError,
-      /"rotaryDim" must be even and at most dim/,
+      /"rotaryDim" and "dim" must give an even rotary part.*got rotaryDim = 10, dim = 8$/,
     ],
     [{ dim: 8, rotaryDim: "4" }, TypeError, /"rotaryDim" must be an integer/],
     [{ dim: 8, heads: 3 }, TypeError, /give "order"/],
@@ -255,13 +255,26 @@ test("tensor and rotary options are checked by name", () => {
       /"order" must be one of "bhsd", "bshd"/,
     ],
     [{ dim: 8, order: "bhsd" }, TypeError, /"heads" must be an integer/],
-    [{ dim: 7 }, RangeError, /"dim" must be even for rope/],
+    [
+      { dim: 7 },
+      RangeError,
+      /"rotaryDim" and "dim" must give an even rotary part.*got dim = 7$/,
+    ],
   ];
   for (const [options, Type, pattern] of cases)
     assert.throws(
       () => rope(x, 1, options),
       (error) => error instanceof Type && pattern.test(error.message),
       JSON.stringify(options),
+    );
+  // The core's rule on both dims names the one the caller gave.
+  for (const [options, option] of [
+    [{ dim: 8, rotaryDim: 5 }, "rotaryDim"],
+    [{ dim: 7 }, "dim"],
+  ])
+    assert.throws(
+      () => rope(x, 1, options),
+      (error) => error.code === "ERR_ROTARY_DIM" && error.option === option,
     );
   assert.throws(
     () => rope(x, [1, 2, 3, 4], { dim: 8, heads: 3, batch: 2, order: "bshd" }),
