@@ -1,13 +1,14 @@
 // Results written in blocks: a large result is computed block by block in
-// module memory, each block copied out while it is still in cache, so no
-// full-size temporary is needed and module memory stays small. Every angle
-// is checked before the first block, so that an error leaves the result
-// untouched.
+// module memory (rows turned by R(k) or RoPE chunk by chunk), each block
+// copied out while it is still in cache, so no full-size temporary is
+// needed and module memory stays small. Every angle is checked before the
+// first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./kernels.js";
+import { check } from "./kernels.js";
 import { rangeError } from "./options.js";
-import { memoryBuffer } from "./runtime.js";
-import { check } from "./status.js";
+import { memoryBuffer, withScratch } from "./runtime.js";
+import { section, write } from "./typed-arrays.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
 const STATUS_OFFSETS = STATUS_NAMES.indexOf("PE_ERR_OFFSETS");
@@ -80,4 +81,119 @@ export function checkAngles(
     name,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
+}
+
+/**
+ * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
+ * memory with kernel(chunk), chunk = { data, count, repeat, span, list,
+ * one, omega, streams }: `data` the chunk's rows, turned in place; `omega`
+ * the frequencies (written from the JS-owned `omega`); `streams` what
+ * setup(scratch) returned. Rows come in groups of `repeat` rows that share
+ * an angle: `angles` is one number for every row, or a Float64Array of
+ * `width` per group (M-RoPE's t, h and w: width 3). The angle sequence
+ * restarts every `segment` groups (a new sequence of a tensor), and each
+ * kernel call stays within one, where evenly spaced angles take the core's
+ * recurrence. With `apart` (a batch × heads × seq tensor) the rows of a
+ * group are `segment` rows apart in `rows`: a chunk gathers the same
+ * tokens of every head, so the core computes each token's angles once.
+ * `list` points to the chunk's angles or is 0, `one` is the angle of every
+ * row. Returns `out`, or a new array of the same type. The core checks
+ * every angle before the first chunk, so an error leaves `rows` and `out`
+ * untouched.
+ */
+export function turnRows({
+  rows,
+  Typed,
+  count,
+  dim,
+  angles,
+  repeat = 1,
+  width = 1,
+  segment = Infinity,
+  apart = false,
+  name,
+  api,
+  out,
+  omega: frequencies,
+  scale,
+  kernel,
+  setup = () => 0,
+}) {
+  const result = out ?? new Typed(count * dim);
+  const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
+  const chunk = Math.max(1, Math.floor(BLOCK_BYTES / groupBytes));
+  const groups = count / repeat;
+  const list = typeof angles === "number" ? null : angles;
+  return withScratch((scratch) => {
+    const pairs = frequencies.length;
+    const omega = scratch(pairs * 8, "frequencies");
+    new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
+    const check = (xs, n, start) =>
+      checkAngles(scratch, {
+        api,
+        xs,
+        count: n,
+        start,
+        omega,
+        pairs,
+        scale,
+        name,
+      });
+    if (list === null) check(0, 1, angles);
+    const streams = setup(scratch);
+    if (count === 0) return result;
+    const n = Math.min(chunk, groups);
+    const data = scratch(n * groupBytes, "the rows");
+    const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
+    const anglesOf = (first, m) =>
+      write(
+        new Float64Array(memoryBuffer(), anglesPointer, m * width),
+        list.subarray(first * width, (first + m) * width),
+      );
+    // Every angle is checked before the first chunk is turned.
+    if (list !== null)
+      for (const [first, m] of inBlocks(groups, n)) {
+        anglesOf(first, m);
+        check(anglesPointer, m * width, 0);
+      }
+    const call = {
+      data,
+      count: 0,
+      repeat,
+      span: 1,
+      list: anglesPointer,
+      one: list === null ? angles : 0,
+      omega,
+      streams,
+    };
+    for (const [first, m] of inBlocks(groups, chunk, segment)) {
+      const sequence = Math.floor(first / segment);
+      // Where the chunk's rows are in `rows`: one run, or one per head.
+      const runs = apart ? repeat : 1;
+      const size = m * (apart ? 1 : repeat) * dim;
+      const at = (r) =>
+        apart
+          ? ((sequence * repeat + r) * segment + first - sequence * segment) *
+            dim
+          : first * repeat * dim;
+      let into = data;
+      for (let r = 0; r < runs; r++) {
+        write(
+          new Typed(memoryBuffer(), into, size),
+          section(rows, at(r), size),
+        );
+        into += size * Typed.BYTES_PER_ELEMENT;
+      }
+      if (list !== null) anglesOf(first, m);
+      call.count = m * repeat;
+      call.span = apart ? m : 1;
+      kernel(call);
+      into = data;
+      for (let r = 0; r < runs; r++) {
+        write(result, new Typed(memoryBuffer(), into, size), at(r));
+        into += size * Typed.BYTES_PER_ELEMENT;
+      }
+    }
+    return result;
+  });
 }

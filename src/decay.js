@@ -12,7 +12,7 @@ import {
   readOptions,
   typeError,
 } from "./options.js";
-import { deliver, outArray } from "./out.js";
+import { deliver, outArray } from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
   MAX_COUNT as MAX_POINTS,

@@ -9,16 +9,16 @@ import {
   rangeError,
   typeError,
 } from "./options.js";
-import { inBlocks } from "./blocks.js";
-import { deliver, outArray } from "./out.js";
+import { BLOCK_BYTES, inBlocks, turnRows } from "./blocks.js";
 import {
+  deliver,
   DTYPE_OF_KIND,
+  outArray,
   outputOf,
   perRow,
   perRowInput,
   readRows,
   resolveRows,
-  turnRows,
 } from "./rows.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import {
@@ -31,8 +31,7 @@ import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
 const MAX_GRAM_ARRAY = 1024;
-// linearRelationError compares tables in chunks of about 1 MiB.
-const CHUNK_BYTES = 2 ** 20;
+// linearRelationError compares tables in blocks of at most this many rows.
 const RELATION_ROWS = 1024;
 
 const ROTATE_OPTIONS = [...SCHEDULE_OPTIONS, "layout", "scale"];
@@ -146,7 +145,7 @@ export function linearRelationError(options) {
   const rowsPerChunk = Math.min(
     count,
     RELATION_ROWS,
-    Math.max(1, Math.floor(CHUNK_BYTES / (Typed.BYTES_PER_ELEMENT * dim))),
+    Math.max(1, Math.floor(BLOCK_BYTES / (Typed.BYTES_PER_ELEMENT * dim))),
   );
   const worst = { maxAbsError: 0, position: 0, offset: offsets[0], index: 0 };
   const here = new Float64Array(rowsPerChunk);

@@ -14,7 +14,7 @@ import {
   typeError,
 } from "./options.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
-import { outArray, overlapping, write } from "./out.js";
+import { outArray, overlapping, write } from "./rows.js";
 import {
   cachedRopeFrequencies,
   followSequence,

@@ -26,7 +26,7 @@ import {
   show,
   typeError,
 } from "./options.js";
-import { deliver, outArray } from "./out.js";
+import { deliver, outArray } from "./rows.js";
 import { memoryBuffer, wasm, withScratch } from "./runtime.js";
 
 export { ROPE_TYPES, CACHE_DTYPES as ROPE_DTYPES };

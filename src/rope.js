@@ -20,11 +20,10 @@ import {
   perRow,
   readRows,
   resolveRows,
-  turnRows,
 } from "./rows.js";
 import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { checkRopeDims } from "./rope-scaling.js";
-import { checkAngles } from "./blocks.js";
+import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
 import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
 import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
 import { lengthOf, section, write } from "./typed-arrays.js";
@@ -62,10 +61,6 @@ const PLAN_HINTS = {
 // head dim.
 const ORDERS = ["bhsd", "bshd"];
 const ROWS = -1;
-
-// Rows are turned in chunks of about 1 MiB, each copied in, turned and
-// copied out while it is still in cache.
-const CHUNK_BYTES = 2 ** 20;
 
 /**
  * A plan's options, read and resolved once: every field is a number, an
@@ -292,7 +287,7 @@ function run(spec, vectors, positions, perCall, memory) {
   const dtype = CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]);
   const result = out ?? new Typed(count * spec.dim);
   const call = { rows, result, count, angles, width, seq, dtype, Typed };
-  if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= CHUNK_BYTES)
+  if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= BLOCK_BYTES)
     return runWhole(spec, call, memory);
   return turnRows({
     rows,

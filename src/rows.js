@@ -1,30 +1,34 @@
-// Rows of a caller's array turned by the C core (R(k) for `rotate`, RoPE for
-// `rope`): read once, copied through module memory in chunks, written to
-// the result. The arithmetic is the core's; this file reads, checks and
-// copies.
+// A call's rows in and out: the rows of a caller's array that the C core
+// turns (R(k) for `rotate`, RoPE for `rope`), read once before they are
+// checked, and the `out` option, the caller's typed array a result is
+// written into. An `out` is read once with the other options and checked
+// after every other input has been read (so no user code can run between
+// the check and the writes), before module memory is touched. The typed
+// array intrinsics are used, not the array's own properties, so a shadowed
+// `length` or `set` cannot mislead the checks or the writes.
 import {
   arrayLength,
   boolean,
   numbers,
   rangeError,
+  requireReadable,
   rowValues,
   show,
   typeError,
 } from "./options.js";
-import { checkAngles, inBlocks } from "./blocks.js";
-import { aliasing, outArray, write } from "./out.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
+import { memoryBuffer } from "./runtime.js";
 import {
   bufferOf,
+  byteLengthOf,
+  byteOffsetOf,
   CONSTRUCTORS,
   copyOf,
   kindOf,
-  section,
+  lengthOf,
+  write,
 } from "./typed-arrays.js";
 
-// Rows are turned in chunks of about 1 MiB so each chunk is copied in,
-// turned and copied out while it is still in cache.
-const CHUNK_BYTES = 2 ** 20;
+export { write, zero } from "./typed-arrays.js";
 
 /**
  * The element types rows are read and written in, with the core's dtype of
@@ -170,116 +174,78 @@ export function outputOf(out, rows, Typed, count, dim, inPlace) {
 }
 
 /**
- * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
- * memory with kernel(chunk), chunk = { data, count, repeat, span, list,
- * one, omega, streams }: `data` the chunk's rows, turned in place; `omega`
- * the frequencies (written from the JS-owned `omega`); `streams` what
- * setup(scratch) returned. Rows come in groups of `repeat` rows that share
- * an angle: `angles` is one number for every row, or a Float64Array of
- * `width` per group (M-RoPE's t, h and w: width 3). The angle sequence
- * restarts every `segment` groups (a new sequence of a tensor), and each
- * kernel call stays within one, where evenly spaced angles take the core's
- * recurrence. With `apart` (a batch × heads × seq tensor) the rows of a
- * group are `segment` rows apart in `rows`: a chunk gathers the same
- * tokens of every head, so the core computes each token's angles once.
- * `list` points to the chunk's angles or is 0, `one` is the angle of every
- * row. Returns `out`, or a new array of the same type. The core checks
- * every angle before the first chunk, so an error leaves `rows` and `out`
- * untouched.
+ * The caller's `out` checked to take `length` elements of type `Typed`, or
+ * null when it is undefined. `view` is the function's own view option;
+ * `name` the option's name in messages.
  */
-export function turnRows({
-  rows,
-  Typed,
-  count,
-  dim,
-  angles,
-  repeat = 1,
-  width = 1,
-  segment = Infinity,
-  apart = false,
-  name,
-  api,
+export function outArray(
   out,
-  omega: frequencies,
-  scale,
-  kernel,
-  setup = () => 0,
-}) {
-  const result = out ?? new Typed(count * dim);
-  const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
-  const chunk = Math.max(1, Math.floor(CHUNK_BYTES / groupBytes));
-  const groups = count / repeat;
-  const list = typeof angles === "number" ? null : angles;
-  return withScratch((scratch) => {
-    const pairs = frequencies.length;
-    const omega = scratch(pairs * 8, "frequencies");
-    new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
-    const check = (xs, n, start) =>
-      checkAngles(scratch, {
-        api,
-        xs,
-        count: n,
-        start,
-        omega,
-        pairs,
-        scale,
-        name,
-      });
-    if (list === null) check(0, 1, angles);
-    const streams = setup(scratch);
-    if (count === 0) return result;
-    const n = Math.min(chunk, groups);
-    const data = scratch(n * groupBytes, "the rows");
-    const anglesPointer = list === null ? 0 : scratch(n * width * 8, name);
-    const anglesOf = (first, m) =>
-      write(
-        new Float64Array(memoryBuffer(), anglesPointer, m * width),
-        list.subarray(first * width, (first + m) * width),
-      );
-    // Every angle is checked before the first chunk is turned.
-    if (list !== null)
-      for (const [first, m] of inBlocks(groups, n)) {
-        anglesOf(first, m);
-        check(anglesPointer, m * width, 0);
-      }
-    const call = {
-      data,
-      count: 0,
-      repeat,
-      span: 1,
-      list: anglesPointer,
-      one: list === null ? angles : 0,
-      omega,
-      streams,
-    };
-    for (const [first, m] of inBlocks(groups, chunk, segment)) {
-      const sequence = Math.floor(first / segment);
-      // Where the chunk's rows are in `rows`: one run, or one per head.
-      const runs = apart ? repeat : 1;
-      const size = m * (apart ? 1 : repeat) * dim;
-      const at = (r) =>
-        apart
-          ? ((sequence * repeat + r) * segment + first - sequence * segment) *
-            dim
-          : first * repeat * dim;
-      let into = data;
-      for (let r = 0; r < runs; r++) {
-        write(
-          new Typed(memoryBuffer(), into, size),
-          section(rows, at(r), size),
-        );
-        into += size * Typed.BYTES_PER_ELEMENT;
-      }
-      if (list !== null) anglesOf(first, m);
-      call.count = m * repeat;
-      call.span = apart ? m : 1;
-      kernel(call);
-      into = data;
-      for (let r = 0; r < runs; r++) {
-        write(result, new Typed(memoryBuffer(), into, size), at(r));
-        into += size * Typed.BYTES_PER_ELEMENT;
-      }
-    }
-    return result;
-  });
+  Typed,
+  length,
+  { view = false, name = "out" } = {},
+) {
+  if (out === undefined) return null;
+  if (view)
+    throw typeError(
+      `option "${name}" cannot be combined with "view: true": a view lives in the module's memory, "${name}" in yours`,
+      name,
+      "ERR_COMBINATION",
+    );
+  if (kindOf(out) !== Typed.name)
+    throw typeError(
+      `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf(out) ?? out?.constructor?.name ?? typeof out)}`,
+      name,
+      "ERR_TYPE",
+    );
+  requireReadable(out, name, `option "${name}"`);
+  if (bufferOf(out) === memoryBuffer())
+    throw typeError(
+      `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,
+      name,
+      "ERR_MODULE_MEMORY",
+    );
+  const available = lengthOf(out);
+  if (available < length)
+    throw rangeError(
+      `option "${name}" must hold at least ${length} elements, got ${available}`,
+      name,
+      "ERR_LENGTH",
+    );
+  return out;
+}
+
+/** Whether the first `bytes` bytes of typed arrays a and b overlap. */
+export function overlapping(a, b, bytes) {
+  if (bufferOf(a) !== bufferOf(b)) return false;
+  const start = byteOffsetOf(a);
+  const other = byteOffsetOf(b);
+  return bytes > 0 && start < other + bytes && other < start + bytes;
+}
+
+/** `values` (a view of module memory) written into `out`, or a copy. */
+export function deliver(out, values) {
+  if (out === null) return values.slice();
+  write(out, values);
+  return out;
+}
+
+/**
+ * How `out` meets an input array `rows`: "same" elements (the call is then
+ * in place), "apart", or a partial overlap, which is refused: the rows are
+ * processed in blocks and an overlap would overwrite rows not yet read.
+ */
+export function aliasing(out, rows) {
+  const buffer = bufferOf(out);
+  if (buffer !== bufferOf(rows)) return "apart";
+  const start = byteOffsetOf(out);
+  const end = start + byteLengthOf(out);
+  const rowsStart = byteOffsetOf(rows);
+  const rowsEnd = rowsStart + byteLengthOf(rows);
+  if (start === rowsStart) return "same";
+  if (end <= rowsStart || rowsEnd <= start) return "apart";
+  throw rangeError(
+    `option "out" overlaps the input rows without starting at the same element; pass the input itself (in place) or a separate array`,
+    "out",
+    "ERR_OVERLAP",
+  );
 }

@@ -12,7 +12,7 @@ import {
 } from "./options.js";
 import { paddingRows, presets } from "./presets.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
-import { deliver, outArray, write, zero } from "./out.js";
+import { deliver, outArray, write, zero } from "./rows.js";
 import {
   allocateView,
   MAX_REQUEST_BYTES,

@@ -3,7 +3,7 @@
 // generated from the C headers. `make` bundles this into build/internals.js.
 export { memoryBuffer, wasm, withScratch } from "../../src/runtime.js";
 export { init } from "../../src/index.js";
-export { check, statusMessage } from "../../src/status.js";
+export { check, statusMessage } from "../../src/kernels.js";
 export * as constants from "sinusoidal-pe-constants";
 export * as kernels from "../../src/kernels.js";
 // The public API in the same bundle, sharing the instance above.
