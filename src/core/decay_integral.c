@@ -20,6 +20,7 @@
    linear: sin(x) / x. */
 #include "decay_integral.h"
 
+#include "exp_log.h"
 #include "frequencies.h"
 #include "pi.h"
 #include "sincos_f64x2.h"
@@ -71,13 +72,21 @@ static const double gl6_w[3] = {
 
 /* ---- exp family -------------------------------------------------------- */
 
-static double exp_direct(double L, double x) {
+/* expm1(-s) at the six nodes s = (L/2)(1 -+ gl6_x[k]), the same for every
+   x of a call. */
+static void direct_nodes(double L, double e[6]) {
   double h = 0.5 * L;
+  for (int k = 0; k < 3; k++) {
+    e[2 * k] = pe_expm1(-h * (1.0 - gl6_x[k]));
+    e[2 * k + 1] = pe_expm1(-h * (1.0 + gl6_x[k]));
+  }
+}
+
+static double exp_direct(const double e[6], double x) {
   v128_t c = wasm_f64x2_splat(0), s = wasm_f64x2_splat(0);
   for (int k = 0; k < 3; k++) {
     /* The two nodes +-gl6_x[k] in one vector sin/cos. */
-    v128_t d = wasm_f64x2_make(x * expm1(-h * (1.0 - gl6_x[k])),
-                               x * expm1(-h * (1.0 + gl6_x[k])));
+    v128_t d = wasm_f64x2_make(x * e[2 * k], x * e[2 * k + 1]);
     v128_t sin_d, cos_d, w = wasm_f64x2_splat(gl6_w[k]);
     pe_sincos_f64x2(d, &sin_d, &cos_d);
     c = wasm_f64x2_add(c, wasm_f64x2_mul(w, cos_d));
@@ -91,11 +100,11 @@ static double exp_direct(double L, double x) {
                 wasm_f64x2_extract_lane(sin_x, 0) * s_sum);
 }
 
-static double exp_family(double b, double L, double x) {
+static double exp_family(double b, double L, const double nodes[6], double x) {
   if (x == 0.0)
     return 1.0;
   if (L <= 0.25 && x * L <= 0.5)
-    return exp_direct(L, x);
+    return exp_direct(nodes, x);
   double q = x / b;
   if (x < PE_CISI_SPLIT)
     return 1.0 - (pe_cin1(x) - pe_cin1(q)) / L;
@@ -148,7 +157,7 @@ static void power_init(struct power *p, double alpha) {
   p->s = 1.0 / alpha;
   p->m = (int)ceil(p->s) - 1;
   p->a = p->s - p->m;
-  p->c0 = p->s <= 170.0 ? tgamma(p->s + 1.0) * cos(0.5 * PE_PI * p->s) : 0.0;
+  p->c0 = p->s <= 170.0 ? pe_tgamma(p->s + 1.0) * cos(0.5 * PE_PI * p->s) : 0.0;
   for (int k = 1; k <= PE_SERIES_TERMS; k++) {
     p->inv[k] = 1.0 / (1.0 + 2.0 * k * alpha);
     p->ratio[k] = 1.0 / ((2.0 * k - 1.0) * (2.0 * k));
@@ -186,7 +195,7 @@ static double power_large(const struct power *p, double x) {
     br = -ui / x;
     bi = ur / x;
   }
-  return p->c0 * pow(x, -p->s) - p->s * (cos(x) * br - sin(x) * bi);
+  return p->c0 * pe_pow(x, -p->s) - p->s * (cos(x) * br - sin(x) * bi);
 }
 
 static int power_large_ok(const struct power *p, double x) {
@@ -203,9 +212,9 @@ struct family {
 static double phase(const struct family *f, double t) {
   switch (f->theta) {
   case PE_THETA_EXP:
-    return f->x * exp(-f->L * t);
+    return f->x * pe_exp(-f->L * t);
   case PE_THETA_POWER:
-    return f->x * pow(t, f->alpha);
+    return f->x * pe_pow(t, f->alpha);
   default:
     return f->x * t;
   }
@@ -304,11 +313,11 @@ static double phase_break(const struct family *f, double j) {
   double moved = j * PE_PHASE_STEP;
   switch (f->theta) {
   case PE_THETA_EXP:
-    if (moved >= -f->x * expm1(-f->L))
+    if (moved >= -f->x * pe_expm1(-f->L))
       return 1.0;
     return -log1p(-moved / f->x) / f->L;
   case PE_THETA_POWER:
-    return moved >= f->x ? 1.0 : pow(moved / f->x, f->s);
+    return moved >= f->x ? 1.0 : pe_pow(moved / f->x, f->s);
   default:
     return moved >= f->x ? 1.0 : moved / f->x;
   }
@@ -379,7 +388,7 @@ static void family_init(struct family *f, int32_t theta, double base,
                         double alpha) {
   f->theta = theta;
   f->x = 0.0;
-  f->L = theta == PE_THETA_EXP ? log(base) : 0.0;
+  f->L = theta == PE_THETA_EXP ? pe_log(base) : 0.0;
   f->alpha = theta == PE_THETA_POWER ? alpha : 1.0;
   f->s = 1.0 / f->alpha;
 }
@@ -390,9 +399,10 @@ int32_t pe_decay_integral(int32_t theta, double base, double alpha,
   if (st != PE_OK)
     return st;
   if (theta == PE_THETA_EXP) {
-    double L = log(base);
+    double L = pe_log(base), nodes[6];
+    direct_nodes(L, nodes);
     for (uint32_t i = 0; i < n; i++)
-      out[i] = exp_family(base, L, fabs(x[i]));
+      out[i] = exp_family(base, L, nodes, fabs(x[i]));
   } else if (theta == PE_THETA_POWER) {
     struct power p;
     struct family f;

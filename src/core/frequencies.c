@@ -7,6 +7,7 @@
 
 #include "bounds.h"
 #include "double_double.h"
+#include "exp_log.h"
 #include "status.h"
 
 int32_t pe_frequency_count(uint32_t dim, int32_t odd_dim, uint32_t *count) {
@@ -76,9 +77,9 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
     if (!isfinite(min_timescale) || !(min_timescale > 0) ||
         !isfinite(max_timescale) || !(max_timescale > 0))
       return PE_ERR_TIMESCALE;
-    double increment = log(max_timescale / min_timescale) / fmax(h - 1, 1);
+    double increment = pe_log(max_timescale / min_timescale) / fmax(h - 1, 1);
     for (uint32_t i = 0; i < n; i++) {
-      out[i] = min_timescale * exp(-(double)i * increment);
+      out[i] = min_timescale * pe_exp(-(double)i * increment);
       /* maxTimescale far below minTimescale makes the frequencies grow. */
       if (!isfinite(out[i]))
         return PE_ERR_TIMESCALE;
@@ -93,9 +94,9 @@ int32_t pe_frequencies(int32_t schedule, uint32_t dim, int32_t odd_dim,
        near zero on the wrong side overflows. */
     if (!isfinite(shift) || (n > 0 && h - shift == 0))
       return PE_ERR_SHIFT;
-    double log_base = log(base);
+    double log_base = pe_log(base);
     for (uint32_t i = 0; i < n; i++) {
-      out[i] = exp(-log_base * (double)i / (h - shift));
+      out[i] = pe_exp(-log_base * (double)i / (h - shift));
       if (!isfinite(out[i]))
         return PE_ERR_SHIFT;
     }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "exp_log.h"
 #include "frequencies.h"
 #include "pi.h"
 #include "status.h"
@@ -98,15 +99,15 @@ static int valid_factor(double v, int required) {
 
 /* YaRN's magnitude correction: 0.1 m ln(s) + 1 for s > 1. */
 static double yarn_mscale(double scale, double m) {
-  return scale <= 1 ? 1.0 : 0.1 * m * log(scale) + 1.0;
+  return scale <= 1 ? 1.0 : 0.1 * m * pe_log(scale) + 1.0;
 }
 
 /* The pair index at which the wavelength makes `rotations` turns over the
    original context. */
 static double yarn_correction_dim(double rotations, uint32_t dim, double base,
                                   double original) {
-  return (double)dim * log(original / (rotations * 2 * PE_PI)) /
-         (2 * log(base));
+  return (double)dim * pe_log(original / (rotations * 2 * PE_PI)) /
+         (2 * pe_log(base));
 }
 
 static int32_t yarn(uint32_t dim, double base, const double *p, double *out,
@@ -210,7 +211,8 @@ static int32_t longrope(const double *p, const double *factors,
   if (present(given))
     *attention = given;
   else
-    *attention = factor <= 1 ? 1.0 : sqrt(1 + log(factor) / log(original));
+    *attention =
+        factor <= 1 ? 1.0 : sqrt(1 + pe_log(factor) / pe_log(original));
   /* ln(original) = 0: name the length the caller gave. */
   if (!isfinite(*attention))
     return present(p[PE_ROPE_ORIGINAL_MAX_POSITION_EMBEDDINGS])
@@ -344,8 +346,8 @@ int32_t pe_rope_frequencies(int32_t type, uint32_t dim, double base,
     if (dim < 4)
       return PE_ERR_ROPE_DYNAMIC_DIM; /* the exponent dim / (dim - 2) */
     double length = present(seq_len) ? fmax(seq_len, max_length) : max_length;
-    base *= pow(factor * length / max_length - (factor - 1),
-                (double)dim / (double)(dim - 2));
+    base *= pe_pow(factor * length / max_length - (factor - 1),
+                   (double)dim / (double)(dim - 2));
     if (!isfinite(base))
       return PE_ERR_ROPE_DYNAMIC_BASE;
   }

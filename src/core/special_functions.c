@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "exp_log.h"
 #include "pi.h"
 #include "status.h"
 
@@ -208,7 +209,7 @@ double pe_cin1(double x) {
   }
   if (isnan(x))
     return x;
-  return PE_EULER_GAMMA + log(ax) - pe_ci1(ax);
+  return PE_EULER_GAMMA + pe_log(ax) - pe_ci1(ax);
 }
 
 /* f and g on the range [a, 2a) of the fits above, whose four polynomials
@@ -246,7 +247,7 @@ double pe_ci1(double x) {
     double y = x * x;
     /* The two terms cancel only near the zero at x = 0.6165, where the error
        stays absolute (~1e-17). */
-    return (PE_EULER_GAMMA + log(x)) - y * PE_POLY(cin_taylor, y);
+    return (PE_EULER_GAMMA + pe_log(x)) - y * PE_POLY(cin_taylor, y);
   }
   if (isinf(x))
     return 0.0;

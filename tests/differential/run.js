@@ -10,9 +10,10 @@
 // add), and so do the paper schedule's frequencies (double-double arithmetic
 // only) and the rope types that only divide and blend them (default, linear,
 // llama3, longrope's frequencies): those results must be identical bit for
-// bit. Larger angles, the other schedules, the decay integral, Ci, Si and
-// the rope types' logarithms and powers (dynamic, yarn, the computed
-// attention factors) call libm (glibc natively, musl in the wasm), which may
+// bit. So must every schedule and every rope type (dynamic, yarn, the
+// computed attention factors): their exp, log and pow are the core's own
+// (exp_log.c), not libm's. Larger angles, the decay integral, Ci and Si
+// call libm's sin and cos (glibc natively, musl in the wasm), which may
 // differ by an ulp: those are compared to their documented tolerance.
 //
 // usage: node tests/differential/run.js NATIVE_BINARY WASM CASES [SEED]
@@ -163,28 +164,6 @@ function ropeParameters(type) {
       ...[NaN, -1, 0, 0.5, 1, 1e308, Infinity],
     ]);
   return p;
-}
-
-// YaRN's ramp [low, high] as the C code forms it (JS's log may differ from
-// either libm by an ulp, which only the tolerance below uses).
-function yarnRamp(c) {
-  const p = c.points;
-  const original = Number.isNaN(p[ROPE.originalMaxPositionEmbeddings])
-    ? p[ROPE.maxPositionEmbeddings]
-    : p[ROPE.originalMaxPositionEmbeddings];
-  const beta = (k, fallback) => (Number.isNaN(p[k]) ? fallback : p[k]);
-  const at = (rotations) =>
-    (c.dim * Math.log(original / (rotations * 2 * Math.PI))) /
-    (2 * Math.log(c.base));
-  let low = at(beta(ROPE.betaFast, 32));
-  let high = at(beta(ROPE.betaSlow, 1));
-  const truncate = p[ROPE.truncate] !== 0;
-  if (truncate) [low, high] = [Math.floor(low), Math.ceil(high)];
-  const error = 4 * 2 ** -53 * Math.max(Math.abs(low), Math.abs(high), 1);
-  low = Math.max(low, 0);
-  high = Math.min(high, c.dim - 1);
-  if (low === high) high += 0.001;
-  return { width: high - low, error: truncate ? 0 : error };
 }
 
 function frequencyCount(dim, oddDim) {
@@ -713,41 +692,11 @@ function expectation(c) {
           4e-15 * Math.abs(want) +
           1e-15 * Math.min(1, 1 / Math.abs(c.points[k])),
       };
+    // The schedules and the rope types run the core's own exp, log and pow
+    // (exp_log.c): the same operations in both builds.
     case KIND.frequencies:
-      return {
-        exact: c.variant === 0,
-        tol: (k, want) => 4.5e-16 * Math.abs(want),
-      };
-    case KIND.rope_frequencies: {
-      const type = ROPE_TYPES[c.variant];
-      const n = c.dim / 2;
-      // Attention factors from ln (yarn, longrope): a few ulps.
-      const computed =
-        (type === "yarn" || type === "longrope") &&
-        Number.isNaN(c.points[ROPE.attentionFactor]);
-      const attention = (want) => (computed ? 2e-15 * Math.abs(want) : 0);
-      if (type === "dynamic")
-        // The base from pow: an ulp, and one of each correctly rounded ω_i.
-        return { exact: false, tol: (k, want) => 4.5e-16 * Math.abs(want) };
-      if (type === "yarn") {
-        // Without truncation the ramp's ends move with ln's last bit:
-        // ω_i (1 − 1/factor) times the ramp's shift, twice (both builds).
-        const { width, error } = yarnRamp(c);
-        const factor = c.points[ROPE.factor];
-        return {
-          exact: false,
-          tol: (k, want) =>
-            k === n
-              ? attention(want)
-              : 4.5e-16 * Math.abs(want) +
-                (2 * 3 * error * Math.abs(want) * factor) / width,
-        };
-      }
-      return {
-        exact: !computed,
-        tol: (k, want) => (k === n ? attention(want) : 0),
-      };
-    }
+    case KIND.rope_frequencies:
+      return { exact: true, tol: () => 0 };
     case KIND.rope_cache:
     case KIND.mrope_cache: {
       const a = c.amplitude;
