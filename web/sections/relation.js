@@ -48,7 +48,7 @@ export const strings = {
       "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
     error:
       "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
-    tolerance: "allowed: {tolerance}, two roundings to 32-bit floats",
+    tolerance: "allowed: {tolerance}, the 32-bit float roundings of both sides",
     hood: "Both sides come from the library, through plans made once for the schedule and run on every frame: PE(p + k) is a row of the table plan (createTable), and R(k)·PE(p) is the row at p with each (cos, sin) pair turned by a RoPE plan (createRope) at position k, since RoPE at position k is R(k). Their largest difference is the check linearRelationError() makes in one call, allowed 2⁻²³: the float32 roundings involved (both rows and the turned pairs, each within 2⁻²⁵ for values within ±1) add up to less. The mistaken matrix is the RoPE plan with every frequency set to 1.",
     pass: "pass",
     fail: "fail",
@@ -91,7 +91,7 @@ export const strings = {
     mistakenError:
       "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
     error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
-    tolerance: "容差 {tolerance}：两次舍入到 32 位浮点数",
+    tolerance: "容差 {tolerance}：两边舍入到 32 位浮点数的误差",
     hood: "两边都来自库，用的是按当前频率表只创建一次、每一帧只运行的计划：PE(p + k) 是表格计划（createTable）的一行，R(k)·PE(p) 是把位置 p 的行中每一对 (cos, sin) 交给 RoPE 计划（createRope）在位置 k 旋转的结果，因为 RoPE 在位置 k 的旋转就是 R(k)。两者的最大差值就是 linearRelationError() 一次调用所做的检验，容差为 2⁻²³：其中的各次 float32 舍入（两行以及旋转后的各对，对绝对值不超过 1 的数值每次不超过 2⁻²⁵）加起来也小于它。错误的矩阵是把所有频率都设为 1 的 RoPE 计划。",
     pass: "通过",
     fail: "未通过",
@@ -245,7 +245,9 @@ export function mount(root, app) {
   // The sines and the cosines of the row, each against the pair index: one
   // smooth curve each, at any dim, instead of a zigzag between the two.
   const figures = element("div", "small-multiples");
-  root.append(figures);
+  // The zoom, above the charts it changes.
+  const zoomRow = controlRow([]);
+  root.append(zoomRow, figures);
   const part = (which) => {
     const box = element("figure", "chart", [
       element("figcaption", "", [app.t(which)]),
@@ -292,7 +294,7 @@ export function mount(root, app) {
     "relation-zoom-all",
     () => "all",
   );
-  root.append(controlRow([zoomText, zoomIn, zoomOut, zoomAll]));
+  zoomRow.append(zoomText, zoomIn, zoomOut, zoomAll);
   // The pairs shown of h.
   const shownPairs = (h) => (zoom === "all" ? h : Math.min(h, zoom));
 
