@@ -142,7 +142,7 @@ export function pointerChannel() {
  * context: { lib, lang, section, root, params (Map of link entries),
  * known (Set of parameter keys in use), setParam(key, value), state(),
  * pointer (a pointerChannel shared by the page's sections, if any),
- * embedded (a panel in another page) }.
+ * frames (the page's draw queue), embedded (a panel in another page) }.
  */
 export function createApp(context) {
   const { lib, lang, section, root } = context;
@@ -156,8 +156,12 @@ export function createApp(context) {
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
     displayMath,
-    lineChart,
-    heatmap,
+    /** The page's draw queue: later(task), cancel(task), add(drawing). */
+    frames: context.frames,
+    lineChart: (container, spec) =>
+      lineChart(container, { ...spec, frames: context.frames }),
+    heatmap: (container, spec) =>
+      heatmap(container, { ...spec, frames: context.frames }),
     note: (where, message) => note(where, message),
     /** Tells the other views which cell this one points at. */
     point(cell) {

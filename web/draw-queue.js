@@ -4,7 +4,10 @@
 // come after it, in the same task. A drawing may come in steps (an iterator,
 // each next() a step): its steps are spread over as many frames as the
 // budget asks. Queuing a drawing again drops the steps left of the old one,
-// so only the latest state is drawn, at most once per frame.
+// so only the latest state is drawn, at most once per frame. Small tasks
+// (a cursor's redraw, a frame of an animation) run once in the next frame,
+// before the drawings and within the same budget: this queue is the page's
+// one caller of requestAnimationFrame.
 
 // Script time per frame.
 const FRAME_BUDGET = 6;
@@ -22,11 +25,34 @@ function onScreen(item) {
  */
 export function drawQueue({ onIdle = () => {} } = {}) {
   const dirty = new Set();
+  const tasks = new Set();
   let frame = null;
+
+  function request() {
+    if (frame === null) frame = requestAnimationFrame(run);
+  }
+
+  // Each task queued runs once; a task that queues itself again (the next
+  // frame of an animation) runs again in the next frame, not in this one.
+  function runTasks(start) {
+    const ran = new Set();
+    for (const task of tasks) {
+      if (ran.has(task)) continue;
+      if (ran.size && performance.now() - start > FRAME_BUDGET) break;
+      tasks.delete(task);
+      ran.add(task);
+      try {
+        task();
+      } catch (error) {
+        reportError(error);
+      }
+    }
+  }
 
   function run() {
     frame = null;
     const start = performance.now();
+    runTasks(start);
     const visible = new Map([...dirty].map((item) => [item, onScreen(item)]));
     const order = [...dirty].sort((a, b) => visible.get(b) - visible.get(a));
     for (const item of order) {
@@ -63,8 +89,8 @@ export function drawQueue({ onIdle = () => {} } = {}) {
       item.done(failure);
     }
     performance.measure("pe-update", { start });
-    if (dirty.size) frame = requestAnimationFrame(run);
-    else onIdle();
+    if (dirty.size || tasks.size) request();
+    if (!dirty.size) onIdle();
   }
 
   return {
@@ -72,7 +98,16 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     add(item) {
       item.running = null;
       dirty.add(item);
-      if (frame === null) frame = requestAnimationFrame(run);
+      request();
+    },
+    /** Runs task() once in the next frame (once however often queued). */
+    later(task) {
+      tasks.add(task);
+      request();
+    },
+    /** Forgets a task queued and not yet run. */
+    cancel(task) {
+      tasks.delete(task);
     },
     /** Forgets an item (a panel taken out of the page). */
     remove(item) {

@@ -8,7 +8,7 @@
 // in a shadow root with the page's style sheet adopted inside it, so nothing
 // of the host page changes style. A panel adds no heading: the host page's
 // own introduces it.
-import * as lib from "sinusoidal-pe";
+import { lib } from "./library.js";
 import css from "./style.css";
 import {
   createApp,
@@ -253,6 +253,7 @@ class Panel extends HTMLElement {
       known: new Set(),
       setParam() {},
       state: () => mounted.state,
+      frames: queue,
       embedded: true,
     });
     mounted.view = section.mount(root, app);

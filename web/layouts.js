@@ -2,7 +2,9 @@
 // rule (tableColumns, the C core's), for a preset's layout as for a chosen
 // one; nothing here re-derives it. The output scale is read from the table
 // at position 0, where every cos column holds it.
-import { table, tableColumns } from "sinusoidal-pe";
+import { lib } from "./library.js";
+
+const { table, tableColumns } = lib;
 
 /**
  * The columns of a table under `schedule` (table options without

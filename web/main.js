@@ -1,6 +1,6 @@
 // The page: header, shared controls and every section, the state kept in the
 // URL hash, and one redraw per animation frame after any change.
-import * as lib from "sinusoidal-pe";
+import { lib } from "./library.js";
 import {
   createApp,
   note,
@@ -21,6 +21,7 @@ import {
   hashOf,
   parseHash,
   readControl,
+  renameOldKeys,
   stateFromEntries,
   withOptions,
 } from "./state.js";
@@ -65,7 +66,9 @@ function takeSection(entries) {
 }
 
 function readLink() {
-  const { entries, odd, repeated, tooLong } = parseHash(location.hash);
+  const parsed = parseHash(location.hash);
+  const { odd, repeated, tooLong } = parsed;
+  const entries = renameOldKeys(parsed.entries);
   page.section = takeSection(entries);
   const { values, lang, problems } = stateFromEntries(
     entries,
@@ -228,6 +231,7 @@ function render(messages) {
       },
       state: () => page.state,
       pointer,
+      frames: queue,
     });
     const mounted = { id: section.id, section, root: sectionRoot, app };
     mounted.view = null;

@@ -2,7 +2,9 @@
 // the library, and the URL hash that makes every view a link. Everything
 // read from the hash is untrusted text: it is parsed into numbers or one of
 // a fixed list of names, or dropped with a note.
-import { frequencies, LAYOUTS, presets } from "sinusoidal-pe";
+import { lib } from "./library.js";
+
+const { frequencies, LAYOUTS, presets } = lib;
 import { LANGUAGES } from "./i18n.js";
 import { columnMap } from "./layouts.js";
 
@@ -151,6 +153,29 @@ export function parseHash(hash) {
     else entries.set(key, value);
   }
   return { entries, odd, repeated, tooLong: false };
+}
+
+// Keys of older links, and their names now: the context-extension panel
+// was part of the decay section before it had a section of its own.
+const RENAMED = new Map([
+  ["decay.rope", "extension.rope"],
+  ["decay.seqLen", "extension.seqLen"],
+  ["decay.ropeRange", "extension.ropeRange"],
+]);
+
+/**
+ * Hash entries with older keys under their names now, in place, without a
+ * note: an old link still opens what it showed. Where the link has both, the
+ * new key's value counts.
+ */
+export function renameOldKeys(entries) {
+  const renamed = new Map();
+  for (const [key, value] of entries) {
+    const now = RENAMED.get(key);
+    if (now === undefined) renamed.set(key, value);
+    else if (!entries.has(now) && !renamed.has(now)) renamed.set(now, value);
+  }
+  return renamed;
 }
 
 /** Controls and language from hash entries, with the problems met. */

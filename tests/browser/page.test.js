@@ -667,28 +667,34 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
   }
 });
 
-test("screenshots of every section in both languages, at 1400 and 360 pixels", async () => {
+test("screenshots of every section in both languages and themes, at 1400 and 360 pixels", async () => {
   for (const width of [1400, 360])
-    for (const lang of ["en", "zh"]) {
-      const { page, errors, close } = await chromium.open("index.html", {
-        hash: `#lang=${lang}`,
-        viewport: { width, height: 900 },
-        hasTouch: width < 400,
-      });
-      // The sticky controls would cover the top of each shot.
-      await page.$eval(
-        ".controls-bar",
-        (bar) => (bar.style.position = "static"),
-      );
-      await page.screenshot({ path: `${shots}page-top-${lang}-${width}.png` });
-      for (const id of SECTIONS)
-        await page
-          .locator(`#${id}`)
-          .screenshot({ path: `${shots}${id}-${lang}-${width}.png` });
-      assert.deepEqual(errors, []);
-      await close();
-    }
+    for (const lang of ["en", "zh"])
+      for (const colorScheme of ["light", "dark"])
+        await screenshotsOf(width, lang, colorScheme);
 });
+
+/** Screenshots of the top of the page and of every section, at a width. */
+async function screenshotsOf(width, lang, colorScheme) {
+  const theme = colorScheme === "dark" ? "-dark" : "";
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: `#lang=${lang}`,
+    viewport: { width, height: 900 },
+    hasTouch: width < 400,
+    colorScheme,
+  });
+  // The sticky controls would cover the top of each shot.
+  await page.$eval(".controls-bar", (bar) => (bar.style.position = "static"));
+  await page.screenshot({
+    path: `${shots}page-top-${lang}-${width}${theme}.png`,
+  });
+  for (const id of SECTIONS)
+    await page
+      .locator(`#${id}`)
+      .screenshot({ path: `${shots}${id}-${lang}-${width}${theme}.png` });
+  assert.deepEqual(errors, []);
+  await close();
+}
 
 test("every part of the API computes in Chromium, in a worker too", async () => {
   const context = await chromium.browser.newContext();

@@ -8,12 +8,10 @@ import { fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;
-// Values binned per block (a millisecond or two of work), and the script
-// time a frame gives the binning: the rest of the frame's budget goes to the
-// other sections, and style, layout, paint and the commit follow in the
-// same task.
+// Values binned per step (a millisecond or two of work): a large table is
+// binned a step at a time in the page's draw queue, within its frame budget
+// beside the sections' drawings.
 const CHUNK = 2 ** 18;
-const SLICE_MS = 6;
 
 // Blue through light grey to red, after Moreland's "cool to warm" map.
 const STOPS = [
@@ -57,7 +55,12 @@ export function colourStrip(values, reach) {
   return image;
 }
 
-export function heatmap(container, spec = {}) {
+/**
+ * spec: { frames (the page's draw queue), label, testid, square, readout(r,
+ * c, value), onCursor(cell) }.
+ */
+export function heatmap(container, spec) {
+  const { frames } = spec;
   const canvas = document.createElement("canvas");
   canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
@@ -84,13 +87,20 @@ export function heatmap(container, spec = {}) {
   let binned = { sums: new Float64Array(0), w: 0, h: 0, rowBins: null };
   let image = null;
   let cursor = null;
-  let frame = null;
   let observedWidth = null;
   let layout = null;
 
-  // Each new table starts a new job; a slice of an older one finds its job
-  // replaced and stops, so only the latest table is ever drawn.
-  let job = 0;
+  // A large table's binning, a drawing of the queue: queued again for a new
+  // table, it drops the steps left of the older one, so only the latest
+  // table is ever drawn.
+  const binning = {
+    id: "heatmap",
+    root: canvas,
+    steps: () => binSteps(),
+    done(error) {
+      if (error) reportError(error);
+    },
+  };
   let source = null;
 
   /** Draws the table; returns the size of the binned image shown. */
@@ -135,31 +145,39 @@ export function heatmap(container, spec = {}) {
   }
 
   function start() {
-    const mine = ++job;
     prepare();
-    let r = 0;
-    const chunk = Math.max(1, Math.floor(CHUNK / cols));
-    const slice = () => {
-      if (mine !== job) return;
-      const began = performance.now();
-      const first = r;
-      do {
-        const n = Math.min(rows - r, chunk);
-        accumulate(source(r, n), r, n);
-        r += n;
-      } while (r < rows && performance.now() - began < SLICE_MS);
-      if (r > first) colour(binOf(first), binOf(r - 1) + 1);
-      draw();
-      canvas.dataset.complete = String(r >= rows);
-      if (r < rows) requestAnimationFrame(slice);
-    };
-    // A table of one slice is drawn now; a larger one from the next frame,
+    // A table of one step is drawn now; a larger one from the next frame,
     // apart from the work that asked for it.
-    if (rows * cols <= CHUNK) slice();
-    else {
+    if (rows * cols <= CHUNK) {
+      frames.remove(binning);
+      if (rows > 0) {
+        accumulate(source(0, rows), 0, rows);
+        colour(0, binned.h);
+      }
+      draw();
+      canvas.dataset.complete = "true";
+    } else {
       canvas.dataset.complete = "false";
-      requestAnimationFrame(slice);
+      frames.add(binning);
     }
+  }
+
+  // Rows binned a chunk a step; what they reached is shown once a frame.
+  function* binSteps() {
+    const chunk = Math.max(1, Math.floor(CHUNK / cols));
+    for (let r = 0; r < rows;) {
+      const n = Math.min(rows - r, chunk);
+      accumulate(source(r, n), r, n);
+      colour(binOf(r), binOf(r + n - 1) + 1);
+      r += n;
+      if (r < rows) {
+        frames.later(draw);
+        yield;
+      }
+    }
+    frames.cancel(draw);
+    draw();
+    canvas.dataset.complete = "true";
   }
 
   // The bin row that table row r falls in.
@@ -357,11 +375,7 @@ export function heatmap(container, spec = {}) {
     if (next?.r === cursor?.r && next?.c === cursor?.c) return;
     cursor = next;
     describe();
-    if (frame === null)
-      frame = requestAnimationFrame(() => {
-        frame = null;
-        draw();
-      });
+    frames.later(draw);
   }
 
   function pointAt(event) {

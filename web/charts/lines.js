@@ -23,7 +23,12 @@ const LOG_PAD = 0.08;
 /** A series' colour: its own `colour` index, else its place in the list. */
 const colourIndex = (series, i) => (series?.colour ?? i) % SERIES_COLOURS;
 
+/**
+ * spec: { frames (the page's draw queue), series: [{ label, colour, dash }],
+ * xLabel, yLabel, label, testid, … }.
+ */
 export function lineChart(container, spec) {
+  const { frames } = spec;
   const canvas = document.createElement("canvas");
   canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
@@ -49,7 +54,6 @@ export function lineChart(container, spec) {
   let xs = new Float64Array(0);
   let ys = [];
   let cursor = -1;
-  let frame = null;
   let observedWidth = null;
 
   function set(newXs, newYs) {
@@ -134,6 +138,8 @@ export function lineChart(container, spec) {
       ? powerLabel
       : (t) => tickLabel(t, xStep);
     const yTickLabel = decades(spec.logY, y0, y1) ? powerLabel : tickLabel;
+    // The x labels as drawn, for tests and for readers of the markup.
+    canvas.dataset.xTicks = xTicks.map(xTickLabel).join(" ");
     for (const t of xTicks) {
       const x = Math.round(sx(t)) + 0.5;
       context.beginPath();
@@ -294,11 +300,7 @@ export function lineChart(container, spec) {
       );
       readout.textContent = `${spec.xLabel} = ${formatValue(xs[index])} · ${parts.join(" · ")}`;
     }
-    if (frame === null)
-      frame = requestAnimationFrame(() => {
-        frame = null;
-        draw();
-      });
+    frames.later(draw);
   }
 
   function nearest(clientX) {

@@ -141,10 +141,14 @@ export function mount(root, app) {
     paragraph(app.t("setup", { dim: DIM }), "caption"),
   );
 
+  // Plans of the section's fixed schedule, made once: a shift's frame runs
+  // them, no more.
+  const tablePlan = lib.createTable({ dim: DIM, dtype: "float64" });
+  const ropePlan = lib.createRope({ dim: DIM, base: 10000 });
   function scores(s) {
     const m = M + s;
     const n = N + s;
-    const table = lib.table({ dim: DIM, positions: [m, n], dtype: "float64" });
+    const table = tablePlan.rows([m, n]);
     const pm = table.subarray(0, DIM);
     const pn = table.subarray(DIM);
     const q = (x) => times(wq, x);
@@ -159,10 +163,9 @@ export function mount(root, app) {
       q(xm.map((v, j) => v + pm[j])),
       k(xn.map((v, j) => v + pn[j])),
     );
-    const options = { dim: DIM, base: 10000 };
     const rope = dot(
-      lib.rope(Float32Array.from(q(xm)), m, options),
-      lib.rope(Float32Array.from(k(xn)), n, options),
+      ropePlan.apply(Float32Array.from(q(xm)), [m]),
+      ropePlan.apply(Float32Array.from(k(xn)), [n]),
     );
     return { m, n, terms, total, rope };
   }

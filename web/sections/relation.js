@@ -1,7 +1,7 @@
 // The linear relation PE(p+k) = R(k)·PE(p), checked live: both sides drawn
-// from the library (a table row at p + k, and the row at p rotated by
-// rotate), their largest difference from linearRelationError, and a few
-// pairs drawn on the unit circle turning by k·ωᵢ.
+// from the library's plans (a table row at p + k, and the row at p turned
+// by RoPE at position k), their largest difference, and a few pairs drawn
+// on the unit circle turning by k·ωᵢ.
 import { fitCanvas, theme } from "../charts/canvas.js";
 import { element, setText } from "../dom.js";
 import {
@@ -14,6 +14,7 @@ import {
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
 import { inWords } from "../parts/library-error.js";
+import { player } from "../parts/player.js";
 
 export const id = "relation";
 
@@ -36,6 +37,10 @@ export const strings = {
     cosines: "The cosines: cos((p + k)·ωᵢ) for every pair i",
     pair: "pair i",
     value: "value",
+    pairsShown: "pairs {from} … {to} of {all}, the fastest first",
+    zoomIn: "Zoom in: fewer, faster pairs",
+    zoomOut: "Zoom out",
+    zoomAll: "All pairs",
     direct: "PE(p + k), from the table",
     rotated: "R(k)·PE(p), the row at p rotated",
     mistaken: "with cos(k), sin(k) in R: the common mistake",
@@ -43,8 +48,8 @@ export const strings = {
       "With cos(k) and sin(k) in every block instead, the largest difference is {error}: that matrix does not move PE(p) to PE(p + k).",
     error:
       "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
-    tolerance: "allowed: {tolerance}, two roundings to 32-bit floats",
-    hood: "Both sides come from the library: PE(p + k) is a row of table(), R(k)·PE(p) is rotate() applied to the row at p, and the largest difference is linearRelationError(), allowed 2⁻²³: two float32 roundings of values within ±1. The mistaken matrix is rotate() with every frequency set to 1.",
+    tolerance: "allowed: {tolerance}, the 32-bit float roundings of both sides",
+    hood: "Both sides come from the library, through plans made once for the schedule and run on every frame: PE(p + k) is a row of the table plan (createTable), and R(k)·PE(p) is the row at p with each (cos, sin) pair turned by a RoPE plan (createRope) at position k, since RoPE at position k is R(k). Their largest difference is the check linearRelationError() makes in one call, allowed 2⁻²³: the float32 roundings involved (both rows and the turned pairs, each within 2⁻²⁵ for values within ±1) add up to less. The mistaken matrix is the RoPE plan with every frequency set to 1.",
     pass: "pass",
     fail: "fail",
     circles:
@@ -76,14 +81,18 @@ export const strings = {
     cosines: "余弦部分：每一对 i 的 cos((p + k)·ωᵢ)",
     pair: "第 i 对",
     value: "数值",
+    pairsShown: "显示第 {from} … {to} 对（共 {all} 对），最快的在前",
+    zoomIn: "放大：更少、更快的对",
+    zoomOut: "缩小",
+    zoomAll: "全部的对",
     direct: "PE(p + k)，取自编码表",
     rotated: "R(k)·PE(p)，位置 p 的行经旋转",
     mistaken: "R 中写成 cos(k)、sin(k)：常见的错误",
     mistakenError:
       "若每个块都写成 cos(k) 和 sin(k)，最大差值为 {error}：那个矩阵并不能把 PE(p) 变成 PE(p + k)。",
     error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
-    tolerance: "容差 {tolerance}：两次舍入到 32 位浮点数",
-    hood: "两边都来自库：PE(p + k) 是 table() 的一行，R(k)·PE(p) 是对位置 p 的行调用 rotate()，最大差值由 linearRelationError() 给出，容差为 2⁻²³，即绝对值不超过 1 的数值的两次 float32 舍入。错误的矩阵是把所有频率都设为 1 后的 rotate()。",
+    tolerance: "容差 {tolerance}：两边舍入到 32 位浮点数的误差",
+    hood: "两边都来自库，用的是按当前频率表只创建一次、每一帧只运行的计划：PE(p + k) 是表格计划（createTable）的一行，R(k)·PE(p) 是把位置 p 的行中每一对 (cos, sin) 交给 RoPE 计划（createRope）在位置 k 旋转的结果，因为 RoPE 在位置 k 的旋转就是 R(k)。两者的最大差值就是 linearRelationError() 一次调用所做的检验，容差为 2⁻²³：其中的各次 float32 舍入（两行以及旋转后的各对，对绝对值不超过 1 的数值每次不超过 2⁻²⁵）加起来也小于它。错误的矩阵是把所有频率都设为 1 的 RoPE 计划。",
     pass: "通过",
     fail: "未通过",
     circles:
@@ -111,7 +120,10 @@ export const formulas = {
   ],
 };
 
-// Two float32 roundings of values in [-1, 1], each at most 2^-24 away.
+// The float32 roundings of the two rows and of the turned pairs, each at
+// most 2^-25 for values in [-1, 1]: a pair's rounding turned with it moves
+// a component by at most √2 · 2^-25, so the sides differ by at most
+// (2 + √2) · 2^-25, less than 2^-23.
 export const TOLERANCE = 2 ** -23;
 const P_RANGE = { min: -1e7, max: 1e7 };
 const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
@@ -134,6 +146,16 @@ export function pToSlider(p) {
   const t = Math.log(p / LINEAR.p) / GROWTH;
   return LINEAR.travel + t * (TRAVEL - LINEAR.travel);
 }
+
+// The fewest pairs the charts zoom in to.
+const MIN_PAIRS = 4;
+const parsePairs = (text) => {
+  if (text === "all") return "all";
+  const value = Number(text);
+  return Number.isInteger(value) && value >= MIN_PAIRS && value <= 2048
+    ? value
+    : undefined;
+};
 
 // Play moves p by this much a frame: a slow turn of the fastest pair.
 const PLAY_STEP = 0.05;
@@ -165,9 +187,10 @@ export function mount(root, app) {
   const { lib } = app;
   let p = app.param("p", 100, parseIn(P_RANGE));
   let k = app.param("k", 3, parseIn(K_RANGE));
+  // How many pairs the charts show, from pair 0, the fastest: at a large dim
+  // the fast pairs' turns are readable only zoomed in.
+  let zoom = app.param("pairs", "all", parsePairs);
   let state = null;
-  let frame = null;
-  let playing = null;
 
   heading(root, app);
   root.append(
@@ -222,7 +245,9 @@ export function mount(root, app) {
   // The sines and the cosines of the row, each against the pair index: one
   // smooth curve each, at any dim, instead of a zigzag between the two.
   const figures = element("div", "small-multiples");
-  root.append(figures);
+  // The zoom, above the charts it changes.
+  const zoomRow = controlRow([]);
+  root.append(zoomRow, figures);
   const part = (which) => {
     const box = element("figure", "chart", [
       element("figcaption", "", [app.t(which)]),
@@ -244,6 +269,34 @@ export function mount(root, app) {
     return chart;
   };
   const charts = [part("sines"), part("cosines")];
+  const zoomText = element("span", {
+    className: "caption",
+    testid: "relation-pairs",
+  });
+  const zoomButton = (text, testid, next) => {
+    const node = element("button", { type: "button", testid, text });
+    node.addEventListener("click", () => {
+      if (!plans) return;
+      zoom = next(shownPairs(plans.h), plans.h);
+      app.setParam("pairs", zoom);
+      redraw();
+    });
+    return node;
+  };
+  const zoomIn = zoomButton(app.t("zoomIn"), "relation-zoom-in", (n) =>
+    Math.max(MIN_PAIRS, Math.ceil(n / 2)),
+  );
+  const zoomOut = zoomButton(app.t("zoomOut"), "relation-zoom-out", (n, h) =>
+    2 * n >= h ? "all" : 2 * n,
+  );
+  const zoomAll = zoomButton(
+    app.t("zoomAll"),
+    "relation-zoom-all",
+    () => "all",
+  );
+  zoomRow.append(zoomText, zoomIn, zoomOut, zoomAll);
+  // The pairs shown of h.
+  const shownPairs = (h) => (zoom === "all" ? h : Math.min(h, zoom));
 
   const check = resultRow(app.t("error"), {
     testid: "relation-max-error",
@@ -288,18 +341,20 @@ export function mount(root, app) {
       if (source !== kSlider) kSlider.value = String(used);
     }
     app.setParam(which, used);
-    if (frame === null)
-      frame = requestAnimationFrame(() => {
-        frame = null;
-        if (state && problemNote.hidden) draw(state);
-      });
+    app.frames.later(redraw);
+  }
+  // At most once a frame, however many changes came in it.
+  function redraw() {
+    if (state && plans && problemNote.hidden) draw(state);
   }
 
   for (const [which, input] of [
     ["p", pInput],
     ["k", kInput],
   ]) {
+    input.addEventListener("focus", () => play.stop());
     input.addEventListener("input", () => {
+      play.stop();
       const value = Number(input.value);
       if (input.value !== "" && Number.isFinite(value))
         set(which, value, input);
@@ -309,81 +364,127 @@ export function mount(root, app) {
       input.value = String(which === "p" ? p : k);
     });
   }
-  pSlider.addEventListener("input", () =>
-    set("p", sliderToP(Number(pSlider.value)), pSlider),
-  );
-  kSlider.addEventListener("input", () =>
-    set("k", Number(kSlider.value), kSlider),
-  );
-
-  function stop() {
-    if (playing !== null) cancelAnimationFrame(playing);
-    playing = null;
-    playButton.textContent = app.t("play");
-    playButton.setAttribute("aria-pressed", "false");
-  }
-  function step() {
-    if (!root.isConnected) return stop();
-    set("p", Math.round((p + PLAY_STEP) * 100) / 100);
-    playing = requestAnimationFrame(step);
-  }
-  playButton.addEventListener("click", () => {
-    if (playing !== null) return stop();
-    playButton.textContent = app.t("pause");
-    playButton.setAttribute("aria-pressed", "true");
-    playing = requestAnimationFrame(step);
+  pSlider.addEventListener("input", () => {
+    play.stop();
+    set("p", sliderToP(Number(pSlider.value)), pSlider);
   });
+  kSlider.addEventListener("input", () => {
+    play.stop();
+    set("k", Number(kSlider.value), kSlider);
+  });
+
+  const play = player(playButton, {
+    frames: app.frames,
+    labels: { play: app.t("play"), pause: app.t("pause") },
+    step: () => set("p", Math.round((p + PLAY_STEP) * 100) / 100),
+    alive: () => root.isConnected,
+  });
+
+  // The plans of the current schedule, made when it changes and run on
+  // every frame of a drag: the table's rows, and RoPE's rotation of each
+  // (cos, sin) pair by k·ωᵢ (RoPE at position k is R(k)), with the pairs'
+  // own frequencies and with every frequency 1, the tutorials' matrix.
+  let plans = null;
+  function makePlans(next) {
+    endPlans();
+    const map = next.columns();
+    const h = Math.floor(next.dim / 2);
+    const { positions, ...schedule } = optionsAt(next, [0]);
+    const turn = (frequencies) =>
+      lib.createRope({ dim: 2 * h, frequencies, pairing: "interleaved" });
+    plans = {
+      h,
+      map,
+      dim: next.dim,
+      table: lib.createTable(schedule),
+      rotation: turn(next.frequencies().slice(0, h)),
+      mistaken: turn(new Float64Array(h).fill(1)),
+      // The row at p as (cos, sin) pairs, and the pairs turned.
+      pairs: new Float32Array(2 * h),
+      moved: new Float32Array(2 * h),
+      wrong: new Float32Array(2 * h),
+    };
+  }
+  function endPlans() {
+    if (!plans) return;
+    for (const plan of [plans.table, plans.rotation, plans.mistaken])
+      plan.dispose();
+    plans = null;
+  }
 
   function draw(next) {
     state = next;
-    const options = optionsAt(next, [p]);
-    const { positions, ...schedule } = options;
-    const there = lib.table({ ...schedule, positions: [p + k] });
-    const here = lib.table(options);
-    const moved = lib.rotate(here, k, schedule);
-    // The tutorials' matrix: every pair turned by k itself, ω = 1.
-    const h = Math.floor(next.dim / 2);
-    const mistaken = lib.rotate(here, k, {
-      dim: next.dim,
-      layout: next.layout,
-      frequencies: new Float64Array(h).fill(1),
-      oddDim: "zero-pad",
-    });
-    const map = next.columns();
-    const xs = Float64Array.from({ length: h }, (_, i) => i);
-    for (const [chart, column] of [
+    const { h, map, dim, pairs, moved, wrong } = plans;
+    const rows = plans.table.rows([p, p + k]);
+    const here = rows.subarray(0, dim);
+    const there = rows.subarray(dim);
+    for (let i = 0; i < h; i++) {
+      const { sin, cos } = map.columnsOf(i);
+      pairs[2 * i] = cos < 0 ? 0 : here[cos];
+      pairs[2 * i + 1] = sin < 0 ? 0 : here[sin];
+    }
+    plans.rotation.apply(pairs, [k], { out: moved });
+    plans.mistaken.apply(pairs, [k], { out: wrong });
+    const shown = shownPairs(h);
+    const xs = Float64Array.from({ length: shown }, (_, i) => i);
+    setText(zoomText, app.t("pairsShown", { from: 0, to: shown - 1, all: h }));
+    zoomIn.disabled = shown <= MIN_PAIRS;
+    zoomOut.disabled = zoomAll.disabled = shown >= h;
+    // Column `which` of the table row, or of turned pairs (sin at 2i + 1).
+    const ofRow = (which) =>
+      Float64Array.from(xs, (i) => {
+        const column = map.columnsOf(i)[which];
+        return column < 0 ? NaN : there[column];
+      });
+    const ofPairs = (turned, which) =>
+      Float64Array.from(xs, (i) =>
+        map.columnsOf(i)[which] < 0
+          ? NaN
+          : turned[2 * i + (which === "sin" ? 1 : 0)],
+      );
+    for (const [chart, which] of [
       [charts[0], "sin"],
       [charts[1], "cos"],
-    ]) {
-      const pick = (row) =>
-        Float64Array.from(xs, (i) => row[map.columnsOf(i)[column]]);
-      chart.set(xs, [pick(there), pick(moved), pick(mistaken)]);
+    ])
+      chart.set(xs, [
+        ofRow(which),
+        ofPairs(moved, which),
+        ofPairs(wrong, which),
+      ]);
+    // The largest differences from PE(p + k), over every column with a
+    // partner.
+    let error = 0;
+    let mistake = 0;
+    for (let i = 0; i < h; i++) {
+      if (!map.complete(i)) continue;
+      const { sin, cos } = map.columnsOf(i);
+      error = Math.max(
+        error,
+        Math.abs(moved[2 * i] - there[cos]),
+        Math.abs(moved[2 * i + 1] - there[sin]),
+      );
+      mistake = Math.max(
+        mistake,
+        Math.abs(wrong[2 * i] - there[cos]),
+        Math.abs(wrong[2 * i + 1] - there[sin]),
+      );
     }
-    let wrong = 0;
-    for (let j = 0; j < there.length; j++)
-      wrong = Math.max(wrong, Math.abs(mistaken[j] - there[j]));
     setText(
       mistakenText,
       app.t("mistakenError", {
-        error: Number(wrong.toPrecision(3)),
+        error: Number(mistake.toPrecision(3)),
       }),
     );
-
-    const result = lib.linearRelationError({
-      ...schedule,
-      positions: [p],
-      offsets: [k],
-    });
-    const pass = result.maxAbsError <= TOLERANCE;
+    const pass = error <= TOLERANCE;
     check.show({
-      value: result.maxAbsError,
-      text: result.maxAbsError.toExponential(2),
+      value: error,
+      text: error.toExponential(2),
       pass,
       label: app.t(pass ? "pass" : "fail"),
       tolerance: app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
     });
 
-    drawCircles(next, here, moved);
+    drawCircles(next, pairs, moved);
   }
 
   // Dragging a ● turns its pair to the angle pointed at: k changes by the
@@ -415,6 +516,7 @@ export function mount(root, app) {
           const canvas = document.createElement("canvas");
           canvas.className = "draggable";
           canvas.addEventListener("pointerdown", (event) => {
+            play.stop();
             canvas.setPointerCapture(event.pointerId);
             dragged = canvas.drag;
             dragTo(event);
@@ -436,7 +538,6 @@ export function mount(root, app) {
       canvas.setAttribute("role", "img");
       canvas.setAttribute("aria-label", app.t("circleLabel", { i }));
       canvas.dataset.pair = String(i);
-      const { sin, cos } = next.columns().columnsOf(i);
       const angle = k * omega[i];
       const { reduced, turns } = reduceAngle(angle);
       const key =
@@ -455,10 +556,10 @@ export function mount(root, app) {
           turns: Math.abs(turns),
         }),
       );
-      const to = [moved[cos], moved[sin]];
+      const to = [moved[2 * i], moved[2 * i + 1]];
       canvas.drag = { canvas, i, to };
       if (dragged?.canvas === canvas) dragged = canvas.drag;
-      unitCircle(canvas, colours, [here[cos], here[sin]], to, reduced);
+      unitCircle(canvas, colours, [here[2 * i], here[2 * i + 1]], to, reduced);
     });
   }
 
@@ -475,10 +576,13 @@ export function mount(root, app) {
       // drawing may stay beside the message that says so.
       let problem =
         next.dim % 2 === 1 ? app.t("oddDim", { dim: next.dim }) : "";
-      if (!problem)
+      if (problem) endPlans();
+      else
         try {
+          makePlans(next);
           draw(next);
         } catch (error) {
+          endPlans();
           problem = app.t("failed", { message: inWords(error, app.lang) });
         }
       if (problem) {

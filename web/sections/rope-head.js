@@ -14,6 +14,7 @@ import {
   setText,
   slider,
 } from "../parts/section-parts.js";
+import { player } from "../parts/player.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
@@ -22,6 +23,9 @@ const RANGE = { min: -1e6, max: 1e6 };
 const SHIFT = 1000;
 // The "move together" slider's reach either side of where m and n were set.
 const TOGETHER = 50;
+// Play moves m and n on by one position every this many frames: the
+// fastest pair's hands turn a radian a step, slow enough to follow.
+const PLAY_FRAMES = 8;
 
 /** Components (a, b) of pair i in a head of HEAD_DIM, for a pairing. */
 export function pairComponents(i, pairing) {
@@ -70,6 +74,7 @@ export function mountHead(root, app, { pairing, seed }) {
     together.setAttribute("aria-valuetext", app.t("headShiftValue", { m, n }));
   showTogether();
   together.addEventListener("input", () => {
+    play.stop();
     const shift = Number(together.value);
     m = Math.min(RANGE.max, Math.max(RANGE.min, typed.m + shift));
     n = Math.min(RANGE.max, Math.max(RANGE.min, typed.n + shift));
@@ -80,6 +85,37 @@ export function mountHead(root, app, { pairing, seed }) {
     showTogether();
     if (last) draw(last);
   });
+  const playButton = element("button", {
+    type: "button",
+    testid: "rope-play",
+    text: app.t("headPlay"),
+  });
+  // Both positions one further, every PLAY_FRAMES frames, from where they
+  // are: the hands turn, the score after rotation stays.
+  let ticks = 0;
+  const play = player(playButton, {
+    frames: app.frames,
+    labels: { play: app.t("headPlay"), pause: app.t("headPause") },
+    alive: () => root.isConnected,
+    step() {
+      if (++ticks % PLAY_FRAMES) return;
+      if (Math.max(m, n) >= RANGE.max) return play.stop();
+      m += 1;
+      n += 1;
+      typed = { m, n };
+      together.value = "0";
+      mField.querySelector("input").value = String(m);
+      nField.querySelector("input").value = String(n);
+      app.setParam("m", m);
+      app.setParam("n", n);
+      showTogether();
+      if (last) draw(last);
+    },
+  });
+  // A position field taken up by the reader stops play: its value is theirs.
+  for (const box of [mField, nField])
+    for (const type of ["focus", "input"])
+      box.querySelector("input").addEventListener(type, () => play.stop());
   const fieldNote = element("p", { className: "note", role: "status" });
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
@@ -95,6 +131,7 @@ export function mountHead(root, app, { pairing, seed }) {
       mField,
       nField,
       field(app.t("headShift"), together),
+      playButton,
     ]),
     fieldNote,
     dials,
@@ -123,6 +160,7 @@ export function mountHead(root, app, { pairing, seed }) {
   }
 
   function change(which, input) {
+    play.stop();
     const value = readPosition(input.value.trim());
     if (value === undefined) {
       fieldNote.textContent = app.t("headBad", {
@@ -170,19 +208,39 @@ export function mountHead(root, app, { pairing, seed }) {
     if (last) draw(last);
   }
 
+  // The head's plan, made when the base or the pairing changes: each draw
+  // runs it once, on q and k at m and n and both shifted.
+  let plan = null;
+  function planFor(state) {
+    const key = `${state.base} ${pairing()}`;
+    if (plan?.key === key) return plan;
+    plan?.rope.dispose();
+    plan = {
+      key,
+      rope: lib.createRope({
+        dim: HEAD_DIM,
+        base: state.base,
+        pairing: pairing(),
+      }),
+      omega: lib.frequencies({ dim: HEAD_DIM, base: state.base }),
+    };
+    return plan;
+  }
+  let vectors = null;
+  const stacked = new Float32Array(4 * HEAD_DIM);
+  const turned = new Float32Array(4 * HEAD_DIM);
+
   function draw(state) {
     last = state;
-    const options = {
-      dim: HEAD_DIM,
-      base: state.base,
-      pairing: pairing(),
-    };
-    const omega = lib.frequencies({ dim: HEAD_DIM, base: state.base });
-    const { q, k } = randomPair(seed(), HEAD_DIM);
-    const qm = lib.rope(q, m, options);
-    const kn = lib.rope(k, n, options);
-    const qShift = lib.rope(q, m + SHIFT, options);
-    const kShift = lib.rope(k, n + SHIFT, options);
+    const { rope, omega } = planFor(state);
+    const options = { pairing: pairing() };
+    if (vectors?.seed !== seed())
+      vectors = { seed: seed(), ...randomPair(seed(), HEAD_DIM) };
+    const { q, k } = vectors;
+    [q, k, q, k].forEach((v, r) => stacked.set(v, r * HEAD_DIM));
+    rope.apply(stacked, [m, n, m + SHIFT, n + SHIFT], { out: turned });
+    const part = (r) => turned.subarray(r * HEAD_DIM, (r + 1) * HEAD_DIM);
+    const [qm, kn, qShift, kShift] = [0, 1, 2, 3].map(part);
     const before = dot(q, k);
     const after = dot(qm, kn);
     const shifted = dot(qShift, kShift);
@@ -198,6 +256,7 @@ export function mountHead(root, app, { pairing, seed }) {
             testid: `rope-dial-${i}`,
           });
           canvas.addEventListener("pointerdown", (event) => {
+            play.stop();
             canvas.setPointerCapture(event.pointerId);
             dragging = i;
             dragTo(canvas, event);

@@ -68,6 +68,8 @@ export const strings = {
     headN: "key position n",
     headShift: "move m and n together",
     headShiftValue: "m = {m}, n = {n}",
+    headPlay: "▶ Play: move m and n",
+    headPause: "❚❚ Pause",
     headBad:
       "“{value}” is not a whole position in {min} … {max}; keeping {kept}.",
     dialLabel:
@@ -122,6 +124,8 @@ export const strings = {
     headN: "键位置 n",
     headShift: "同时移动 m 和 n",
     headShiftValue: "m = {m}，n = {n}",
+    headPlay: "▶ 播放：移动 m 和 n",
+    headPause: "❚❚ 暂停",
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
     dialCaption: "第 {i} 对，ω = {omega}：两根指针相隔 {between} 弧度",

@@ -139,7 +139,7 @@ export function mount(root, app) {
     },
     readout(r, c) {
       const p = state.start + r;
-      const row = lib.table(optionsAt(state, [p]));
+      const row = rowsPlan.plan.rows([p]);
       const map = state.columns();
       const kind = map.kinds[c];
       const i = map.pairs[c];
@@ -213,6 +213,27 @@ export function mount(root, app) {
   npyButton.dataset.testid = "export-npy";
   downloads.append(csvButton, npyButton);
 
+  // The table's plan, made when the schedule or layout changes: the
+  // heatmap's blocks of rows, its amplitude and the readout run it. The plan
+  // whose rows the heatmap bins stays until a newer one takes its place.
+  let rowsPlan = null;
+  let binnedPlan = null;
+  function planOf(next) {
+    const { positions, ...options } = optionsAt(next, [0]);
+    const key = JSON.stringify(options);
+    if (rowsPlan?.key !== key) {
+      if (rowsPlan && rowsPlan.plan !== binnedPlan) rowsPlan.plan.dispose();
+      rowsPlan = { key, plan: lib.createTable(options) };
+    }
+    return rowsPlan.plan;
+  }
+  function binWith(plan) {
+    if (binnedPlan && binnedPlan !== plan) binnedPlan.dispose();
+    binnedPlan = plan;
+  }
+  // One block of rows at a time, into the same memory.
+  let block = new Float32Array(0);
+
   let shownFormula = "";
   let shownSchedule = "";
   // Drawn in three steps: the formula and the periods, the amplitude, and
@@ -237,15 +258,20 @@ export function mount(root, app) {
       shownSchedule = schedule;
       yield;
     }
-    const reach = amplitude(lib, next);
+    const plan = planOf(next);
+    const reach = amplitude(plan, next);
     yield;
-    // Rows are fetched a block at a time as the chart bins them: a view of
-    // the module's memory, read before anything else can move it.
+    // Rows are fetched a block at a time as the chart bins them, each into
+    // the one block, read before the next is fetched.
+    binWith(plan);
     const shown = chart.setRows(
       next.positions,
       next.dim,
-      (first, count) =>
-        lib.table({ ...rowsOptions(next, first, count), view: true }),
+      (first, count) => {
+        if (block.length < count * next.dim)
+          block = new Float32Array(count * next.dim);
+        return rowsOf(plan, next, first, count, block);
+      },
       {
         min: -reach,
         max: reach,
@@ -272,11 +298,11 @@ export function mount(root, app) {
 
 // The largest |value| over up to 64 evenly spread rows: every row of a table
 // reaches the same amplitude, so a sample finds it without a full pass.
-function amplitude(lib, state) {
+function amplitude(plan, state) {
   const step = Math.max(1, Math.floor(state.positions / 64));
   const rows = [];
   for (let r = 0; r < state.positions; r += step) rows.push(state.start + r);
-  const values = lib.table({ ...optionsAt(state, rows), view: true });
+  const values = plan.rows(rows);
   let reach = 0;
   for (let i = 0; i < values.length; i++) {
     const v = Math.abs(values[i]);
@@ -285,12 +311,16 @@ function amplitude(lib, state) {
   return reach || 1;
 }
 
-// Options for rows first … first + count − 1 of the shown table.
-function rowsOptions(state, first, count) {
-  if (state.preset === "custom")
-    return { ...state.options, positions: count, start: state.start + first };
-  return optionsAt(
-    state,
-    Float64Array.from({ length: count }, (_, r) => state.start + first + r),
-  );
+// Rows first … first + count − 1 of the shown table, into `out`.
+function rowsOf(plan, state, first, count, out) {
+  const start = state.start + first;
+  // A preset counts its positions its own way: they are given one by one.
+  const positions =
+    state.preset === "custom"
+      ? count
+      : Float64Array.from({ length: count }, (_, r) => start + r);
+  return plan.rows(positions, {
+    start: state.preset === "custom" ? start : undefined,
+    out,
+  });
 }

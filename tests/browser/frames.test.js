@@ -1,0 +1,177 @@
+// The page's frames in Chromium: a drag runs the library's plans only (the
+// page marks every call that reads options on the performance timeline),
+// plans are made when the options change and the superseded ones ended,
+// and one draw queue is the page's only requestAnimationFrame scheduler:
+// at no moment of drags, play, cursor moves and heatmap binning does the
+// page wait on more than one frame callback.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { launch } from "./launch.js";
+import { settle, setControl } from "./settle.js";
+
+let chromium;
+before(async () => {
+  chromium = await launch();
+});
+after(() => chromium?.close());
+
+/** Clears the page's marks of library calls. */
+const clearCalls = (page) =>
+  page.evaluate(() => {
+    performance.clearMarks();
+  });
+
+/** The library calls marked since the last clear, by name: { name: count }. */
+const calls = (page, kind = "pe-call:") =>
+  page.evaluate((kind) => {
+    const counts = {};
+    for (const mark of performance.getEntriesByType("mark"))
+      if (mark.name.startsWith(kind)) {
+        const name = mark.name.slice(kind.length);
+        counts[name] = (counts[name] ?? 0) + 1;
+      }
+    return counts;
+  }, kind);
+
+/** Moves a slider through values, one input event a frame, as a drag does. */
+function drag(page, testid, values) {
+  return page.$eval(
+    `[data-testid="${testid}"]`,
+    (input, values) =>
+      new Promise((resolve) => {
+        let i = 0;
+        const next = () => {
+          if (i === values.length) return resolve();
+          input.value = String(values[i++]);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          setTimeout(next, 20);
+        };
+        next();
+      }),
+    values,
+  );
+}
+
+const steps = (from, to, n) =>
+  Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
+
+test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=256",
+  });
+  const p = () => page.inputValue("[data-testid=relation-p]");
+  const score = () => page.getAttribute("[data-testid=rope-qk]", "data-after");
+  const before = { p: await p(), score: await score() };
+  // The marks are there to see: a new dim makes every section's plans anew.
+  await clearCalls(page);
+  await setControl(page, "dim", "128");
+  const made = await calls(page);
+  assert.ok(
+    made.createTable >= 2 && made.createRope >= 2,
+    JSON.stringify(made),
+  );
+  await clearCalls(page);
+  await drag(page, "relation-p-slider", steps(100, 400, 12));
+  await drag(page, "relation-k-slider", steps(3, 40, 12));
+  await drag(page, "rope-shift", steps(0, 30, 12));
+  await drag(page, "crossterm-shift", steps(0, 30, 12));
+  await settle(page);
+  // Each drag moved what it drives...
+  assert.notEqual(await p(), before.p);
+  assert.match(await page.textContent("[data-testid=relation-badge]"), /pass/);
+  assert.equal(await page.inputValue("[data-testid=rope-m]"), "35");
+  // ...with no library call that reads its options again.
+  assert.deepEqual(await calls(page), {});
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the heatmap's readout and a large table's binning run the table plan only", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=1024&positions=4096",
+  });
+  await clearCalls(page);
+  const heatmap = page.locator("[data-testid=heatmap]");
+  await heatmap.scrollIntoViewIfNeeded();
+  const box = await heatmap.boundingBox();
+  for (let i = 0; i < 10; i++)
+    await page.mouse.move(box.x + 80 + 20 * i, box.y + 40 + 10 * i);
+  assert.match(await page.textContent("#table .readout"), /\d/);
+  assert.deepEqual(await calls(page), {});
+  // A new base: a new plan for each section that has one, and each older
+  // one ended, and the large table binned over frames with the new plan.
+  await setControl(page, "base", "20000");
+  const made = await calls(page);
+  const ended = await calls(page, "pe-dispose:");
+  assert.ok(made.createTable >= 2, JSON.stringify(made));
+  assert.ok(made.createRope >= 1, JSON.stringify(made));
+  assert.deepEqual(ended, {
+    createTable: made.createTable,
+    createRope: made.createRope,
+  });
+  assert.equal(
+    await page.getAttribute("[data-testid=heatmap]", "data-complete"),
+    "true",
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("one draw queue: never more than one frame callback waits, through drags, play, cursors and binning", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&dim=2048&positions=8192",
+  });
+  // From here on, every requestAnimationFrame of the page is counted while
+  // it waits.
+  await page.evaluate(() => {
+    const request = window.requestAnimationFrame.bind(window);
+    const cancel = window.cancelAnimationFrame.bind(window);
+    const waiting = new Set();
+    window.framesSeen = { most: 0, requests: 0 };
+    window.requestAnimationFrame = (callback) => {
+      const id = request((time) => {
+        waiting.delete(id);
+        callback(time);
+      });
+      waiting.add(id);
+      window.framesSeen.requests++;
+      window.framesSeen.most = Math.max(window.framesSeen.most, waiting.size);
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+      waiting.delete(id);
+      cancel(id);
+    };
+  });
+  const pause = (ms) => page.waitForTimeout(ms);
+  await page.click("[data-testid=relation-play]");
+  await page.click("[data-testid=rope-play]");
+  await drag(page, "relation-k-slider", steps(3, 20, 8));
+  await page.fill("[data-testid=control-base]", "12000");
+  await page.press("[data-testid=control-base]", "Enter");
+  const sines = page.locator("[data-testid=relation-sines]");
+  await sines.scrollIntoViewIfNeeded();
+  const box = await sines.boundingBox();
+  for (let i = 0; i < 8; i++)
+    await page.mouse.move(box.x + 60 + 20 * i, box.y + box.height / 2);
+  await pause(300);
+  const seen = await page.evaluate(() => window.framesSeen);
+  assert.ok(seen.requests > 10, JSON.stringify(seen));
+  assert.equal(seen.most, 1, JSON.stringify(seen));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("in the page's sources, only the draw queue calls requestAnimationFrame", () => {
+  const web = fileURLToPath(new URL("../../web/", import.meta.url));
+  const files = readdirSync(web, { recursive: true }).filter((name) =>
+    name.endsWith(".js"),
+  );
+  const callers = files.filter((name) =>
+    /requestAnimationFrame\s*\(/.test(readFileSync(join(web, name), "utf8")),
+  );
+  assert.deepEqual(callers, ["draw-queue.js"]);
+});
