@@ -34,6 +34,11 @@ test("library refusals read as the page's own sentences in both languages", () =
       "维度 d 不适用于这个预设。",
     ],
     [
+      () => pe.rope(new Float32Array(7), [1], { dim: 7 }),
+      "The dimension d must be even for RoPE, which turns pairs of columns.",
+      "维度 d 在 RoPE 中必须是偶数，因为它成对旋转各列。",
+    ],
+    [
       () =>
         pe.ropeCache({
           dim: 8,
