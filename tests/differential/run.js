@@ -335,6 +335,8 @@ function makeCase() {
       c.variant = int(0, 2); // dtype
       c.layout = int(0, 2);
       c.omega = paperOmega(c.dim, half, base);
+      // A cache takes no scale: its angles are position times frequency.
+      c.scale = 1;
       const s0 = int(0, half);
       const s1 = int(0, half - s0);
       c.input = [s0, s1, half - s0 - s1, int(0, 1)];
