@@ -1,16 +1,17 @@
-// The cost of correctly rounded float32: large tables, caches, rows at listed
-// positions and RoPE, each timed in this build and in an older build of the
-// package given as an argument (a dist/index.js), alternated in one process
-// so that both see the same machine state. Prints ns per value of each and
-// the ratio new / old. Not a test.
-//   node bench/rounding.js ../old-checkout/dist/index.js
+// This build against an older one: large tables, caches, rows at listed
+// positions, RoPE, the decay integral and Ci, each timed in this build and
+// in an older build of the package given as an argument (a dist/index.js),
+// alternated in one process so that both see the same machine state.
+// Prints ns per value of each and the ratio new / old; a second argument
+// keeps the workloads whose names contain it. Not a test.
+//   node bench/builds.js ../old-checkout/dist/index.js [filter]
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import * as current from "../dist/index.js";
 
 const oldPath = process.argv[2];
 if (!oldPath) {
-  console.error("usage: node bench/rounding.js <older dist/index.js>");
+  console.error("usage: node bench/builds.js <older dist/index.js> [filter]");
   process.exit(2);
 }
 const older = await import(pathToFileURL(resolve(oldPath)).href);
@@ -130,6 +131,43 @@ const workloads = [
       const q = new Float32Array(2048 * 128).fill(0.5);
       return () =>
         m.rope(q, 2048, { ...llama3, heads: 1, order: "bshd", out: q });
+    },
+  ],
+  [
+    "decayIntegral exp base 10000, 10000 points, out",
+    10000,
+    (m) => {
+      const out = new Float64Array(10000);
+      const x = { from: 0, to: 2000, count: 10000 };
+      return () => m.decayIntegral({ theta: "exp", base: 10000, x, out });
+    },
+  ],
+  [
+    "decayIntegral power alpha 0.5, 10000 points, out",
+    10000,
+    (m) => {
+      const out = new Float64Array(10000);
+      const x = { from: 0, to: 2000, count: 10000 };
+      return () => m.decayIntegral({ theta: "power", alpha: 0.5, x, out });
+    },
+  ],
+  [
+    "decayIntegral exp quadrature, 1000 points",
+    1000,
+    (m) => () =>
+      m.decayIntegral({
+        theta: "exp",
+        x: { from: 0, to: 2000, count: 1000 },
+        method: "quadrature",
+      }),
+  ],
+  [
+    "ci 10000 points, out",
+    10000,
+    (m) => {
+      const x = Float64Array.from({ length: 10000 }, (_, i) => 0.01 + i * 0.37);
+      const out = new Float64Array(10000);
+      return () => m.ci(x, { out });
     },
   ],
 ];
