@@ -50,11 +50,16 @@ PE_FOR_SIZE pe_row_plan pe_plan_rows(const double *positions, uint32_t count,
   return plan;
 }
 
-/* max |scale * w_i|: not finite when scale or a product overflows. */
+/* max |scale * w_i|: not finite when scale or a product overflows. The
+   comparison is fmax's rule (a NaN max gives way, a NaN |w| is skipped)
+   spelled out: wasm's f64.max propagates NaN, so fmax costs extra tests
+   per element there. */
 double pe_max_frequency(const double *omega, uint32_t n, double scale) {
   double max_w = fabs(scale) * 0;
-  for (uint32_t i = 0; i < n; i++)
-    max_w = fmax(max_w, fabs(scale * omega[i]));
+  for (uint32_t i = 0; i < n; i++) {
+    double w = fabs(scale * omega[i]);
+    max_w = w > max_w || max_w != max_w ? w : max_w;
+  }
   return max_w;
 }
 
@@ -103,15 +108,25 @@ PE_FOR_SIZE int32_t pe_check_angles(const double *xs, uint32_t count,
 }
 
 /* Pads to a multiple of 4 pairs with zero frequencies; returns the padded
-   count, which the seed and advance loops then cover. */
+   count, which the seed and advance loops then cover. max_w starts at +0
+   and never becomes NaN, so a plain comparison is fmax here (a NaN |w| is
+   skipped by both). */
+uint32_t pe_angle_block_frequencies(pe_angle_block *b, const double *omega,
+                                    uint32_t n, double w_scale) {
+  uint32_t n_pad = (n + 3) & ~3u;
+  double max_w = 0;
+  for (uint32_t i = 0; i < n_pad; i++) {
+    double w = i < n ? w_scale * omega[i] : 0;
+    b->w[i] = w;
+    max_w = fabs(w) > max_w ? fabs(w) : max_w;
+  }
+  b->max_w = max_w;
+  return n_pad;
+}
+
 uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
                              double w_scale, double step) {
-  uint32_t n_pad = (n + 3) & ~3u;
-  b->max_w = 0;
-  for (uint32_t i = 0; i < n_pad; i++) {
-    b->w[i] = i < n ? w_scale * omega[i] : 0;
-    b->max_w = fmax(b->max_w, fabs(b->w[i]));
-  }
+  uint32_t n_pad = pe_angle_block_frequencies(b, omega, n, w_scale);
   v128_t st = wasm_f64x2_splat(step);
   for (uint32_t i = 0; i < n_pad; i += 2) {
     v128_t s, c;

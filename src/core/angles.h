@@ -102,9 +102,14 @@ typedef struct {
   double max_w; /* max |w| of the block */
 } pe_angle_block;
 
-/* Loads w = w_scale * omega and the step rotation, padded to a multiple of
-   4 pairs with zero frequencies; returns the padded count, which the seed
-   and advance loops then cover. */
+/* Loads w = w_scale * omega and max_w, padded to a multiple of 4 pairs
+   with zero frequencies; returns the padded count, which the seed and
+   advance loops then cover. Enough for blocks that are only seeded. */
+uint32_t pe_angle_block_frequencies(pe_angle_block *b, const double *omega,
+                                    uint32_t n, double w_scale);
+
+/* pe_angle_block_frequencies and the step rotation, for blocks that
+   advance by the recurrence. */
 uint32_t pe_angle_block_load(pe_angle_block *b, const double *omega, uint32_t n,
                              double w_scale, double step);
 

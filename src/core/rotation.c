@@ -242,7 +242,7 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, w_scale, 0);
+    uint32_t n_pad = pe_angle_block_frequencies(&b, omega + i0, n, w_scale);
     if (angles == NULL)
       pe_angle_block_seed(&b, n_pad, angle, amplitude);
     for (uint32_t g = 0; g < groups; g++) {

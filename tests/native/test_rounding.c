@@ -297,6 +297,50 @@ static void scaled_products_keep_bits(void) {
   }
 }
 
+/* The same bits, NaN for NaN. */
+static int same_double(double a, double b) {
+  return isnan(a) ? isnan(b) : memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The largest frequency is fmax's over the |scale * w_i|, bit for bit, with
+   zeros, infinities and NaNs among them; a block loaded without its step
+   rotation holds the frequencies and largest frequency of one loaded with
+   it. */
+static void largest_frequency_is_fmax(void) {
+  const double specials[] = {0,     -0.0,     0x1p-1070, 1e-300, 0.5,
+                             1e300, INFINITY, -INFINITY, NAN};
+  uint32_t n_specials = sizeof specials / sizeof specials[0];
+  for (int t = 0; t < 4000; t++) {
+    double omega[9];
+    uint32_t n = below(10);
+    int finite = 1;
+    for (uint32_t i = 0; i < n; i++) {
+      omega[i] = below(3) ? uniform() * 4 - 2 : specials[below(n_specials)];
+      finite &= isfinite(omega[i]);
+    }
+    double scale = below(3) ? uniform() * 8 - 4 : specials[below(n_specials)];
+    double expected = fabs(scale) * 0;
+    for (uint32_t i = 0; i < n; i++)
+      expected = fmax(expected, fabs(scale * omega[i]));
+    CHECK(same_double(pe_max_frequency(omega, n, scale), expected),
+          "largest frequency of %u, scale %g", n, scale);
+    if (!finite || !isfinite(expected))
+      continue;
+    static pe_angle_block loaded, bare;
+    uint32_t n_pad = pe_angle_block_load(&loaded, omega, n, scale, 1);
+    CHECK(pe_angle_block_frequencies(&bare, omega, n, scale) == n_pad,
+          "padded count of %u", n);
+    double block_max = 0;
+    for (uint32_t i = 0; i < n_pad; i++)
+      block_max = fmax(block_max, fabs(loaded.w[i]));
+    CHECK(memcmp(bare.w, loaded.w, n_pad * sizeof(double)) == 0,
+          "frequencies of %u, scale %g", n, scale);
+    CHECK(same_double(bare.max_w, block_max) &&
+              same_double(loaded.max_w, block_max),
+          "largest block frequency of %u, scale %g", n, scale);
+  }
+}
+
 /* A recurrence value at a rounding midpoint of float32 (or float16) is
    replaced by the exact value of its position; one far from any midpoint
    is kept. */
@@ -350,6 +394,7 @@ static void recurrence_within_bound(void) {
 }
 
 int main(void) {
+  largest_frequency_is_fmax();
   recurrence_within_bound();
   settle_replaces_midpoints();
   scaled_products_keep_bits();
