@@ -87,9 +87,9 @@ const median = (values) => {
   return sorted[sorted.length >> 1];
 };
 
-// Median µs per call of fn, in batches of at least ~2 ms after a warm-up
-// that lets V8 optimise both the JS and the wasm.
-function perCall(fn, runs = 9) {
+// Calls of fn per batch of at least ~2 ms, after a warm-up that lets V8
+// optimise both the JS and the wasm.
+function batchOf(fn) {
   let batch = 1;
   const warm = performance.now() + 300;
   while (performance.now() < warm) for (let i = 0; i < batch; i++) fn();
@@ -99,13 +99,22 @@ function perCall(fn, runs = 9) {
     if (performance.now() - start >= 2 || batch >= 2 ** 20) break;
     batch *= 2;
   }
-  const times = [];
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    for (let i = 0; i < batch; i++) fn();
-    times.push(((performance.now() - start) * 1000) / batch);
-  }
-  return median(times);
+  return batch;
+}
+
+// Median µs per call of each of fns, timed batch by batch in turn, round
+// after round, so that all of them see the same machine: a shared machine's
+// speed drifts between one function's rounds and the next's.
+function perCall(fns, runs = 9) {
+  const batches = fns.map(batchOf);
+  const times = fns.map(() => []);
+  for (let r = 0; r < runs; r++)
+    fns.forEach((fn, k) => {
+      const start = performance.now();
+      for (let i = 0; i < batches[k]; i++) fn();
+      times[k].push(((performance.now() - start) * 1000) / batches[k]);
+    });
+  return times.map(median);
 }
 
 const verdicts = { pass: 0, fail: 0 };
@@ -145,10 +154,12 @@ function ropeCurve() {
     const plan = createRope(ROPE);
     const inPlace = { inPlace: true };
     let p = 1000;
-    const viaPlan = perCall(() => plan.apply(x, (p = (p + 1) & 4095), inPlace));
     const options = { ...ROPE, inPlace: true };
-    const oneShot = perCall(() => rope(x, (p = (p + 1) & 4095), options));
-    const js = perCall(jsRope(x, 1000, tokens));
+    const [viaPlan, oneShot, js] = perCall([
+      () => plan.apply(x, (p = (p + 1) & 4095), inPlace),
+      () => rope(x, (p = (p + 1) & 4095), options),
+      jsRope(x, 1000, tokens),
+    ]);
     plan.dispose();
     const planTarget = tokens === 1 ? 1.5 : undefined;
     const oneShotTarget =
@@ -176,16 +187,21 @@ function tableCurve() {
     const out = new Float32Array(count * dim);
     const plan = createTable({ dim });
     const call = { start: 0, out };
-    const viaPlan = perCall(() => {
-      call.start = (call.start + 1) & 4095;
-      return plan.rows(count, call);
-    }, 5);
     const options = { positions: count, start: 0, dim, out };
-    const oneShot = perCall(() => {
-      options.start = (options.start + 1) & 4095;
-      return table(options);
-    }, 5);
-    const js = perCall(jsTable(out, count, dim), 5);
+    const [viaPlan, oneShot, js] = perCall(
+      [
+        () => {
+          call.start = (call.start + 1) & 4095;
+          return plan.rows(count, call);
+        },
+        () => {
+          options.start = (options.start + 1) & 4095;
+          return table(options);
+        },
+        jsTable(out, count, dim),
+      ],
+      5,
+    );
     plan.dispose();
     console.log(
       `| ${count} × ${dim} | ${fmt(viaPlan)} | ${fmt(oneShot)} | ${fmt(js)} | ${speedup(viaPlan, js)} | ${speedup(oneShot, js, target)} |`,

@@ -59,6 +59,12 @@ typedef struct {
 pe_row_plan pe_plan_rows(const double *positions, uint32_t count, double first,
                          double step, int allowed, int exact_rows);
 
+/* Whether any of `count` rows of a plan advances from the row before: only
+   then does a block need its step rotation. */
+static inline int pe_rows_advance(const pe_row_plan *plan, uint32_t count) {
+  return plan->recurrence && count > 1;
+}
+
 /* Whether row j of a plan starts from an exact sin/cos. */
 static inline int pe_row_seeded(const pe_row_plan *plan, uint32_t j) {
   return !plan->recurrence || j % PE_RESEED == 0;

@@ -277,7 +277,10 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, plan.step);
+    uint32_t n_pad =
+        pe_rows_advance(&plan, count)
+            ? pe_angle_block_load(&b, inv_freq + i0, nb, 1, plan.step)
+            : pe_angle_block_frequencies(&b, inv_freq + i0, nb, 1);
     for (uint32_t j = 0; j < count; j++) {
       char *cos_row = (char *)cos_out + j * row_bytes;
       char *sin_row = (char *)sin_out + j * row_bytes;
@@ -357,7 +360,8 @@ PE_FOR_SIZE int32_t pe_rope_cache_streams(
   alignas(16) double xs[PE_BLOCK];
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, inv_freq + i0, nb, 1, 1);
+    /* Every row is seeded: no step rotation. */
+    uint32_t n_pad = pe_angle_block_frequencies(&b, inv_freq + i0, nb, 1);
     for (uint32_t j = 0; j < count; j++) {
       for (uint32_t i = 0; i < n_pad; i++)
         xs[i] = i < nb ? positions[(size_t)streams[i0 + i] * count + j] : 0;

@@ -368,7 +368,10 @@ table(void *out, size_t elem, const double *positions, uint32_t count,
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_load(&b, omega + i0, n, scale, plan.step);
+    uint32_t n_pad =
+        pe_rows_advance(&plan, count)
+            ? pe_angle_block_load(&b, omega + i0, n, scale, plan.step)
+            : pe_angle_block_frequencies(&b, omega + i0, n, scale);
     if (f32)
       rows_f32(out, count, dim, &cols, &plan, &b, i0, n, n_pad, amplitude);
     else

@@ -16,18 +16,18 @@ const END = "<!-- /sizes -->";
 // The tarball carries the module twice, the types, the README and the
 // documents the README links (see docs/sizes.md).
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 147_500 },
+  tarball: { what: "the packed tarball", bytes: 148_500 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
-    bytes: 47_000,
+    bytes: 47_500,
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 14_000,
+    bytes: 14_500,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
-    bytes: 47_500,
+    bytes: 48_000,
   },
 };
 
