@@ -5,7 +5,6 @@
 // first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./kernels.js";
-import { check } from "./kernels.js";
 import { rangeError } from "./options.js";
 import { memoryBuffer, withScratch } from "./runtime.js";
 import { section, write } from "./typed-arrays.js";
@@ -68,7 +67,7 @@ export function checkAngles(
     report,
   });
   if (status === 0) return;
-  if (status !== bad) check(status, api);
+  if (status !== bad) kernels.check(status, api);
   const [j, largest] = new Float64Array(memoryBuffer(), report, 2);
   const x =
     xs === 0 ? start + j : new Float64Array(memoryBuffer(), xs, count)[j];
@@ -128,7 +127,7 @@ export function turnRows({
     const pairs = frequencies.length;
     const omega = scratch(pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
-    const check = (xs, n, start) =>
+    const checkAnglesOf = (xs, n, start) =>
       checkAngles(scratch, {
         api,
         xs,
@@ -139,7 +138,7 @@ export function turnRows({
         scale,
         name,
       });
-    if (list === null) check(0, 1, angles);
+    if (list === null) checkAnglesOf(0, 1, angles);
     const streams = setup(scratch);
     if (count === 0) return result;
     const n = Math.min(chunk, groups);
@@ -154,7 +153,7 @@ export function turnRows({
     if (list !== null)
       for (const [first, m] of inBlocks(groups, n)) {
         anglesOf(first, m);
-        check(anglesPointer, m * width, 0);
+        checkAnglesOf(anglesPointer, m * width, 0);
       }
     const call = {
       data,
