@@ -47,13 +47,14 @@ export function* inBlocks(count, rowsPerBlock, segment = Infinity) {
  * memory) or start + j (`xs` 0). `name` is the option x belongs to,
  * "positions" or "offsets"; the core finds the first bad x, and the message
  * quotes it. A scale or frequencies whose products are not finite are left
- * to the first block, whose kernel names them.
+ * to the first block, whose kernel names them. `report` points to the two
+ * doubles the core reports in (scratch of 16 bytes, reused for every check
+ * of a call).
  */
 export function checkAngles(
-  scratch,
+  report,
   { api, xs = 0, count, start = 0, omega, pairs, scale, name = "positions" },
 ) {
-  const report = scratch(16, "the angle check");
   const bad = name === "offsets" ? STATUS_OFFSETS : STATUS_POSITIONS;
   const status = kernels.checkAngles({
     api,
@@ -127,8 +128,9 @@ export function turnRows({
     const pairs = frequencies.length;
     const omega = scratch(pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
+    const report = scratch(16, "the angle check");
     const checkAnglesOf = (xs, n, start) =>
-      checkAngles(scratch, {
+      checkAngles(report, {
         api,
         xs,
         count: n,

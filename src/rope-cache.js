@@ -212,7 +212,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
       positionsPointer = scratch(count * 8, "positions");
       new Float64Array(memoryBuffer(), positionsPointer, count).set(positions);
     }
-    checkAngles(scratch, {
+    checkAngles(scratch(16, "the angle check"), {
       api: "ropeCache",
       xs: positionsPointer,
       count,
@@ -308,9 +308,10 @@ function streamCache(spec, streams, streamOf, pointer, attentionFactor, o) {
   const pairs = spec.dim / 2;
   // Each stream's angles, checked in turn in one buffer.
   const each = scratch(count * 8, "positions");
+  const report = scratch(16, "the angle check");
   for (const values of streams) {
     new Float64Array(memoryBuffer(), each, count).set(values);
-    checkAngles(scratch, {
+    checkAngles(report, {
       api: "ropeCache",
       xs: each,
       count,

@@ -401,7 +401,7 @@ function runWhole(
   } catch (error) {
     if (error.code === "ERR_POSITIONS")
       withScratch((scratch) =>
-        checkAngles(scratch, {
+        checkAngles(scratch(16, "the angle check"), {
           api: spec.prepared.api,
           xs: list ? anglesAt : 0,
           count: list ? angles.length : 1,

@@ -259,7 +259,7 @@ function run(p, positions, startOption, outOption, view) {
       pointer = base + p.pairs * 8;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    checkAngles(scratch, {
+    checkAngles(scratch(16, "the angle check"), {
       api: p.api,
       xs: pointer,
       count,
