@@ -4,10 +4,9 @@
 // needed and module memory stays small. Every angle is checked before the
 // first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
-import * as kernels from "./kernels.js";
-import { rangeError } from "./options.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
-import { section, write } from "./typed-arrays.js";
+import * as kernels from "./core.js";
+import { rangeError, section, write } from "./options.js";
+import { memoryBuffer, withScratch } from "./core.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
 const STATUS_OFFSETS = STATUS_NAMES.indexOf("PE_ERR_OFFSETS");

@@ -7,9 +7,17 @@
 // to the library's own option readers, whose errors are then told which
 // config field they came from.
 import { MAX_DIM } from "sinusoidal-pe-constants";
-import { copyOf, kindOf, lengthOf } from "./typed-arrays.js";
-import { rangeError, show, readOptions, typeError } from "./options.js";
-import { PARAMETERS, checkRopeOptions } from "./rope-scaling.js";
+import {
+  calling,
+  copyOf,
+  kindOf,
+  lengthOf,
+  rangeError,
+  readOptions,
+  show,
+  typeError,
+} from "./options.js";
+import { checkRopeOptions, PARAMETERS } from "./schedule.js";
 
 // Bounds on what a config may hold where RoPE reads it: a rope dict of more
 // keys, a factor list longer than the widest head, or more layers than any
@@ -316,7 +324,7 @@ function retold(error, fields) {
  * pairing }` and, for M-RoPE, `mropeSection` and `mropeInterleaved`; what
  * transformers would only log is in the non-enumerable `warnings`.
  */
-export function fromConfig(config, options = {}) {
+function fromConfigOf(config, options = {}) {
   const given = readOptions(options, ["layerType"], "fromConfig()", {
     name: "fromConfig() options",
   });
@@ -663,4 +671,9 @@ export function fromConfig(config, options = {}) {
     enumerable: false,
   });
   return result;
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function fromConfig(...args) {
+  return calling("fromConfig", fromConfigOf, args);
 }

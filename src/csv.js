@@ -3,8 +3,14 @@
 // the shortest for float32, JavaScript's own (also the shortest) for
 // float64; -0 keeps its sign. Text is written as ASCII bytes into one buffer
 // per call, so a large table costs no string per value.
-import { integer, rangeError, typeError } from "./options.js";
-import { kindOf, lengthOf } from "./typed-arrays.js";
+import {
+  calling,
+  integer,
+  kindOf,
+  lengthOf,
+  rangeError,
+  typeError,
+} from "./options.js";
 
 // 10^0 ... 10^22, each exact in float64: products and quotients with them
 // are correctly rounded, as a decimal's parse is.
@@ -233,7 +239,12 @@ function openRow(bytes, at, separated) {
 const ascii = new TextDecoder();
 
 /** CSV of `values` as `rows` × `columns`, with an optional header row. */
-export function toCsv(values, columns, header) {
+function toCsvOf(values, columns, header) {
   const body = ascii.decode(encodeRows(values, columns));
   return header === undefined ? body || "\n" : header.join(",") + "\n" + body;
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function toCsv(...args) {
+  return calling("toCsv", toCsvOf, args);
 }

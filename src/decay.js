@@ -1,8 +1,9 @@
 // The decay integral f(x) = ∫₀¹ cos(x·θ(t)) dt of a frequency family θ, which
 // the relative-only dot product approximates: Σ_i cos(x·θ_i) ≈ (d/2)·f(x);
 // and the cosine and sine integrals Ci and Si. All arithmetic runs in C.
-import * as kernels from "./kernels.js";
+import * as kernels from "./core.js";
 import {
+  calling,
   grid,
   integer,
   number,
@@ -13,7 +14,7 @@ import {
   typeError,
 } from "./options.js";
 import { deliver, outArray } from "./rows.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
+import { memoryBuffer, withScratch } from "./core.js";
 import {
   MAX_COUNT as MAX_POINTS,
   MAX_DIM,
@@ -74,7 +75,7 @@ function writePoints(points, scratch) {
  * (or `out`, filled); `"quadrature"` returns { values, errors }, an
  * independent estimate with a bound on its error per point.
  */
-export function decayIntegral(options) {
+function decayIntegralOf(options) {
   options = readOptions(
     options,
     ["theta", "base", "alpha", "x", "method", "out"],
@@ -148,14 +149,14 @@ function special(kernel, values, scalar, given, where) {
 }
 
 /** Cosine integral Ci(x) = −∫ₓ^∞ cos t / t dt, for x > 0. */
-export function ci(x, options) {
+function ciOf(x, options) {
   const scalar = typeof x === "number";
   const out = specialOut(options, scalar, "ci");
   return special(kernels.ci, numberList(x, "x"), scalar, out, "ci");
 }
 
 /** Sine integral Si(x) = ∫₀ˣ sin t / t dt, for any finite x. */
-export function si(x, options) {
+function siOf(x, options) {
   const scalar = typeof x === "number";
   const out = specialOut(options, scalar, "si");
   return special(kernels.si, numberList(x, "x"), scalar, out, "si");
@@ -167,7 +168,7 @@ export function si(x, options) {
  * integral[j] = (d/2)·f(x_j). For theta "exp" the θ_i are the paper
  * schedule, so sum equals dotProducts({ dim, base, offsets: x }).
  */
-export function decayComparison(options) {
+function decayComparisonOf(options) {
   options = readOptions(
     options,
     ["dim", "theta", "base", "alpha", "x"],
@@ -205,4 +206,18 @@ export function decayComparison(options) {
       integral: f.map((v) => (dim / 2) * v),
     };
   });
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function ci(...args) {
+  return calling("ci", ciOf, args);
+}
+export function si(...args) {
+  return calling("si", siOf, args);
+}
+export function decayIntegral(...args) {
+  return calling("decayIntegral", decayIntegralOf, args);
+}
+export function decayComparison(...args) {
+  return calling("decayComparison", decayComparisonOf, args);
 }

@@ -1,6 +1,6 @@
 // M-RoPE (Qwen2-VL, Qwen3-VL): three position streams (t, h, w) and the
 // stream of each pair, which the C core assigns from mropeSection.
-import * as kernels from "./kernels.js";
+import * as kernels from "./core.js";
 import {
   boolean,
   numbers,
@@ -54,17 +54,6 @@ export function writeStreams(mrope, pairs, scratch, api) {
     throw error;
   }
   return streams;
-}
-
-// Whether positions is M-RoPE's { t, h, w }: an object that is no array.
-export function isStreams(value) {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    !ArrayBuffer.isView(value) &&
-    !Array.isArray(value) &&
-    !("length" in value)
-  );
 }
 
 // The t, h and w streams, each read once, of one length.

@@ -4,14 +4,18 @@
 // 64-byte boundary, as NumPy writes. Headers up to 65535 bytes are format
 // 1.0 (a uint16 length); longer ones are format 2.0 (a uint32 length), as
 // NumPy falls back to.
-import { integer, rangeError, requireReadable, typeError } from "./options.js";
 import {
   bufferOf,
   byteLengthOf,
   byteOffsetOf,
+  calling,
+  integer,
   kindOf,
   lengthOf,
-} from "./typed-arrays.js";
+  rangeError,
+  requireReadable,
+  typeError,
+} from "./options.js";
 
 /** The descriptor of each array kind written. */
 export const DESCRIPTORS = Object.freeze({
@@ -59,7 +63,7 @@ function checkedShape(shape) {
 }
 
 /** The header of a .npy file holding `shape` values of `descriptor` ("<f4", "<f8", "<f2"). */
-export function npyHeader(descriptor, shape) {
+function npyHeaderOf(descriptor, shape) {
   if (!WRITTEN.includes(descriptor))
     throw (typeof descriptor === "string" ? rangeError : typeError)(
       `descriptor must be one of ${WRITTEN.map((d) => `"${d}"`).join(", ")}, got ${typeof descriptor === "string" ? JSON.stringify(descriptor) : typeof descriptor}`,
@@ -108,7 +112,7 @@ export function littleEndianBytes(values) {
 }
 
 /** A complete .npy file of `values` with the given shape (C order). */
-export function toNpy(values, shape) {
+function toNpyOf(values, shape) {
   const descriptor = descriptorOf(values);
   const { dims, count } = checkedShape(shape);
   // The shape was read first: a getter there may have detached the values.
@@ -120,7 +124,7 @@ export function toNpy(values, shape) {
       "shape",
       "ERR_LENGTH",
     );
-  const header = npyHeader(descriptor, dims);
+  const header = npyHeaderOf(descriptor, dims);
   const data = littleEndianBytes(values);
   const file = new Uint8Array(header.length + data.length);
   file.set(header);
@@ -204,4 +208,12 @@ export function fromNpy(bytes, name) {
     values[i] = v;
   }
   return values;
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function npyHeader(...args) {
+  return calling("npyHeader", npyHeaderOf, args);
+}
+export function toNpy(...args) {
+  return calling("toNpy", toNpyOf, args);
 }

@@ -1,8 +1,9 @@
 // The linear relation PE(p + k) = R(k) PE(p) and the relative-only dot
 // product <PE(m), PE(n)> = g(m - n). All arithmetic runs in the C core; this
 // file validates, copies and checks.
-import * as kernels from "./kernels.js";
+import * as kernels from "./core.js";
 import {
+  calling,
   grid,
   numberList,
   positionList,
@@ -20,14 +21,14 @@ import {
   readRows,
   resolveRows,
 } from "./rows.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
+import { memoryBuffer, withScratch } from "./core.js";
+import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
 import {
-  frequenciesOf,
   prepare,
   SCHEDULE_OPTIONS,
+  scheduleFrequencies,
   writeFrequencies,
 } from "./schedule.js";
-import { MAX_MATRIX_DIM } from "sinusoidal-pe-constants";
 
 const MAX_GRAM_COUNT = 4096;
 const MAX_GRAM_ARRAY = 1024;
@@ -46,13 +47,13 @@ const ROTATE_KERNELS = {
  * schedule, to every row of a row-major [rows, dim] array: a Float64Array
  * in float64 (a Float64Array result), anything else in float32.
  */
-export function rotate(vectors, offsets, options) {
+function rotateOf(vectors, offsets, options) {
   const p = prepare(options, {
     where: "rotate()",
     allowed: [...ROTATE_OPTIONS, "inPlace", "out"],
     withPreset: ["inPlace", "out"],
   });
-  const { omega } = frequenciesOf(p);
+  const { omega } = scheduleFrequencies(p);
   const input = readRows(vectors, p.options.inPlace);
   const angles = perRowInput(offsets, "offsets");
   const { rows, count, Typed, inPlace } = resolveRows(input, p.dim, p.options);
@@ -90,7 +91,7 @@ export function rotate(vectors, offsets, options) {
 }
 
 /** The dense dim × dim matrix R(k), row-major, for dim ≤ 1024. */
-export function rotationMatrix(k, options) {
+function rotationMatrixOf(k, options) {
   const p = prepare(options, {
     where: "rotationMatrix()",
     allowed: [...ROTATE_OPTIONS, "out"],
@@ -125,7 +126,7 @@ export function rotationMatrix(k, options) {
  * The largest |R(k) PE(p) − PE(p + k)| over the given positions and offsets,
  * both sides computed by the library in the chosen dtype.
  */
-export function linearRelationError(options) {
+function linearRelationErrorOf(options) {
   const own = ["positions", "start", "offsets", "dtype"];
   const p = prepare(options, {
     where: "linearRelationError()",
@@ -196,7 +197,7 @@ export function linearRelationError(options) {
  * g(k) = <PE(0), PE(k)> = Σ_i cos(k · scale · w_i) (times outputScale²) at
  * each offset: an array, or { from, to, count } evenly spaced.
  */
-export function dotProducts(options) {
+function dotProductsOf(options) {
   const p = prepare(options, {
     where: "dotProducts()",
     allowed: [...ROTATE_OPTIONS, "outputScale", "offsets", "out"],
@@ -232,7 +233,7 @@ export function dotProducts(options) {
  * positions: the Gram matrix of the table against the relative-only dot
  * product.
  */
-export function toeplitzError(options) {
+function toeplitzErrorOf(options) {
   const own = ["positions", "start", "dtype"];
   const p = prepare(options, {
     where: "toeplitzError()",
@@ -294,4 +295,21 @@ export function toeplitzError(options) {
     const at = (row) => (values === null ? start + row : values[row]);
     return { maxAbsError, m: at(a), n: at(b) };
   });
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function dotProducts(...args) {
+  return calling("dotProducts", dotProductsOf, args);
+}
+export function linearRelationError(...args) {
+  return calling("linearRelationError", linearRelationErrorOf, args);
+}
+export function rotate(...args) {
+  return calling("rotate", rotateOf, args);
+}
+export function rotationMatrix(...args) {
+  return calling("rotationMatrix", rotationMatrixOf, args);
+}
+export function toeplitzError(...args) {
+  return calling("toeplitzError", toeplitzErrorOf, args);
 }

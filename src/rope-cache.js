@@ -2,26 +2,30 @@
 // consume, at counts, lists or M-RoPE's streams of positions; `ropeCache`
 // computes one, `createRopeCache` keeps its options for the rows of a growing
 // KV cache. The C core computes; this file reads, checks and copies.
-import { CACHE_DTYPES, CACHE_LAYOUTS } from "sinusoidal-pe-constants";
-import * as kernels from "./kernels.js";
-import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
+import {
+  CACHE_DTYPES,
+  CACHE_LAYOUTS,
+  ROPE_PARAMETER_SLOTS,
+  ROPE_TYPES,
+} from "sinusoidal-pe-constants";
+import * as kernels from "./core.js";
+import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
+import { blockRows, checkAngles, inBlocks } from "./blocks.js";
+import { outArray, overlapping } from "./rows.js";
+import { MAX_REQUEST_BYTES, memoryBuffer, withScratch } from "./core.js";
 import {
   calling,
+  CONSTRUCTORS,
+  isStreams,
+  kindOf,
   oneOf,
   positionList,
   rangeError,
   readOptions,
   typeError,
+  write,
 } from "./options.js";
-import { blockRows, checkAngles, inBlocks } from "./blocks.js";
-import { outArray, overlapping, write } from "./rows.js";
-import {
-  cachedRopeFrequencies,
-  followSequence,
-  ropeSpec,
-} from "./rope-scaling.js";
-import { MAX_REQUEST_BYTES, memoryBuffer, withScratch } from "./runtime.js";
-import { CONSTRUCTORS, kindOf } from "./typed-arrays.js";
+import { cachedRopeFrequencies, ropeSpec } from "./schedule.js";
 
 // The cache layouts in the words of table's `layout` and rope's `pairing`:
 // "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
@@ -44,12 +48,54 @@ function largestOf(lists) {
 
 const ARRAYS = [Float32Array, Float64Array, Uint16Array];
 
+// The rope types whose frequencies depend on the sequence length.
+const FOLLOWS_SEQUENCE = ["dynamic", "longrope"];
+const SEQ_LEN_SLOT = ROPE_PARAMETER_SLOTS.indexOf("seqLen");
+
+/**
+ * A cache's sequence length when the caller gave none: the largest position
+ * + 1, as transformers' forward takes max(position_ids) + 1 for dynamic and
+ * longrope. Sets it in `spec` and returns the warning to give when it
+ * changes the frequencies (beyond the original context), or null.
+ */
+export function followSequence(spec, largest) {
+  const name = ROPE_TYPES[spec.type];
+  const scaling = spec.given.scaling;
+  if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
+    return { spec, warning: null };
+  if (!(largest >= 0)) return { spec, warning: null };
+  // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
+  const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
+  // The call's own spec: a plan's stays as it was made.
+  const params = spec.params.slice();
+  params[SEQ_LEN_SLOT] = seqLen;
+  const followed = {
+    ...spec,
+    params,
+    present: spec.present | (1 << SEQ_LEN_SLOT),
+    given: { ...spec.given, scaling: { ...scaling, seqLen } },
+  };
+  const original =
+    name === "longrope"
+      ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
+      : scaling.maxPositionEmbeddings;
+  if (!(seqLen > original)) return { spec: followed, warning: null };
+  const effect =
+    name === "longrope"
+      ? "the long factors are used"
+      : "the base grows with it";
+  return {
+    spec: followed,
+    warning: `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`,
+  };
+}
+
 /**
  * cos and sin caches, rows of positions: "compact" [n, dim/2], "halves"
  * [n, dim] (cat(freqs, freqs)) or "interleaved" [n, dim], multiplied by the
  * attention factor; float16 is a Uint16Array of IEEE half bits.
  */
-export function ropeCache(options) {
+function ropeCacheOf(options) {
   const raw = readOptions(options, CACHE_OPTIONS, "ropeCache()");
   return cacheRows(readCache(raw), raw.positions, raw.start, raw.out);
 }
@@ -293,7 +339,7 @@ function planCacheRows(cache, positions, perCall) {
 }
 
 /** A cache plan of these options (all of ropeCache's, but positions, start and out). */
-export function createRopeCache(options) {
+function createRopeCacheOf(options) {
   const raw = readOptions(options, CACHE_PLAN_OPTIONS, "createRopeCache()", {
     hints: CACHE_PLAN_HINTS,
   });
@@ -384,4 +430,12 @@ function cacheOut(value, Typed, length) {
       "ERR_OVERLAP",
     );
   return { cos, sin, Typed };
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function ropeCache(...args) {
+  return calling("ropeCache", ropeCacheOf, args);
+}
+export function createRopeCache(...args) {
+  return calling("createRopeCache", createRopeCacheOf, args);
 }

@@ -4,15 +4,19 @@
 // once into a plan (schedule, frequencies, attention factor, tensor shape,
 // M-RoPE streams); `createRope` keeps it for many calls, `rope` makes one
 // and runs it once. The rotation runs in the C core.
-import * as kernels from "./kernels.js";
+import * as kernels from "./core.js";
 import {
   calling,
   integer,
+  isStreams,
+  lengthOf,
   numbers,
   oneOf,
   rangeError,
   readOptions,
+  section,
   typeError,
+  write,
 } from "./options.js";
 import {
   DTYPE_OF_KIND,
@@ -21,18 +25,16 @@ import {
   readRows,
   resolveRows,
 } from "./rows.js";
-import { isStreams, mropeSpec, readStreams, writeStreams } from "./mrope.js";
-import { checkRopeDims } from "./rope-scaling.js";
+import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
-import { Reservation, memoryBuffer, withScratch } from "./runtime.js";
-import { frequenciesOf, prepare, SCHEDULE_OPTIONS } from "./schedule.js";
-import { lengthOf, section, write } from "./typed-arrays.js";
+import { memoryBuffer, Reservation, withScratch } from "./core.js";
+import { CACHE_DTYPES, MAX_COUNT, PAIRINGS } from "sinusoidal-pe-constants";
 import {
-  CACHE_DTYPES,
-  MAX_COUNT,
-  MAX_DIM,
-  PAIRINGS,
-} from "sinusoidal-pe-constants";
+  prepare,
+  ropeDims,
+  SCHEDULE_OPTIONS,
+  scheduleFrequencies,
+} from "./schedule.js";
 
 // rope takes no odd-dim rule (its rotary part is even) and no layout:
 // pairing.
@@ -69,7 +71,7 @@ const ROWS = -1;
  */
 class RopeSpec {
   constructor(dim, rotary, prepared, pairing, order, heads, batch) {
-    const { omega, attention } = frequenciesOf(prepared);
+    const { omega, attention } = scheduleFrequencies(prepared);
     this.dim = dim;
     this.rotary = rotary;
     this.pairs = rotary / 2;
@@ -94,15 +96,12 @@ function readSpec(given, api, perCall) {
   for (const key of Object.keys(given))
     if (OWN.includes(key)) own[key] = given[key];
     else if (!perCall || !PER_CALL.includes(key)) schedule[key] = given[key];
-  const mrope = mropeSpec(own);
-  // The dims size the memory of the frequencies and rows: the core checks
-  // them before any is allocated.
-  const dim = integer(given.dim, "dim", 1, MAX_DIM);
-  const rotary =
-    own.rotaryDim === undefined
-      ? dim
-      : integer(own.rotaryDim, "rotaryDim", 0, MAX_DIM);
-  checkRopeDims(dim, rotary, given);
+  // M-RoPE's options are read only when given: plain RoPE needs none of it.
+  const mrope =
+    own.mropeSection === undefined && own.mropeInterleaved === undefined
+      ? null
+      : mropeSpec(own);
+  const { dim, rotary } = ropeDims(given);
   if (own.order === undefined && (own.heads ?? own.batch) !== undefined)
     throw typeError(
       `options "heads" and "batch" describe a tensor: give "order" ("bhsd" or "bshd") too`,
@@ -168,20 +167,6 @@ function readPerCall(perCall) {
  * streams (null when they agree everywhere, as text tokens do: plain RoPE).
  */
 function readPositions(spec, positions) {
-  if (isStreams(positions)) {
-    if (spec.streams === null)
-      throw typeError(
-        'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
-        "mropeSection",
-        "ERR_REQUIRED",
-      );
-    const streams = readStreams(positions);
-    const [t, h, w] = streams;
-    for (let j = 0; j < t.length; j++)
-      if (!Object.is(t[j], h[j]) || !Object.is(t[j], w[j]))
-        return { plain: null, streams };
-    return { plain: t, streams: null };
-  }
   if (typeof positions === "number") {
     if (!Number.isFinite(positions))
       throw rangeError(
@@ -197,6 +182,20 @@ function readPositions(spec, positions) {
       "positions",
       "ERR_TYPE",
     );
+  if (isStreams(positions)) {
+    if (spec.streams === null)
+      throw typeError(
+        'positions as { t, h, w } (M-RoPE) need option "mropeSection" (the pairs of each stream, e.g. fromConfig\'s for a Qwen2-VL config)',
+        "mropeSection",
+        "ERR_REQUIRED",
+      );
+    const streams = readStreams(positions);
+    const [t, h, w] = streams;
+    for (let j = 0; j < t.length; j++)
+      if (!Object.is(t[j], h[j]) || !Object.is(t[j], w[j]))
+        return { plain: null, streams };
+    return { plain: t, streams: null };
+  }
   return {
     plain: numbers(positions, "positions", { bigints: true }),
     streams: null,
@@ -425,7 +424,7 @@ function runWhole(
  * with `order` they are the flat data of a 4-D attention tensor. A preset
  * gives its schedule and scale.
  */
-export function rope(vectors, positions, options) {
+function ropeOf(vectors, positions, options) {
   const given = readOptions(options, null, "rope()");
   const spec = readSpec(given, "rope", true);
   const perCall = { out: given.out, inPlace: given.inPlace };
@@ -490,7 +489,7 @@ function applyPlan(spec, vectors, positions, perCall, memory) {
  * core checks the plan's values here, in a call of no rows, so that a plan
  * that is made runs.
  */
-export function createRope(options) {
+function createRopeOf(options) {
   const spec = readSpec(
     readOptions(options, null, "createRope()"),
     "createRope",
@@ -516,4 +515,12 @@ export function createRope(options) {
     );
   });
   return new RopePlan(spec);
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function rope(...args) {
+  return calling("rope", ropeOf, args);
+}
+export function createRope(...args) {
+  return calling("createRope", createRopeOf, args);
 }

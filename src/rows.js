@@ -9,15 +9,6 @@
 import {
   arrayLength,
   boolean,
-  numbers,
-  rangeError,
-  requireReadable,
-  rowValues,
-  show,
-  typeError,
-} from "./options.js";
-import { memoryBuffer } from "./runtime.js";
-import {
   bufferOf,
   byteLengthOf,
   byteOffsetOf,
@@ -25,10 +16,15 @@ import {
   copyOf,
   kindOf,
   lengthOf,
+  numbers,
+  rangeError,
+  requireReadable,
+  rowValues,
+  show,
+  typeError,
   write,
-} from "./typed-arrays.js";
-
-export { write, zero } from "./typed-arrays.js";
+} from "./options.js";
+import { memoryBuffer } from "./core.js";
 
 /**
  * The element types rows are read and written in, with the core's dtype of

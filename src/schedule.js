@@ -1,31 +1,45 @@
-// The frequency schedule options shared by every function: read and
-// type-checked here, then written into module memory by the C core, the one
-// definition of w_i and of the rules on every value (its status names the
-// option, the rule and the value got).
-import * as kernels from "./kernels.js";
+// Frequency schedules: the options that define w_i (the sinusoidal
+// schedules, explicit frequencies, and RoPE's context extensions as Hugging
+// Face transformers defines them), read once and type-checked into the C
+// core's parameters; the core, the one definition of w_i and of the rules on
+// every value, computes them once per schedule, and they are kept here.
+// Every input is read into JS-owned values before any module memory is
+// touched. M-RoPE's streams are in mrope.js, cos/sin caches in rope-cache.js.
+import * as kernels from "./core.js";
+import { memoryBuffer, wasm, withScratch } from "./core.js";
+import { mropeSpec, writeStreams } from "./mrope.js";
 import {
+  boolean,
+  calling,
   integer,
   number,
   numbers,
   oneOf,
   rangeError,
-  rejectUnknown,
   readOptions,
+  rejectUnknown,
+  runningFunction,
+  show,
   typeError,
 } from "./options.js";
 import { resolvePreset } from "./presets.js";
-import { cachedRopeFrequencies, ropeSpec } from "./rope-scaling.js";
-import { cachedFrequencies, scheduleKey } from "./frequency-cache.js";
-import { memoryBuffer, withScratch } from "./runtime.js";
+import { deliver, outArray } from "./rows.js";
 import {
+  CACHE_DTYPES,
   DTYPES,
   LAYOUTS,
   MAX_DIM,
   ODD_DIMS,
+  PAIRINGS,
+  ROPE_PARAMETER_SLOTS,
+  ROPE_TYPE_PARAMETERS,
+  ROPE_TYPES,
+  ROPE_WARNINGS,
   SCHEDULES,
 } from "sinusoidal-pe-constants";
 
 export { DTYPES, LAYOUTS, MAX_DIM, ODD_DIMS, SCHEDULES };
+export { ROPE_TYPES, CACHE_DTYPES as ROPE_DTYPES };
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 
@@ -228,7 +242,7 @@ function scheduleOf(options, defaultOddDim) {
 // once per schedule: { omega, attention, warnings }, where attention is the
 // attention factor of a RoPE scaling (1 without), which multiplies cos and
 // sin.
-export function frequenciesOf(prepared) {
+export function scheduleFrequencies(prepared) {
   if (prepared.explicit !== null)
     return { omega: prepared.explicit, attention: 1, warnings: [] };
   if (prepared.rope !== null)
@@ -280,8 +294,360 @@ export function amplitudeOf(prepared, attention) {
 // `omega`, their pointer; `attention`, the attention factor; and
 // `amplitude`, the output scale times it, the factor of every table value.
 export function writeFrequencies(prepared, scratch) {
-  const { omega: values, attention } = frequenciesOf(prepared);
+  const { omega: values, attention } = scheduleFrequencies(prepared);
   const omega = scratch(prepared.pairs * 8, "frequencies");
   new Float64Array(memoryBuffer(), omega, prepared.pairs).set(values);
   return { omega, attention, amplitude: amplitudeOf(prepared, attention) };
+}
+
+// RoPE context extension: the rope types of transformers, read into the
+// C core's parameters.
+
+// The parameters each rope type takes, from the C core's table.
+export const PARAMETERS = Object.fromEntries(
+  Object.entries(ROPE_TYPE_PARAMETERS).map(([type, { takes }]) => [
+    type,
+    takes,
+  ]),
+);
+
+// The slot of each parameter, and its option path for messages.
+const SLOT = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key, k) => [key, k]));
+const SCALING_PATHS = ROPE_PARAMETER_SLOTS.map((key) => `scaling.${key}`);
+
+// Every key a scaling may have.
+const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
+
+// A number option that must be finite: NaN or an infinity is refused by
+// name here, so that no caller's value can read as "absent" below.
+function finite(value, name) {
+  if (typeof value !== "number")
+    throw typeError(
+      `option "${name}" must be a number, got ${show(value)}`,
+      name,
+      "ERR_NOT_NUMBER",
+    );
+  if (!Number.isFinite(value))
+    throw rangeError(
+      `option "${name}" must be a finite number, got ${show(value)}`,
+      name,
+      "ERR_NOT_FINITE",
+    );
+  return value;
+}
+
+/**
+ * RoPE's head dim and its rotary part, `options.dim` and
+ * `options.rotaryDim` (default: dim), read and checked by the core, the one
+ * owner of their rule (even, at least 2, at most dim), before any memory is
+ * sized by them. `options` holds the caller's values the message quotes.
+ */
+export function ropeDims(options) {
+  const dim = integer(options.dim, "dim", 1, MAX_DIM);
+  const rotary =
+    options.rotaryDim === undefined
+      ? dim
+      : integer(options.rotaryDim, "rotaryDim", 0, MAX_DIM);
+  kernels.ropeDims({ api: runningFunction(), given: options, dim, rotary });
+  return { dim, rotary };
+}
+
+// dim, rotaryDim, base and scaling as JS-owned values: the parameter array
+// of the C core with the bits of those given, and longrope's factors. spec.dim is the
+// rotary dim, over which the frequencies are computed; spec.given the
+// caller's options, for messages. Only types and presence are checked here:
+// the C core owns every rule on values (pe_rope_frequencies), and its status
+// names the option, the rule and the value.
+export function ropeSpec(raw) {
+  // The frequencies are those of the rotary part: rotaryDim / 2 of them.
+  const { dim: headDim, rotary: dim } = ropeDims(raw);
+  const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
+  // A model's pairing goes with its options (fromConfig gives it); the
+  // frequencies and caches do not depend on it.
+  if (raw.pairing !== undefined) oneOf(raw.pairing, "pairing", PAIRINGS);
+  const scaling =
+    raw.scaling === undefined
+      ? { type: "default" }
+      : readOptions(raw.scaling, SCALING_KEYS, 'option "scaling"', {
+          name: 'option "scaling"',
+          path: "scaling",
+          nested: true,
+        });
+  // A rope_scaling without a type is the default, as transformers reads it.
+  const typeName = scaling.type === undefined ? "default" : scaling.type;
+  const type = oneOf(typeName, "scaling.type", ROPE_TYPES);
+  const { takes, requires } = ROPE_TYPE_PARAMETERS[typeName];
+  for (const key of Object.keys(scaling))
+    if (key !== "type" && !takes.includes(key))
+      throw typeError(
+        `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${takes.join(", ") || "no parameters"})`,
+        `scaling.${key}`,
+        "ERR_NOT_APPLICABLE",
+      );
+  for (const key of requires)
+    if (scaling[key] === undefined)
+      throw typeError(
+        `option "scaling.${key}" is required by rope type "${typeName}"`,
+        `scaling.${key}`,
+        "ERR_REQUIRED",
+      );
+
+  // The core's parameter array: NaN fills a slot not given, and bit k of
+  // `present` says slot k is.
+  const params = new Float64Array(ROPE_PARAMETER_SLOTS.length).fill(NaN);
+  let present = 0;
+  for (let k = 0; k < ROPE_PARAMETER_SLOTS.length; k++) {
+    const key = ROPE_PARAMETER_SLOTS[k];
+    if (scaling[key] === undefined) continue;
+    params[k] =
+      key === "truncate"
+        ? boolean(scaling.truncate, "scaling.truncate")
+          ? 1
+          : 0
+        : finite(scaling[key], SCALING_PATHS[k]);
+    present |= 1 << k;
+  }
+  const p = {
+    factor: params[SLOT.factor],
+    attentionFactor: params[SLOT.attentionFactor],
+    originalMaxPositionEmbeddings: params[SLOT.originalMaxPositionEmbeddings],
+    maxPositionEmbeddings: params[SLOT.maxPositionEmbeddings],
+  };
+
+  let factors = new Float64Array(0);
+  if (
+    ROPE_TYPES[type] === "yarn" &&
+    Number.isNaN(p.originalMaxPositionEmbeddings) &&
+    Number.isNaN(p.maxPositionEmbeddings)
+  )
+    throw typeError(
+      'rope type "yarn" requires option "scaling.originalMaxPositionEmbeddings" (or "scaling.maxPositionEmbeddings")',
+      "scaling.originalMaxPositionEmbeddings",
+      "ERR_REQUIRED",
+    );
+  if (ROPE_TYPES[type] === "longrope") {
+    const short = numbers(scaling.shortFactor, "scaling.shortFactor");
+    const long = numbers(scaling.longFactor, "scaling.longFactor");
+    // The two lists reach the core as one array of rotaryDim numbers, so
+    // the length of each is checked here, where they are still apart.
+    for (const [key, list] of [
+      ["shortFactor", short],
+      ["longFactor", long],
+    ])
+      if (list.length !== dim / 2)
+        throw rangeError(
+          `option "scaling.${key}" must have rotaryDim / 2 = ${dim / 2} entries, got ${list.length}`,
+          `scaling.${key}`,
+          "ERR_LENGTH",
+        );
+    factors = new Float64Array(dim);
+    factors.set(short);
+    factors.set(long, dim / 2);
+    if (
+      Number.isNaN(p.originalMaxPositionEmbeddings) &&
+      Number.isNaN(p.factor) &&
+      Number.isNaN(p.attentionFactor)
+    )
+      throw typeError(
+        'rope type "longrope" requires option "scaling.factor", "scaling.originalMaxPositionEmbeddings" or "scaling.attentionFactor"',
+        "scaling.factor",
+        "ERR_REQUIRED",
+      );
+  }
+  return {
+    dim,
+    base,
+    type,
+    // The values, and which are given: bit k for slot k, the only word on
+    // presence (the core never reads a slot not given; NaN fills them here,
+    // which keeps a schedule's cache key apart from any given value).
+    params,
+    present,
+    factors,
+    given: { dim: headDim, rotaryDim: dim, base, scaling },
+  };
+}
+
+/**
+ * The inverse frequencies, attention factor and warnings of a read RoPE
+ * spec, computed by the C core once per schedule (cachedFrequencies):
+ * { omega, attention, warnings }, JS-owned.
+ */
+export function cachedRopeFrequencies(spec, api) {
+  return cachedFrequencies(
+    scheduleKey([
+      ROPE_KEY,
+      spec.type,
+      spec.dim,
+      spec.base,
+      spec.present,
+      spec.params,
+      spec.factors,
+    ]),
+    () =>
+      withScratch((scratch) => {
+        const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+          spec,
+          scratch,
+          api,
+        );
+        return {
+          omega: new Float64Array(
+            memoryBuffer(),
+            pointer,
+            spec.dim / 2,
+          ).slice(),
+          attention: attentionFactor,
+          warnings,
+        };
+      }),
+  );
+}
+
+// Keys of RoPE schedules start with a number no other schedule has.
+const ROPE_KEY = -1;
+
+// Writes the inverse frequencies into module memory for the public function
+// `api`; returns their pointer and the attention factor.
+export function writeRopeFrequencies(spec, scratch, api) {
+  const n = spec.dim / 2;
+  const params = scratch(ROPE_PARAMETER_SLOTS.length * 8, "RoPE parameters");
+  new Float64Array(memoryBuffer(), params, ROPE_PARAMETER_SLOTS.length).set(
+    spec.params,
+  );
+  let factors = 0;
+  if (spec.factors.length > 0) {
+    factors = scratch(spec.factors.length * 8, "RoPE factors");
+    new Float64Array(memoryBuffer(), factors, spec.factors.length).set(
+      spec.factors,
+    );
+  }
+  const out = scratch(n * 8, "inverse frequencies");
+  const attention = scratch(8, "attention factor");
+  const warnings = wasm().pe_rope_warnings(
+    spec.type,
+    params,
+    ROPE_PARAMETER_SLOTS.length,
+    spec.present,
+  );
+  kernels.ropeFrequencies({
+    api,
+    given: spec.given,
+    type: spec.type,
+    dim: spec.dim,
+    base: spec.base,
+    params,
+    paramCount: ROPE_PARAMETER_SLOTS.length,
+    present: spec.present,
+    factors,
+    factorCount: spec.factors.length,
+    out,
+    count: n,
+    attention,
+  });
+  return {
+    pointer: out,
+    attentionFactor: new Float64Array(memoryBuffer(), attention, 1)[0],
+    warnings: ROPE_WARNINGS.filter((_, bit) => (warnings >>> bit) & 1),
+  };
+}
+
+/**
+ * Every rule ropeFrequencies applies to `options` (JS-owned), for the public
+ * function `api`; nothing is returned.
+ */
+export function checkRopeOptions(options, api) {
+  const spec = ropeSpec(options);
+  const mrope = mropeSpec(options);
+  withScratch((scratch) => {
+    if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch, api);
+    writeRopeFrequencies(spec, scratch, api);
+  });
+}
+
+/**
+ * The inverse frequencies (rotaryDim / 2 of them) and attention factor of a
+ * rope type, computed in float64, with the warnings the source would log.
+ */
+function ropeFrequenciesOf(options) {
+  const raw = readOptions(
+    options,
+    [
+      "dim",
+      "rotaryDim",
+      "base",
+      "scaling",
+      "mropeSection",
+      "mropeInterleaved",
+      "pairing",
+      "out",
+    ],
+    "ropeFrequencies()",
+  );
+  const spec = ropeSpec(raw);
+  const mrope = mropeSpec(raw);
+  const out = outArray(raw.out, Float64Array, spec.dim / 2);
+  return withScratch((scratch) => {
+    if (mrope !== null)
+      writeStreams(mrope, spec.dim / 2, scratch, "ropeFrequencies");
+    const { pointer, attentionFactor, warnings } = writeRopeFrequencies(
+      spec,
+      scratch,
+      "ropeFrequencies",
+    );
+    return {
+      inverseFrequencies: deliver(
+        out,
+        new Float64Array(memoryBuffer(), pointer, spec.dim / 2),
+      ),
+      attentionFactor,
+      warnings,
+    };
+  });
+}
+
+// The frequencies of a schedule are computed by the C core once and kept, JS-owned, by the values that define them: every later call with
+// the same schedule copies them into module memory instead of computing
+// them again (a double-double schedule costs microseconds, a copy of a few
+// hundred bytes nanoseconds). The values are those of the first
+// computation, bit for bit.
+
+// Schedules kept at once: a page or a model uses a handful.
+const LIMIT = 64;
+const cache = new Map();
+
+// A number as a key: String gives each double its shortest exact form,
+// except -0.
+const keyOf = (x) => (Object.is(x, -0) ? "-0" : String(x));
+
+/** A key for a list of numbers and arrays of numbers. */
+export function scheduleKey(parts) {
+  let key = "";
+  for (const part of parts)
+    if (typeof part === "number") key += keyOf(part) + ",";
+    else {
+      key += "[";
+      for (let i = 0; i < part.length; i++) key += keyOf(part[i]) + ",";
+      key += "]";
+    }
+  return key;
+}
+
+/**
+ * The cached entry of `key`, or `compute()`'s, kept for later calls. An
+ * entry is { omega: Float64Array, attention, warnings }; a refusal is not
+ * kept, so it is raised again by the next call.
+ */
+export function cachedFrequencies(key, compute) {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const entry = compute();
+  if (cache.size >= LIMIT) cache.delete(cache.keys().next().value);
+  cache.set(key, entry);
+  return entry;
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function ropeFrequencies(...args) {
+  return calling("ropeFrequencies", ropeFrequenciesOf, args);
 }

@@ -1,7 +1,16 @@
 // The encoding table, its frequencies and its column map. Options are read,
 // checked and resolved once (prepare); `table` runs them once,
 // `createTable` keeps them for many calls of rows at new positions.
-import * as kernels from "./kernels.js";
+import * as kernels from "./core.js";
+import { paddingRows, presets } from "./presets.js";
+import { blockRows, checkAngles, inBlocks } from "./blocks.js";
+import { deliver, outArray } from "./rows.js";
+import {
+  allocateView,
+  MAX_REQUEST_BYTES,
+  memoryBuffer,
+  withScratch,
+} from "./core.js";
 import {
   boolean,
   calling,
@@ -9,24 +18,17 @@ import {
   rangeError,
   readOptions,
   typeError,
+  write,
+  zero,
 } from "./options.js";
-import { paddingRows, presets } from "./presets.js";
-import { blockRows, checkAngles, inBlocks } from "./blocks.js";
-import { deliver, outArray, write, zero } from "./rows.js";
-import {
-  allocateView,
-  MAX_REQUEST_BYTES,
-  memoryBuffer,
-  withScratch,
-} from "./runtime.js";
 import {
   amplitudeOf,
   DTYPES,
-  frequenciesOf,
   LAYOUTS,
   ODD_DIMS,
   prepare,
   SCHEDULE_OPTIONS,
+  scheduleFrequencies,
 } from "./schedule.js";
 
 const TABLE_OPTIONS = [
@@ -68,10 +70,10 @@ const prepareTable = (options, where) =>
  * The angular frequencies w_i that `table` uses for these options (the angle
  * of pair i at position p is p * scale * w_i).
  */
-export function frequencies(options) {
+function frequenciesOf(options) {
   const p = prepareTable(options, "frequencies()");
   const out = outArray(p.options.out, Float64Array, p.pairs);
-  return deliver(out, frequenciesOf(p).omega);
+  return deliver(out, scheduleFrequencies(p).omega);
 }
 
 /**
@@ -80,7 +82,7 @@ export function frequencies(options) {
  * is "sin", "cos" or "zero", pairs[c] the pair i whose frequency w_i it
  * takes (-1 for a zero column).
  */
-export function tableColumns(options) {
+function tableColumnsOf(options) {
   const p = prepareTable(options, "tableColumns()");
   return withScratch((scratch) => {
     const out = scratch(p.dim * 4, "the column map");
@@ -104,7 +106,7 @@ export function tableColumns(options) {
 }
 
 /** The encoding table, row-major [positions, dim]. */
-export function table(options) {
+function tableOf(options) {
   const p = prepareTable(options, "table()");
   const { positions, start, out, view = false } = p.options;
   return run(p, positions, start, out, boolean(view, "view"));
@@ -164,7 +166,7 @@ function planRows(p, positions, perCall) {
 }
 
 /** A table plan of these options (all of table's, but positions, start, out and view). */
-export function createTable(options) {
+function createTableOf(options) {
   const p = prepare(options, {
     where: "createTable()",
     allowed: PLAN_OPTIONS,
@@ -206,7 +208,7 @@ function run(p, positions, startOption, outOption, view) {
 
   const out = outArray(outOption, Typed, count * p.dim, { view });
   const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
-  const { omega: frequencyValues, attention } = frequenciesOf(p);
+  const { omega: frequencyValues, attention } = scheduleFrequencies(p);
   const amplitude = amplitudeOf(p, attention);
   const args = {
     api: p.api,
@@ -289,4 +291,18 @@ function run(p, positions, startOption, outOption, view) {
     for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
     return filled;
   });
+}
+
+// The public functions, each naming itself in the errors it raises.
+export function frequencies(...args) {
+  return calling("frequencies", frequenciesOf, args);
+}
+export function tableColumns(...args) {
+  return calling("tableColumns", tableColumnsOf, args);
+}
+export function table(...args) {
+  return calling("table", tableOf, args);
+}
+export function createTable(...args) {
+  return calling("createTable", createTableOf, args);
 }

@@ -10,14 +10,14 @@ import {
 } from "../slim-node.js";
 import { fromNpy } from "../npy.js";
 import { resolvePreset } from "../presets.js";
-import { kindOf, lengthOf } from "../typed-arrays.js";
+import { kindOf, lengthOf } from "../options.js";
 import { readBounded, withOutput } from "./files.js";
 import {
   DECAY_KEYS,
-  ROPE_KEYS,
-  TABLE_KEYS,
   libraryOptions,
   numberList,
+  ROPE_KEYS,
+  TABLE_KEYS,
   usage,
   value,
 } from "./flags.js";

@@ -1,11 +1,11 @@
 // The package's internals, for tests that reach past the public API: the
 // module's raw exports and memory, the status check and the constants
 // generated from the C headers. `make` bundles this into build/internals.js.
-export { memoryBuffer, wasm, withScratch } from "../../src/runtime.js";
+export { memoryBuffer, wasm, withScratch } from "../../src/core.js";
 export { init } from "../../src/index.js";
-export { check, statusMessage } from "../../src/kernels.js";
+export { check, statusMessage } from "../../src/core.js";
 export * as constants from "sinusoidal-pe-constants";
-export * as kernels from "../../src/kernels.js";
+export * as kernels from "../../src/core.js";
 // The public API in the same bundle, sharing the instance above.
 export * as api from "../../src/index.js";
 // The command line's mapping of library errors to its flags.
