@@ -300,8 +300,8 @@ export function writeFrequencies(prepared, scratch) {
   return { omega, attention, amplitude: amplitudeOf(prepared, attention) };
 }
 
-// RoPE context extension: the rope types of transformers, read into the
-// C core's parameters.
+// RoPE context extension: the rope types of transformers (inverse
+// frequencies and attention factor), read into the C core's parameters.
 
 // The parameters each rope type takes, from the C core's table.
 export const PARAMETERS = Object.fromEntries(
@@ -606,11 +606,12 @@ function ropeFrequenciesOf(options) {
   });
 }
 
-// The frequencies of a schedule are computed by the C core once and kept, JS-owned, by the values that define them: every later call with
-// the same schedule copies them into module memory instead of computing
-// them again (a double-double schedule costs microseconds, a copy of a few
-// hundred bytes nanoseconds). The values are those of the first
-// computation, bit for bit.
+// The frequency cache. A schedule's frequencies are computed by the C core
+// once and kept, JS-owned, by the values that define them: every later
+// call with the same schedule copies them into module memory instead of
+// computing them again (a double-double schedule costs microseconds, a
+// copy of a few hundred bytes nanoseconds). The values are those of the
+// first computation, bit for bit.
 
 // Schedules kept at once: a page or a model uses a handful.
 const LIMIT = 64;
