@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { launch } from "./launch.js";
 import { settle, setControl } from "./settle.js";
+import { count, recordTimeline, timelineSeen } from "./timeline.js";
 
 let chromium;
 before(async () => {
@@ -18,23 +19,15 @@ before(async () => {
 });
 after(() => chromium?.close());
 
-/** Clears the page's marks of library calls. */
+/** Forgets the entries seen so far. */
 const clearCalls = (page) =>
   page.evaluate(() => {
-    performance.clearMarks();
+    window.timelineSeen().length = 0;
   });
 
 /** The library calls marked since the last clear, by name: { name: count }. */
-const calls = (page, kind = "pe-call:") =>
-  page.evaluate((kind) => {
-    const counts = {};
-    for (const mark of performance.getEntriesByType("mark"))
-      if (mark.name.startsWith(kind)) {
-        const name = mark.name.slice(kind.length);
-        counts[name] = (counts[name] ?? 0) + 1;
-      }
-    return counts;
-  }, kind);
+const calls = async (page, kind = "pe-call:") =>
+  count(await timelineSeen(page), kind);
 
 /** Moves a slider through values, one input event a frame, as a drag does. */
 function drag(page, testid, values) {
@@ -61,6 +54,7 @@ const steps = (from, to, n) =>
 test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=256",
+    init: recordTimeline,
   });
   const p = () => page.inputValue("[data-testid=relation-p]");
   const score = () => page.getAttribute("[data-testid=rope-qk]", "data-after");
@@ -92,6 +86,7 @@ test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only
 test("the heatmap's readout and a large table's binning run the table plan only", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=1024&positions=4096",
+    init: recordTimeline,
   });
   await clearCalls(page);
   const heatmap = page.locator("[data-testid=heatmap]");
