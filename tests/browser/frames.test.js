@@ -1,9 +1,9 @@
 // The page's frames in Chromium: a drag runs the library's plans only (the
 // page marks every call that reads options on the performance timeline),
 // plans are made when the options change and the superseded ones ended,
-// and one draw queue is the page's only requestAnimationFrame scheduler:
-// at no moment of drags, play, cursor moves and heatmap binning does the
-// page wait on more than one frame callback.
+// the timeline's entries bounded, and one draw queue is the page's only
+// requestAnimationFrame scheduler: at no moment of drags, play, cursor moves
+// and heatmap binning does the page wait on more than one frame callback.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -111,6 +111,39 @@ test("the heatmap's readout and a large table's binning run the table plan only"
     await page.getAttribute("[data-testid=heatmap]", "data-complete"),
     "true",
   );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the timeline keeps a bounded number of the page's marks and measures", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: recordTimeline,
+  });
+  // A long session: one change of the base after another, each drawn.
+  const kept = await page.evaluate(async () => {
+    const base = document.querySelector("[data-testid=control-base]");
+    for (let n = 1; n <= 60; n++) {
+      base.value = String(1000 + 100 * n);
+      base.dispatchEvent(new Event("input", { bubbles: true }));
+      do await new Promise((r) => requestAnimationFrame(r));
+      while (document.body.dataset.ready !== "true");
+    }
+    const ours = (type) =>
+      performance
+        .getEntriesByType(type)
+        .filter((entry) => entry.name.startsWith("pe-")).length;
+    return { marks: ours("mark"), measures: ours("measure") };
+  });
+  const seen = (await timelineSeen(page)).filter((name) =>
+    name.startsWith("pe-"),
+  );
+  const made = {
+    marks: seen.filter((name) => /^pe-(call|dispose):/.test(name)).length,
+    measures: seen.filter((name) => /^pe-(step|update)\b/.test(name)).length,
+  };
+  assert.ok(made.marks > 1000 && made.measures > 1000, JSON.stringify(made));
+  assert.ok(kept.marks <= 1000 && kept.measures <= 1000, JSON.stringify(kept));
   assert.deepEqual(errors, []);
   await close();
 });
