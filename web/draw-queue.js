@@ -29,6 +29,8 @@ function onScreen(item) {
 export function drawQueue({ onIdle = () => {} } = {}) {
   const dirty = new Set();
   const tasks = new Set();
+  // The scope that queued a task or a drawing, if one did.
+  const owners = new WeakMap();
   let frame = null;
 
   function request() {
@@ -96,7 +98,7 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     if (!dirty.size) onIdle();
   }
 
-  return {
+  const queue = {
     /** Queues the item's drawing with the state it will read then. */
     add(item) {
       item.running = null;
@@ -120,5 +122,38 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     get idle() {
       return dirty.size === 0;
     },
+    /**
+     * The queue as one owner uses it (a section in a page): end() forgets
+     * what it queued and is still waiting, and it queues nothing after.
+     */
+    scope() {
+      const owner = {};
+      let ended = false;
+      return {
+        later(task) {
+          if (ended) return;
+          owners.set(task, owner);
+          queue.later(task);
+        },
+        cancel: queue.cancel,
+        add(item) {
+          if (ended) return;
+          owners.set(item, owner);
+          queue.add(item);
+        },
+        remove: queue.remove,
+        get idle() {
+          return queue.idle;
+        },
+        end() {
+          ended = true;
+          for (const task of tasks)
+            if (owners.get(task) === owner) queue.cancel(task);
+          for (const item of dirty)
+            if (owners.get(item) === owner) queue.remove(item);
+        },
+      };
+    },
   };
+  return queue;
 }

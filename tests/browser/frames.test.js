@@ -1,6 +1,7 @@
 // The page's frames in Chromium: a drag runs the library's plans only (the
 // page marks every call that reads options on the performance timeline),
 // plans are made when the options change and the superseded ones ended,
+// every plan of the sections a language toggle replaces ended with them,
 // the timeline's entries bounded, and one draw queue is the page's only
 // requestAnimationFrame scheduler: at no moment of drags, play, cursor moves
 // and heatmap binning does the page wait on more than one frame callback.
@@ -107,6 +108,74 @@ test("the heatmap's readout and a large table's binning run the table plan only"
     createTable: made.createTable,
     createRope: made.createRope,
   });
+  assert.equal(
+    await page.getAttribute("[data-testid=heatmap]", "data-complete"),
+    "true",
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+/**
+ * Clicks the language toggle, marked "toggle" on the timeline in the same
+ * task; with `binning`, once the table's heatmap is being binned over
+ * frames. Returns whether it was then.
+ */
+const toggle = (page, { binning = false } = {}) =>
+  page.evaluate(async (binning) => {
+    const heatmap = document.querySelector("[data-testid=heatmap]");
+    while (binning && heatmap.dataset.complete !== "false")
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    performance.mark("toggle");
+    document.querySelector("[data-testid=lang-toggle]").click();
+    return heatmap.dataset.complete === "false";
+  }, binning);
+
+/**
+ * The plans alive at the last toggle (made and not yet disposed), and those
+ * disposed since, by function: { alive, ended }.
+ */
+async function plansAtToggle(page) {
+  const seen = await timelineSeen(page);
+  const at = seen.lastIndexOf("toggle");
+  const made = count(seen.slice(0, at), "pe-call:");
+  const disposed = count(seen.slice(0, at), "pe-dispose:");
+  const alive = {};
+  for (const [name, n] of Object.entries(made))
+    if (name.startsWith("create") && n > (disposed[name] ?? 0))
+      alive[name] = n - (disposed[name] ?? 0);
+  return { alive, ended: count(seen.slice(at + 1), "pe-dispose:") };
+}
+
+test("a language toggle ends every plan of the sections it replaces, and their drawings", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: recordTimeline,
+  });
+  // Each plan alive at the toggle is disposed then, once: the plans alive
+  // after it are those the new sections made. The charts taken out of the
+  // page (their size changes as they leave it) draw no more.
+  await toggle(page);
+  await settle(page);
+  let plans = await plansAtToggle(page);
+  assert.ok(
+    plans.alive.createTable >= 2 && plans.alive.createRope >= 3,
+    JSON.stringify(plans.alive),
+  );
+  assert.deepEqual(plans.ended, plans.alive);
+  assert.equal(await page.getAttribute("html", "lang"), "zh-Hans");
+  // Toggled back while a large table's new plan is binned over frames: the
+  // rest of its binning is dropped with the plan.
+  await setControl(page, "dim", "2048");
+  await setControl(page, "positions", "8192");
+  await page.fill("[data-testid=control-base]", "20000");
+  await page.press("[data-testid=control-base]", "Enter");
+  assert.equal(await toggle(page, { binning: true }), true);
+  await settle(page);
+  plans = await plansAtToggle(page);
+  assert.ok(plans.alive.createTable >= 2, JSON.stringify(plans.alive));
+  assert.deepEqual(plans.ended, plans.alive);
+  assert.equal(await page.getAttribute("html", "lang"), "en");
   assert.equal(
     await page.getAttribute("[data-testid=heatmap]", "data-complete"),
     "true",
