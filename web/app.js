@@ -1,6 +1,7 @@
 // The `app` object a section's mount receives: its strings in the current
 // language, typeset formulas, charts, downloads, its own parameters in the
-// link, and notes. One per mounted section.
+// link, and notes. One per mounted section: the plans it makes and the work
+// it queues are its own, ended with it by teardown().
 import { heatmap } from "./charts/heatmap.js";
 import { lineChart } from "./charts/lines.js";
 import { theme } from "./charts/canvas.js";
@@ -139,29 +140,75 @@ export function pointerChannel() {
 }
 
 /**
+ * The library as one section calls it: end() disposes every plan made
+ * through it that the section has not disposed itself. A plan is as the
+ * page's library returns it, a plain object of methods.
+ */
+function ownPlans(lib) {
+  const plans = new Set();
+  const owned = Object.fromEntries(
+    Object.entries(lib).map(([name, value]) => [
+      name,
+      typeof value === "function" && name.startsWith("create")
+        ? (...args) => {
+            const plan = value(...args);
+            const own = Object.freeze({
+              ...plan,
+              dispose() {
+                plans.delete(own);
+                plan.dispose();
+              },
+            });
+            plans.add(own);
+            return own;
+          }
+        : value,
+    ]),
+  );
+  return {
+    lib: Object.freeze(owned),
+    end() {
+      for (const plan of plans) plan.dispose();
+    },
+  };
+}
+
+/**
  * context: { lib, lang, section, root, params (Map of link entries),
  * known (Set of parameter keys in use), setParam(key, value), state(),
  * pointer (a pointerChannel shared by the page's sections, if any),
  * frames (the page's draw queue), embedded (a panel in another page) }.
  */
 export function createApp(context) {
-  const { lib, lang, section, root } = context;
+  const { lang, section, root } = context;
   const fullKey = (key) =>
     key.startsWith(`${section.id}.`) ? key : `${section.id}.${key}`;
   const page = (key, vars) => translate(pageStrings, lang, key, vars);
+  const plans = ownPlans(context.lib);
+  const frames = context.frames.scope();
   return {
-    lib,
+    lib: plans.lib,
     lang,
     embedded: Boolean(context.embedded),
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
     displayMath,
-    /** The page's draw queue: later(task), cancel(task), add(drawing). */
-    frames: context.frames,
-    lineChart: (container, spec) =>
-      lineChart(container, { ...spec, frames: context.frames }),
-    heatmap: (container, spec) =>
-      heatmap(container, { ...spec, frames: context.frames }),
+    /**
+     * The page's draw queue as the section uses it: later(task),
+     * cancel(task), add(drawing).
+     */
+    frames,
+    lineChart: (container, spec) => lineChart(container, { ...spec, frames }),
+    heatmap: (container, spec) => heatmap(container, { ...spec, frames }),
+    /**
+     * Ends the section as it leaves the page: the drawings and tasks it
+     * queued are dropped, and its plans disposed now rather than whenever
+     * they are collected.
+     */
+    teardown() {
+      frames.end();
+      plans.end();
+    },
     note: (where, message) => note(where, message),
     /** Tells the other views which cell this one points at. */
     point(cell) {

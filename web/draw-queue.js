@@ -9,6 +9,9 @@
 // before the drawings and within the same budget: this queue is the page's
 // one caller of requestAnimationFrame.
 
+// Bounded: observers see each measure as made; the timeline keeps at most 1000.
+import { measure } from "./timeline.js";
+
 // Script time per frame.
 const FRAME_BUDGET = 6;
 
@@ -26,6 +29,8 @@ function onScreen(item) {
 export function drawQueue({ onIdle = () => {} } = {}) {
   const dirty = new Set();
   const tasks = new Set();
+  // The scope that queued a task or a drawing, if one did.
+  const owners = new WeakMap();
   let frame = null;
 
   function request() {
@@ -78,9 +83,9 @@ export function drawQueue({ onIdle = () => {} } = {}) {
         }
         // One measure per frame's share of a drawing, and one for the
         // drawing from its first step to its last.
-        performance.measure(`pe-step:${item.id}`, { start: begin });
+        measure(`pe-step:${item.id}`, { start: begin });
         if (!finished) break;
-        performance.measure(`pe-update:${item.id}`, { start: item.began });
+        measure(`pe-update:${item.id}`, { start: item.began });
       } catch (error) {
         failure = error;
       }
@@ -88,12 +93,12 @@ export function drawQueue({ onIdle = () => {} } = {}) {
       dirty.delete(item);
       item.done(failure);
     }
-    performance.measure("pe-update", { start });
+    measure("pe-update", { start });
     if (dirty.size || tasks.size) request();
     if (!dirty.size) onIdle();
   }
 
-  return {
+  const queue = {
     /** Queues the item's drawing with the state it will read then. */
     add(item) {
       item.running = null;
@@ -117,5 +122,38 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     get idle() {
       return dirty.size === 0;
     },
+    /**
+     * The queue as one owner uses it (a section in a page): end() forgets
+     * what it queued and is still waiting, and it queues nothing after.
+     */
+    scope() {
+      const owner = {};
+      let ended = false;
+      return {
+        later(task) {
+          if (ended) return;
+          owners.set(task, owner);
+          queue.later(task);
+        },
+        cancel: queue.cancel,
+        add(item) {
+          if (ended) return;
+          owners.set(item, owner);
+          queue.add(item);
+        },
+        remove: queue.remove,
+        get idle() {
+          return queue.idle;
+        },
+        end() {
+          ended = true;
+          for (const task of tasks)
+            if (owners.get(task) === owner) queue.cancel(task);
+          for (const item of dirty)
+            if (owners.get(item) === owner) queue.remove(item);
+        },
+      };
+    },
   };
+  return queue;
 }

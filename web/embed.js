@@ -167,6 +167,9 @@ class Panel extends HTMLElement {
     panels.delete(this);
     this.watcher?.disconnect();
     if (this.drawing) queue.remove(this.drawing);
+    // Its section ends with it; put back in a page, it is mounted again.
+    this.mounted?.app.teardown();
+    this.mounted = null;
   }
 
   // Changes are drawn with the attributes as they are when the panel's turn
@@ -242,8 +245,10 @@ class Panel extends HTMLElement {
     frame.className = "pe-embed";
     frame.lang = lang === "zh" ? "zh-Hans" : "en";
     frame.append(root);
+    this.mounted?.app.teardown();
+    this.mounted = null;
     this.shadowRoot.replaceChildren(frame);
-    const mounted = { lang, frame, root, state, view: null };
+    const mounted = { lang, frame, root, state, view: null, app: null };
     const app = createApp({
       lib,
       lang,
@@ -256,6 +261,7 @@ class Panel extends HTMLElement {
       frames: queue,
       embedded: true,
     });
+    mounted.app = app;
     mounted.view = section.mount(root, app);
     underTheHood(root, section, lang);
     this.formulas?.disconnect();

@@ -5,6 +5,8 @@
 // a reader of the timeline (or a test) sees what a change costs, as the draw
 // queue's measures show its frames.
 import * as library from "sinusoidal-pe";
+// Bounded: observers see each mark as made; the timeline keeps at most 1000.
+import { mark } from "./timeline.js";
 
 // Functions whose calls read no options: the module's loading.
 const UNMARKED = new Set(["init"]);
@@ -16,7 +18,7 @@ function markedPlan(name, plan) {
     if (typeof plan[method] === "function")
       marked[method] = plan[method].bind(plan);
   marked.dispose = () => {
-    performance.mark(`pe-dispose:${name}`);
+    mark(`pe-dispose:${name}`);
     plan.dispose();
   };
   return Object.freeze(marked);
@@ -25,7 +27,7 @@ function markedPlan(name, plan) {
 function marked(name, fn) {
   const isPlan = name.startsWith("create");
   return (...args) => {
-    performance.mark(`pe-call:${name}`);
+    mark(`pe-call:${name}`);
     const result = fn(...args);
     return isPlan ? markedPlan(name, result) : result;
   };

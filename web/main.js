@@ -155,7 +155,12 @@ function render(messages) {
   document.documentElement.lang = page.lang === "zh" ? "zh-Hans" : "en";
   document.title = t("title");
   page.known = new Set();
-  for (const mounted of page.mounted) queue.remove(mounted);
+  // The sections shown until now end: nothing of theirs is drawn again, and
+  // their plans are disposed.
+  for (const mounted of page.mounted) {
+    queue.remove(mounted);
+    mounted.app.teardown();
+  }
   page.mounted = [];
 
   const toggle = element("button", "lang-toggle", [t("langToggle")]);

@@ -1,9 +1,11 @@
 // Embedded panels in Chromium: notes that speak of attributes, the theme
 // and compact attributes, attribute changes drawn with the latest values
-// only, and the panels of a page drawn from one queue, a step at a time.
+// only, a panel's plans ended with its mount, and the panels of a page drawn
+// from one queue, a step at a time.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { CSP, launch } from "./launch.js";
+import { count, recordTimeline, timelineSeen } from "./timeline.js";
 
 let chromium;
 before(async () => {
@@ -220,6 +222,43 @@ test("attribute changes draw once with the latest values, without re-mounting", 
     list.map((p) => Number(p.dataset.renders)),
   );
   end.forEach((renders, i) => assert.ok(renders - start[i] <= 5, tags[i]));
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a panel's section ends with its mount: a new language, or the panel's removal, disposes its plans", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+    init: recordTimeline,
+  });
+  await drawn(page);
+  // The plans made and disposed from the `from`-th entry of the timeline on.
+  const plans = async (from) => {
+    const seen = (await timelineSeen(page)).slice(from);
+    const made = count(seen, "pe-call:");
+    for (const name of Object.keys(made))
+      if (!name.startsWith("create")) delete made[name];
+    return {
+      made,
+      ended: count(seen, "pe-dispose:"),
+      next: from + seen.length,
+    };
+  };
+  const start = (await timelineSeen(page)).length;
+  await addPanel(page, "pe-relation", { dim: "16", lang: "en" });
+  const first = await plans(start);
+  assert.deepEqual(first.made, { createTable: 1, createRope: 2 });
+  assert.deepEqual(first.ended, {});
+  await page.evaluate(() =>
+    document.getElementById("added").setAttribute("lang", "zh"),
+  );
+  await drawn(page);
+  const second = await plans(first.next);
+  assert.deepEqual(second.made, first.made);
+  assert.deepEqual(second.ended, first.made);
+  await page.evaluate(() => document.getElementById("added").remove());
+  const removed = await plans(second.next);
+  assert.deepEqual(removed.ended, second.made);
   assert.deepEqual(errors, []);
   await close();
 });

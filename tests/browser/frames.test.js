@@ -1,9 +1,10 @@
 // The page's frames in Chromium: a drag runs the library's plans only (the
 // page marks every call that reads options on the performance timeline),
 // plans are made when the options change and the superseded ones ended,
-// and one draw queue is the page's only requestAnimationFrame scheduler:
-// at no moment of drags, play, cursor moves and heatmap binning does the
-// page wait on more than one frame callback.
+// every plan of the sections a language toggle replaces ended with them,
+// the timeline's entries bounded, and one draw queue is the page's only
+// requestAnimationFrame scheduler: at no moment of drags, play, cursor moves
+// and heatmap binning does the page wait on more than one frame callback.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { launch } from "./launch.js";
 import { settle, setControl } from "./settle.js";
+import { count, recordTimeline, timelineSeen } from "./timeline.js";
 
 let chromium;
 before(async () => {
@@ -18,23 +20,15 @@ before(async () => {
 });
 after(() => chromium?.close());
 
-/** Clears the page's marks of library calls. */
+/** Forgets the entries seen so far. */
 const clearCalls = (page) =>
   page.evaluate(() => {
-    performance.clearMarks();
+    window.timelineSeen().length = 0;
   });
 
 /** The library calls marked since the last clear, by name: { name: count }. */
-const calls = (page, kind = "pe-call:") =>
-  page.evaluate((kind) => {
-    const counts = {};
-    for (const mark of performance.getEntriesByType("mark"))
-      if (mark.name.startsWith(kind)) {
-        const name = mark.name.slice(kind.length);
-        counts[name] = (counts[name] ?? 0) + 1;
-      }
-    return counts;
-  }, kind);
+const calls = async (page, kind = "pe-call:") =>
+  count(await timelineSeen(page), kind);
 
 /** Moves a slider through values, one input event a frame, as a drag does. */
 function drag(page, testid, values) {
@@ -61,6 +55,7 @@ const steps = (from, to, n) =>
 test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=256",
+    init: recordTimeline,
   });
   const p = () => page.inputValue("[data-testid=relation-p]");
   const score = () => page.getAttribute("[data-testid=rope-qk]", "data-after");
@@ -92,6 +87,7 @@ test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only
 test("the heatmap's readout and a large table's binning run the table plan only", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=1024&positions=4096",
+    init: recordTimeline,
   });
   await clearCalls(page);
   const heatmap = page.locator("[data-testid=heatmap]");
@@ -116,6 +112,107 @@ test("the heatmap's readout and a large table's binning run the table plan only"
     await page.getAttribute("[data-testid=heatmap]", "data-complete"),
     "true",
   );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+/**
+ * Clicks the language toggle, marked "toggle" on the timeline in the same
+ * task; with `binning`, once the table's heatmap is being binned over
+ * frames. Returns whether it was then.
+ */
+const toggle = (page, { binning = false } = {}) =>
+  page.evaluate(async (binning) => {
+    const heatmap = document.querySelector("[data-testid=heatmap]");
+    while (binning && heatmap.dataset.complete !== "false")
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    performance.mark("toggle");
+    document.querySelector("[data-testid=lang-toggle]").click();
+    return heatmap.dataset.complete === "false";
+  }, binning);
+
+/**
+ * The plans alive at the last toggle (made and not yet disposed), and those
+ * disposed since, by function: { alive, ended }.
+ */
+async function plansAtToggle(page) {
+  const seen = await timelineSeen(page);
+  const at = seen.lastIndexOf("toggle");
+  const made = count(seen.slice(0, at), "pe-call:");
+  const disposed = count(seen.slice(0, at), "pe-dispose:");
+  const alive = {};
+  for (const [name, n] of Object.entries(made))
+    if (name.startsWith("create") && n > (disposed[name] ?? 0))
+      alive[name] = n - (disposed[name] ?? 0);
+  return { alive, ended: count(seen.slice(at + 1), "pe-dispose:") };
+}
+
+test("a language toggle ends every plan of the sections it replaces, and their drawings", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: recordTimeline,
+  });
+  // Each plan alive at the toggle is disposed then, once: the plans alive
+  // after it are those the new sections made. The charts taken out of the
+  // page (their size changes as they leave it) draw no more.
+  await toggle(page);
+  await settle(page);
+  let plans = await plansAtToggle(page);
+  assert.ok(
+    plans.alive.createTable >= 2 && plans.alive.createRope >= 3,
+    JSON.stringify(plans.alive),
+  );
+  assert.deepEqual(plans.ended, plans.alive);
+  assert.equal(await page.getAttribute("html", "lang"), "zh-Hans");
+  // Toggled back while a large table's new plan is binned over frames: the
+  // rest of its binning is dropped with the plan.
+  await setControl(page, "dim", "2048");
+  await setControl(page, "positions", "8192");
+  await page.fill("[data-testid=control-base]", "20000");
+  await page.press("[data-testid=control-base]", "Enter");
+  assert.equal(await toggle(page, { binning: true }), true);
+  await settle(page);
+  plans = await plansAtToggle(page);
+  assert.ok(plans.alive.createTable >= 2, JSON.stringify(plans.alive));
+  assert.deepEqual(plans.ended, plans.alive);
+  assert.equal(await page.getAttribute("html", "lang"), "en");
+  assert.equal(
+    await page.getAttribute("[data-testid=heatmap]", "data-complete"),
+    "true",
+  );
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("the timeline keeps a bounded number of the page's marks and measures", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: recordTimeline,
+  });
+  // A long session: one change of the base after another, each drawn.
+  const kept = await page.evaluate(async () => {
+    const base = document.querySelector("[data-testid=control-base]");
+    for (let n = 1; n <= 60; n++) {
+      base.value = String(1000 + 100 * n);
+      base.dispatchEvent(new Event("input", { bubbles: true }));
+      do await new Promise((r) => requestAnimationFrame(r));
+      while (document.body.dataset.ready !== "true");
+    }
+    const ours = (type) =>
+      performance
+        .getEntriesByType(type)
+        .filter((entry) => entry.name.startsWith("pe-")).length;
+    return { marks: ours("mark"), measures: ours("measure") };
+  });
+  const seen = (await timelineSeen(page)).filter((name) =>
+    name.startsWith("pe-"),
+  );
+  const made = {
+    marks: seen.filter((name) => /^pe-(call|dispose):/.test(name)).length,
+    measures: seen.filter((name) => /^pe-(step|update)\b/.test(name)).length,
+  };
+  assert.ok(made.marks > 1000 && made.measures > 1000, JSON.stringify(made));
+  assert.ok(kept.marks <= 1000 && kept.measures <= 1000, JSON.stringify(kept));
   assert.deepEqual(errors, []);
   await close();
 });

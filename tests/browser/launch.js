@@ -50,8 +50,9 @@ function serve(request, response) {
 
 /**
  * Starts the server and Chromium. Returns { origin, open, close }, where
- * open(path, { via, hash, ...contextOptions }) opens a site page
- * ("index.html", "embed.html") and waits for it to be ready.
+ * open(path, { via, hash, init, ...contextOptions }) opens a site page
+ * ("index.html", "embed.html") and waits for it to be ready; init, if
+ * given, runs in the page before any of its scripts.
  */
 export async function launch() {
   const server = createServer(serve);
@@ -65,6 +66,7 @@ export async function launch() {
       via = "http",
       hash = "",
       ready = "body[data-ready=true]",
+      init,
       ...options
     } = {},
   ) {
@@ -94,6 +96,7 @@ export async function launch() {
         ),
       );
     });
+    if (init) await page.addInitScript(init);
     await page.goto(base + path + hash);
     if (ready) await page.waitForSelector(ready, { timeout: 30000 });
     return {

@@ -421,6 +421,9 @@ export function heatmap(container, spec) {
   });
 
   new ResizeObserver(() => {
+    // A chart out of the page (its section ended, or a newer chart in its
+    // place) draws nothing more: its rows may come from a disposed plan.
+    if (!canvas.isConnected) return;
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
     if (!source) return;

@@ -336,6 +336,9 @@ export function lineChart(container, spec) {
 
   const chart = { set, canvas, redraw: draw };
   new ResizeObserver(() => {
+    // A chart out of the page (its section ended, or a newer chart in its
+    // place) draws nothing more.
+    if (!canvas.isConnected) return;
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
     if (xs.length) draw();
