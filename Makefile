@@ -130,7 +130,7 @@ WEB_SRC := $(shell find web -type f)
 
 # The build imports the page's modules in Node, where "sinusoidal-pe" is the
 # built package itself.
-dist/site/index.html: dist/index.js build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+dist/site/index.html: dist/index.js dist/slim.js dist/library.js build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
 	node web/build.js dist/site
 
 site: dist/site/index.html
