@@ -184,6 +184,47 @@ test("a language toggle ends every plan of the sections it replaces, and their d
   await close();
 });
 
+/**
+ * Run before the page's scripts: window.watching() is the number of
+ * ResizeObservers that observe something and have not been disconnected.
+ */
+function countResizeObservers() {
+  const Native = window.ResizeObserver;
+  let watching = 0;
+  window.ResizeObserver = class extends Native {
+    #on = false;
+    observe(...args) {
+      if (!this.#on) watching++;
+      this.#on = true;
+      return super.observe(...args);
+    }
+    disconnect() {
+      if (this.#on) watching--;
+      this.#on = false;
+      return super.disconnect();
+    }
+  };
+  window.watching = () => watching;
+}
+
+test("charts taken out of the page stop watching their size", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: countResizeObservers,
+  });
+  const watching = () => page.evaluate(() => window.watching());
+  const first = await watching();
+  assert.ok(first >= 10, String(first));
+  // Each toggle makes every chart anew; the old ones leave the page.
+  for (let n = 0; n < 4; n++) {
+    await toggle(page);
+    await settle(page);
+  }
+  assert.ok((await watching()) <= first, `${await watching()} > ${first}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test("the timeline keeps a bounded number of the page's marks and measures", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en",

@@ -420,10 +420,13 @@ export function heatmap(container, spec) {
     });
   });
 
-  new ResizeObserver(() => {
+  const resizes = new ResizeObserver(() => {
     // A chart out of the page (its section ended, or a newer chart in its
-    // place) draws nothing more: its rows may come from a disposed plan.
-    if (!canvas.isConnected) return;
+    // place) draws nothing more and stops watching: its rows may come from a disposed plan.
+    if (!canvas.isConnected) {
+      resizes.disconnect();
+      return;
+    }
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
     if (!source) return;
@@ -431,7 +434,8 @@ export function heatmap(container, spec) {
     // A view that has since been detached cannot be binned again: rescale.
     if (values === null || values.length === rows * cols) start();
     else draw();
-  }).observe(container);
+  });
+  resizes.observe(container);
 
   /** Shows the cell { r, c } (or none: null) that another view points at. */
   function mark(cell) {

@@ -335,14 +335,18 @@ export function lineChart(container, spec) {
   canvas.addEventListener("blur", () => showCursor(-1));
 
   const chart = { set, canvas, redraw: draw };
-  new ResizeObserver(() => {
+  const resizes = new ResizeObserver(() => {
     // A chart out of the page (its section ended, or a newer chart in its
-    // place) draws nothing more.
-    if (!canvas.isConnected) return;
+    // place) draws nothing more and stops watching.
+    if (!canvas.isConnected) {
+      resizes.disconnect();
+      return;
+    }
     if (container.clientWidth === observedWidth) return;
     observedWidth = container.clientWidth;
     if (xs.length) draw();
-  }).observe(container);
+  });
+  resizes.observe(container);
   return chart;
 }
 
