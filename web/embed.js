@@ -262,7 +262,13 @@ class Panel extends HTMLElement {
       embedded: true,
     });
     mounted.app = app;
-    mounted.view = section.mount(root, app);
+    try {
+      mounted.view = section.mount(root, app);
+    } catch (error) {
+      // What the section made before it failed ends with it.
+      app.teardown();
+      throw error;
+    }
     underTheHood(root, section, lang);
     this.formulas?.disconnect();
     this.formulas = fitFormulas(root, translate(strings, lang, "wideFormula"));

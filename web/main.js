@@ -335,6 +335,8 @@ function mount(mounted) {
     embedPart(mounted);
     page.formulas.push(fitFormulas(mounted.root, t("wideFormula")));
   } catch (error) {
+    // A broken section runs nothing more: what it made so far ends now.
+    mounted.app.teardown();
     mounted.view = { update() {} };
     mounted.broken = error;
   }
