@@ -91,8 +91,8 @@
   X(PE_ERR_MROPE_STREAM, 36, RANGE, "",                                        \
     "a pair's position stream must be 0 (t), 1 (h) or 2 (w)")                  \
   X(PE_ERR_ROTARY_DIM, 37, RANGE, "rotaryDim dim",                             \
-    "must give an even rotary part: rotaryDim (dim when not given) even, "     \
-    ">= 2 and <= dim")                                                         \
+    "must give a rotary part (the whole head when no rotary dim is given) "    \
+    "that is even, >= 2 and <= the head dim")                                  \
   X(PE_ERR_HEADS, 38, RANGE, "heads", "must be >= 1 and divide the rows")      \
   X(PE_ERR_ROPE_DYNAMIC_BASE, 39, RANGE, "scaling.factor scaling.seqLen",      \
     "must give a finite dynamic base, base * (factor * length / "              \

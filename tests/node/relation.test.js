@@ -499,7 +499,7 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rope(x, 1, { dim: 3 }),
     RangeError,
-    /"rotaryDim" and "dim" must give an even rotary part.*got dim = 3$/,
+    /"rotaryDim" and "dim" must give a rotary part.*got dim = 3$/,
   );
   rejects(
     () => rotate(new Float32Array(10), 1, { dim: 5 }),
