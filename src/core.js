@@ -315,7 +315,7 @@ function valueAt(values, path) {
   return value;
 }
 
-// ", got 1" or ", got minTimescale = 0, maxTimescale = 1": the values of
+// ", got 1" or ', got "minTimescale" = 0, "maxTimescale" = 1': the values of
 // the status's options. Arrays are not repeated in a message, and nothing
 // is said when no value is known.
 function got(options, values) {
@@ -333,7 +333,7 @@ function got(options, values) {
   if (options.length === 1) return `, got ${shown[0]}`;
   // Of several options, those the caller gave.
   const pairs = options
-    .map((path, i) => `${path} = ${shown[i] ?? "an array"}`)
+    .map((path, i) => `"${path}" = ${shown[i] ?? "an array"}`)
     .filter((_, i) => shown[i] !== "nothing");
   return `, got ${pairs.join(", ")}`;
 }

@@ -801,7 +801,7 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
   );
   refused(
     bounded(command("rope-cache", { positions: 2, dim: 5 })),
-    /--dim must give a rotary part.*got dim = 5/,
+    /--dim must give a rotary part.*got --dim = 5$/m,
   );
 });
 

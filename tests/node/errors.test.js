@@ -43,7 +43,7 @@ test("counts and shapes", () => {
   rejects(
     { positions: 3, dim: 5, oddDim: "error" },
     RangeError,
-    /table: options "dim" and "oddDim" must be an even dim, .* got dim = 5, oddDim = "error"/,
+    /table: options "dim" and "oddDim" must be an even dim, .* got "dim" = 5, "oddDim" = "error"/,
   );
 });
 
@@ -263,7 +263,7 @@ test("a value the C core refuses is named with its function, option, range and v
           schedule: "timescale",
           minTimescale: 0,
         }),
-      'table: options "minTimescale" and "maxTimescale" must be finite numbers > 0 that give finite frequencies, got minTimescale = 0, maxTimescale = 10000',
+      'table: options "minTimescale" and "maxTimescale" must be finite numbers > 0 that give finite frequencies, got "minTimescale" = 0, "maxTimescale" = 10000',
     ],
     [
       () => pe.table({ positions: 3, dim: 8, schedule: "shifted", shift: 4 }),
@@ -288,7 +288,7 @@ test("a value the C core refuses is named with its function, option, range and v
           dim: 8,
           scaling: { ...yarn, betaFast: -1 },
         }),
-      'rope: options "scaling.betaFast" and "scaling.betaSlow" must be finite numbers > 0, got scaling.betaFast = -1',
+      'rope: options "scaling.betaFast" and "scaling.betaSlow" must be finite numbers > 0, got "scaling.betaFast" = -1',
     ],
     [
       () =>
@@ -301,7 +301,7 @@ test("a value the C core refuses is named with its function, option, range and v
     ],
     [
       () => pe.ropeFrequencies({ dim: 8, scaling: { ...yarn, mscale: -1 } }),
-      'ropeFrequencies: options "scaling.mscale" and "scaling.mscaleAllDim" must be finite numbers >= 0 that give a finite attention factor > 0, got scaling.mscale = -1',
+      'ropeFrequencies: options "scaling.mscale" and "scaling.mscaleAllDim" must be finite numbers >= 0 that give a finite attention factor > 0, got "scaling.mscale" = -1',
     ],
     [
       () =>
@@ -309,7 +309,7 @@ test("a value the C core refuses is named with its function, option, range and v
           dim: 8,
           scaling: { ...llama3, lowFreqFactor: 2, highFreqFactor: 0 },
         }),
-      'ropeFrequencies: options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be finite numbers > 0, got scaling.lowFreqFactor = 2, scaling.highFreqFactor = 0',
+      'ropeFrequencies: options "scaling.lowFreqFactor" and "scaling.highFreqFactor" must be finite numbers > 0, got "scaling.lowFreqFactor" = 2, "scaling.highFreqFactor" = 0',
     ],
     [
       () =>

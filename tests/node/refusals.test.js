@@ -183,7 +183,7 @@ test("a dynamic base that overflows names scaling.factor and scaling.seqLen", ()
         },
       }),
     RangeError,
-    /ropeFrequencies: options "scaling.factor" and "scaling.seqLen" must give a finite dynamic base, .*, got scaling.factor = 1e\+308, scaling.seqLen = 32$/,
+    /ropeFrequencies: options "scaling.factor" and "scaling.seqLen" must give a finite dynamic base, .*, got "scaling.factor" = 1e\+308, "scaling.seqLen" = 32$/,
   );
 });
 

@@ -499,17 +499,17 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rope(x, 1, { dim: 3 }),
     RangeError,
-    /"rotaryDim" and "dim" must give a rotary part.*got dim = 3$/,
+    /"rotaryDim" and "dim" must give a rotary part.*got "dim" = 3$/,
   );
   rejects(
     () => rotate(new Float32Array(10), 1, { dim: 5 }),
     RangeError,
-    /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner for R\(k\) to turn it with\), got dim = 5, oddDim = "extra-sin"$/,
+    /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner for R\(k\) to turn it with\), got "dim" = 5, "oddDim" = "extra-sin"$/,
   );
   rejects(
     () => linearRelationError({ dim: 5, positions: 2, offsets: [1] }),
     RangeError,
-    /linearRelationError: options "dim" and "oddDim" .*, got dim = 5, oddDim = "extra-sin"$/,
+    /linearRelationError: options "dim" and "oddDim" .*, got "dim" = 5, "oddDim" = "extra-sin"$/,
   );
   rejects(
     () => rotationMatrix(1, { dim: 5, oddDim: "extra-sin" }),

@@ -235,12 +235,12 @@ test("tensor and rotary options are checked by name", () => {
     [
       { dim: 8, rotaryDim: 5 },
       RangeError,
-      /"rotaryDim" and "dim" must give a rotary part \(the whole head when no rotary dim is given\) that is even, >= 2 and <= the head dim, got rotaryDim = 5, dim = 8$/,
+      /"rotaryDim" and "dim" must give a rotary part \(the whole head when no rotary dim is given\) that is even, >= 2 and <= the head dim, got "rotaryDim" = 5, "dim" = 8$/,
     ],
     [
       { dim: 8, rotaryDim: 10 },
       RangeError,
-      /"rotaryDim" and "dim" must give a rotary part.*got rotaryDim = 10, dim = 8$/,
+      /"rotaryDim" and "dim" must give a rotary part.*got "rotaryDim" = 10, "dim" = 8$/,
     ],
     [{ dim: 8, rotaryDim: "4" }, TypeError, /"rotaryDim" must be an integer/],
     [{ dim: 8, heads: 3 }, TypeError, /give "order"/],
@@ -258,7 +258,7 @@ test("tensor and rotary options are checked by name", () => {
     [
       { dim: 7 },
       RangeError,
-      /"rotaryDim" and "dim" must give a rotary part.*got dim = 7$/,
+      /"rotaryDim" and "dim" must give a rotary part.*got "dim" = 7$/,
     ],
   ];
   for (const [options, Type, pattern] of cases)

@@ -548,7 +548,7 @@ test("every status code of the C core reaches its JS error and message", () => {
         ? ""
         : options.length === 1
           ? ", got 1000.25"
-          : `, got ${options.map((o, i) => `${o} = ${1000.25 + i}`).join(", ")}`;
+          : `, got ${options.map((o, i) => `"${o}" = ${1000.25 + i}`).join(", ")}`;
     assert.throws(
       () => check(status, "where", optionsAt(options)),
       (error) => {
