@@ -6,7 +6,8 @@
 // the rest of the config is never touched. Every rule on the values is left
 // to the library's own option readers, whose errors are then told which
 // config field they came from.
-import { MAX_DIM } from "sinusoidal-pe-constants";
+import { MAX_DIM, STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+import { statusMessage } from "./core.js";
 import {
   calling,
   copyOf,
@@ -306,9 +307,23 @@ function fieldOf(option, fields) {
   return { label: label + element[2], path: path && path + element[2] };
 }
 
-function retold(error, fields) {
+// A rule of the core on values from the config is said of its fields, with
+// the values the options took from them; any other refusal is told the
+// field its option came from.
+function retold(error, fields, options) {
   const field = fieldOf(error.option, fields);
   if (field === undefined) return error;
+  const status = STATUS_NAMES.indexOf(`PE_${error.code}`);
+  if (status > 0 && STATUS[status].options.every((o) => fieldOf(o, fields)))
+    return (error instanceof RangeError ? rangeError : typeError)(
+      statusMessage(status, options, {
+        one: "config field",
+        many: "config fields",
+        name: (option) => fieldOf(option, fields).label,
+      }),
+      field.path,
+      error.code,
+    );
   const Make = error instanceof RangeError ? RangeError : TypeError;
   const told = new Make(`${error.message} (config field "${field.label}")`);
   told.option = field.path;
@@ -664,7 +679,7 @@ function fromConfigOf(config, options = {}) {
   try {
     checkRopeOptions(result, "fromConfig");
   } catch (error) {
-    throw retold(error, fields);
+    throw retold(error, fields, result);
   }
   Object.defineProperty(result, "warnings", {
     value: Object.freeze(warnings),

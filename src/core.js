@@ -315,10 +315,14 @@ function valueAt(values, path) {
   return value;
 }
 
+// How a caller names its options: the library's option paths by default;
+// fromConfig names its config's fields.
+const OPTIONS = { one: "option", many: "options", name: (path) => path };
+
 // ", got 1" or ', got "minTimescale" = 0, "maxTimescale" = 1': the values of
 // the status's options. Arrays are not repeated in a message, and nothing
 // is said when no value is known.
-function got(options, values) {
+function got(options, values, names) {
   if (values === undefined || options.length === 0) return "";
   const shown = options.map((path) => {
     const value = valueAt(values, path);
@@ -333,20 +337,23 @@ function got(options, values) {
   if (options.length === 1) return `, got ${shown[0]}`;
   // Of several options, those the caller gave.
   const pairs = options
-    .map((path, i) => `"${path}" = ${shown[i] ?? "an array"}`)
+    .map((path, i) => `"${names.name(path)}" = ${shown[i] ?? "an array"}`)
     .filter((_, i) => shown[i] !== "nothing");
   return `, got ${pairs.join(", ")}`;
 }
 
 /**
- * What a status says without the caller's values: `option "base" must be a
- * finite number > 1`, or the rule alone for a status about no option.
+ * What a status says: `option "base" must be a finite number > 1`, or the
+ * rule alone for a status about no option; with `values` (the caller's
+ * options, JS-owned), the values got. `names` names the options as the
+ * caller knows them: { one, many, name(path) }.
  */
-export function statusMessage(status) {
+export function statusMessage(status, values, names = OPTIONS) {
   const { options, rule } = STATUS[status];
   if (options.length === 0) return rule;
-  const quoted = options.map((path) => `"${path}"`).join(" and ");
-  return `${options.length === 1 ? "option" : "options"} ${quoted} ${rule}`;
+  const quoted = options.map((path) => `"${names.name(path)}"`).join(" and ");
+  const noun = options.length === 1 ? names.one : names.many;
+  return `${noun} ${quoted} ${rule}${got(options, values, names)}`;
 }
 
 /**
@@ -366,7 +373,7 @@ export function check(status, where, values) {
       "ERR_STATUS",
     );
   const make = known.error === "TypeError" ? typeError : rangeError;
-  const message = statusMessage(status) + got(known.options, values);
+  const message = statusMessage(status, values);
   // Of a rule on several options, the option is the first the caller gave.
   const option =
     known.options.find((path) => valueAt(values, path) !== undefined) ??

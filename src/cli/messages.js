@@ -103,6 +103,14 @@ export function describe(error, names) {
   if (typeof option !== "string") return message;
   const own = OWN_WORDS[code]?.(option, names);
   if (own !== undefined) return `sinusoidal-pe: ${own}`;
+  // fromConfig's refusals name its config's fields, one of them `option`:
+  // its first mention says which file.
+  if (error.function === "fromConfig" || names.readingConfig) {
+    const words = names.of(option, error.function);
+    return words === undefined
+      ? message
+      : message.replace(`"${option}"`, () => words);
+  }
   for (const name of optionsOf(error)) {
     const words = names.of(name, error.function);
     if (words !== undefined) message = message.replaceAll(`"${name}"`, words);

@@ -948,6 +948,25 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
     /config field "rope_theta" (of --config \S+ )?must be a number, got "x"/,
   );
+  // A rule of the core on two fields: the first names the file.
+  writeFileSync(
+    path,
+    JSON.stringify({
+      head_dim: 64,
+      rope_theta: 500000,
+      rope_scaling: {
+        rope_type: "llama3",
+        factor: 8,
+        low_freq_factor: 1,
+        high_freq_factor: 0,
+        original_max_position_embeddings: 8192,
+      },
+    }),
+  );
+  refused(
+    sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
+    /fromConfig: config fields "rope_scaling\.low_freq_factor" of --config \S+ and "rope_scaling\.high_freq_factor" must be finite numbers > 0, got "rope_scaling\.low_freq_factor" = 1, "rope_scaling\.high_freq_factor" = 0$/m,
+  );
   // A file that cannot be read: status 1, naming it.
   const missing = sinusoidalPe(
     ...command("rope-cache", {

@@ -220,6 +220,38 @@ test("errors name the config field as written, with its index, behind one prefix
   assert.ok(!entry.message.includes("rope_theta"));
 });
 
+test("a rule of the core on config values is said of the config's fields, with their values", () => {
+  const llama = clone(fragment("llama-3.1-8b.v4.json"));
+  llama.rope_theta = -5;
+  const base = refuses(() => fromConfig(llama), RangeError, "rope_theta");
+  assert.equal(
+    base.message,
+    'sinusoidal-pe: fromConfig: config field "rope_theta" must be a finite number > 1, got -5',
+  );
+  assert.deepEqual(
+    [base.option, base.code, base.function],
+    ["rope_theta", "ERR_BASE", "fromConfig"],
+  );
+  llama.rope_theta = 500000;
+  llama.rope_scaling.high_freq_factor = 0;
+  const bands = refuses(() => fromConfig(llama), RangeError, "high_freq");
+  assert.equal(
+    bands.message,
+    'sinusoidal-pe: fromConfig: config fields "rope_scaling.low_freq_factor" and "rope_scaling.high_freq_factor" must be finite numbers > 0, got "rope_scaling.low_freq_factor" = 1, "rope_scaling.high_freq_factor" = 0',
+  );
+  // Of two fields, the option is the first the config gave.
+  assert.equal(bands.option, "rope_scaling.low_freq_factor");
+  // A rule on an option the config left to its default names the
+  // library's options, then the field the refused value came from.
+  const yarn = clone(fragment("qwen2.5-7b-instruct-yarn.v5.json"));
+  yarn.rope_parameters.beta_fast = -1;
+  const beta = refuses(() => fromConfig(yarn), RangeError, "beta_fast");
+  assert.match(
+    beta.message,
+    /^sinusoidal-pe: fromConfig: options "scaling\.betaFast" and "scaling\.betaSlow" must be finite numbers > 0, got "scaling\.betaFast" = -1 \(config field "rope_parameters\.beta_fast"\)$/,
+  );
+});
+
 test("NaN and infinities are refused by name in config fields and options", () => {
   for (const [key, value] of [
     ["attention_factor", NaN],
