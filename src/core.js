@@ -287,14 +287,6 @@ export function memoryBuffer() {
   return wasm().memory.buffer;
 }
 
-// One named wrapper per function the C core exports: each takes an object of
-// named arguments and passes them in the order of the C signature, so every
-// long positional call is written once, here. Pointers are byte offsets into
-// module memory. Besides the C arguments, every call names `api`, the public
-// function it serves, and may give `given`, the caller's options (JS-owned):
-// `check` turns a status into an exception that names that function, the
-// option and its rule, and the value the caller gave.
-
 // A status code of the C core, the one owner of the rules on values, becomes
 // an exception: the header (src/core/status.h) names the options a status
 // is about and their rule; the message adds the public function and the
@@ -385,6 +377,14 @@ export function check(status, where, values) {
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
 }
+
+// One named wrapper per function the C core exports: each takes an object of
+// named arguments and passes them in the order of the C signature, so every
+// long positional call is written once, here. Pointers are byte offsets into
+// module memory. Besides the C arguments, every call names `api`, the public
+// function it serves, and may give `given`, the caller's options (JS-owned):
+// `check` turns a status into an exception that names that function, the
+// option and its rule, and the value the caller gave.
 
 // `optional` lists the arguments that may be left out, with their value
 // then (0 as a pointer means "not given"). A kernel that is not `checked`
