@@ -22,7 +22,7 @@
 static pe_dd exp2_table[128]; /* 2^(j/128) */
 static struct {
   double v, cv_minus_1; /* v has 8 bits; c v - 1 is exact */
-  pe_dd ln_v;
+  pe_dd ln_v, t;        /* t = c v - 1 - ln v, for log's fast path */
 } log_table[PE_LOG_LAST - PE_LOG_FIRST + 1];
 static int tables_filled;
 
@@ -39,6 +39,10 @@ static __attribute__((noinline)) void fill_tables(void) {
     log_table[j - PE_LOG_FIRST].v = v;
     log_table[j - PE_LOG_FIRST].cv_minus_1 = j / 128.0 * v - 1;
     log_table[j - PE_LOG_FIRST].ln_v = pe_dd_log(v);
+    pe_dd ln_v = log_table[j - PE_LOG_FIRST].ln_v;
+    log_table[j - PE_LOG_FIRST].t =
+        pe_dd_add((pe_dd){log_table[j - PE_LOG_FIRST].cv_minus_1, 0},
+                  (pe_dd){-ln_v.hi, -ln_v.lo});
   }
   tables_filled = 1;
 }
@@ -256,10 +260,10 @@ double pe_expm1(double x) {
 static const double ln2_hi = 0x1.62e42fefa3800p-1;
 static const double ln2_lo = 0x1.ef35793c76730p-45;
 
-/* x = 2^e m with m in [sqrt(1/2), sqrt(2)], m = c (1 + r) / (c v): j, e
-   and r, exact in two doubles, for finite x > 0. */
+/* x = 2^e m with m in [sqrt(1/2), sqrt(2)], c = j/128 nearest m, and
+   m v - 1 = r = d + (c v - 1) with d = (m - c) v, for finite x > 0. */
 typedef struct {
-  pe_dd r;
+  double d;
   int e, j;
 } pe_log_reduced;
 
@@ -281,20 +285,17 @@ static inline pe_log_reduced log_reduce(double x) {
   double m;
   memcpy(&m, &bits, sizeof m);
   uint64_t bits_j;
-  round_bits(m * 128, &bits_j);
+  double c = round_bits(m * 128, &bits_j) * 0x1p-7;
   int j = (int)(bits_j & 255);
   /* m - c has at most 45 bits and v 8, so (m - c) v is exact. */
-  const double v = log_table[j - PE_LOG_FIRST].v;
-  pe_dd r = pe_dd_two_sum((m - j * 0x1p-7) * v,
-                          log_table[j - PE_LOG_FIRST].cv_minus_1);
-  return (pe_log_reduced){r, e, j};
+  return (pe_log_reduced){(m - c) * log_table[j - PE_LOG_FIRST].v, e, j};
 }
 
 /* ln x for finite x > 0, about 2^-68 relative. */
 static inline pe_dd log_dd(double x) {
   pe_log_reduced d = log_reduce(x);
-  pe_dd r = d.r;
   int e = d.e, j = d.j;
+  pe_dd r = pe_dd_two_sum(d.d, log_table[j - PE_LOG_FIRST].cv_minus_1);
   /* ln(1 + r) = r - r^2/2 + r^3 P(r), |r| <= 0.0084: r^2 exact, P to
      r^10/10 (the next term is below 2^-72 of the sum). */
   double c = r.hi, c2 = c * c;
@@ -322,25 +323,26 @@ __attribute__((noinline)) double pe_log_accurate(double x) {
   return log_dd(x).hi;
 }
 
-/* The fast path: ln x as log_dd but with r^2 rounded and P to r^9/9, within
-   2^-60.2 of |ln x| >= 2^-8 (or of r where e = 0 and v = 1), the test's
-   own rounding included: r^2 <= 2^-7.9 |ln x| for every j (the three
-   roundings of about r^2 cost 2^-54 of it each, the rest 2^-65). The sums
-   are exact: |e ln 2| >= 0.69 > |ln v| where e != 0, and |ln v| >= |r|
-   where j != 128. */
+/* The fast path: ln x = (e ln 2 + t + d) + (ln(1 + r) - r), the first sum
+   exact in two doubles (|e ln 2| >= 0.69 > |t| where e != 0, |t| > 2|d|
+   where j != 128, and t = 0 where j = 128), the rest by its series to
+   r^9/9 with r rounded. Every term but the first is below r^2 <= 2^-7.9
+   |ln x| (for every j; where e = 0 and j = 128, |ln x| is about |r| and
+   r exact): r's rounding costs 2^-60.9 of |ln x|, r^2's, the last sum's
+   and the test's own 2^-61.9 each, the rest (series to r^9/9 included)
+   2^-66, under 2^-59.4 with the accurate path's 2^-65. */
 double pe_log(double x) {
   double y;
   if (x > 0 && x < INFINITY) {
     PE_NEED_TABLES();
     pe_log_reduced d = log_reduce(x);
-    double c = d.r.hi, c2 = c * c;
-    double p = ((1.0 / 3 - c * (1.0 / 4)) + c2 * (1.0 / 5 - c * (1.0 / 6))) +
-               c2 * c2 * ((1.0 / 7 - c * (1.0 / 8)) + c2 * (1.0 / 9));
-    pe_dd ln_v = log_table[d.j - PE_LOG_FIRST].ln_v;
-    pe_dd a = pe_dd_fast_two_sum(d.e * ln2_hi, -ln_v.hi);
-    pe_dd b = pe_dd_fast_two_sum(a.hi, c);
-    b.lo = -0.5 * c2 + ((a.lo + b.lo) + ((d.e * ln2_lo - ln_v.lo) +
-                                         (d.r.lo * (1 - c) + c * c2 * p)));
+    pe_dd t = log_table[d.j - PE_LOG_FIRST].t;
+    double r = d.d + log_table[d.j - PE_LOG_FIRST].cv_minus_1, r2 = r * r;
+    double p = ((1.0 / 3 - r * (1.0 / 4)) + r2 * (1.0 / 5 - r * (1.0 / 6))) +
+               r2 * r2 * ((1.0 / 7 - r * (1.0 / 8)) + r2 * (1.0 / 9));
+    pe_dd a = pe_dd_fast_two_sum(d.e * ln2_hi, t.hi);
+    pe_dd b = pe_dd_fast_two_sum(a.hi, d.d);
+    b.lo = -0.5 * r2 + (((a.lo + b.lo) + (d.e * ln2_lo + t.lo)) + r * r2 * p);
     if (rounds_surely(b, fabs(b.hi) * 0x1p-59, &y))
       return y;
   }
