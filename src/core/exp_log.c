@@ -128,11 +128,11 @@ static inline double scale(pe_dd v, int k) {
   return a;
 }
 
-/* The fast paths' test (Ziv's): the double nearest v.hi + v.lo if every
-   value within err of it rounds to that double too, else 0. The accurate
-   paths are within 2^-65 of the exact value (the native test compares the
-   two paths), so where err also covers the fast path's error, the exact
-   and both computed values round alike. */
+/* The fast paths' test (Ziv's): whether every value within err of
+   v.hi + v.lo rounds to one double, *y. The accurate paths' values before
+   their last rounding are within 2^-65 of what the fast paths approximate
+   (for pow, e^(hi + lo) of the same hi + lo), so where err covers both
+   paths' errors, both round to *y (the native test compares them). */
 static inline int rounds_surely(pe_dd v, double err, double *y) {
   double up = v.hi + (v.lo + err), down = v.hi + (v.lo - err);
   *y = up;
