@@ -306,8 +306,11 @@ static inline pe_dd log_dd(double x) {
   pe_dd s = pe_dd_fast_two_sum(c, -0.5 * square.hi);
   double lo = s.lo + (r.lo * (1 - c) - 0.5 * square.lo + c * c2 * p);
   pe_dd ln_v = log_table[j - PE_LOG_FIRST].ln_v;
-  pe_dd a = pe_dd_two_sum(e * ln2_hi, -ln_v.hi);
-  pe_dd b = pe_dd_two_sum(a.hi, s.hi);
+  /* Both sums exact, and the same as by two_sum: |e ln 2| >= 0.69 > |ln v|
+     where e != 0, and |ln v| >= 1.9 |r| where j != 128 (where j = 128,
+     ln v = 0). */
+  pe_dd a = pe_dd_fast_two_sum(e * ln2_hi, -ln_v.hi);
+  pe_dd b = pe_dd_fast_two_sum(a.hi, s.hi);
   return pe_dd_fast_two_sum(b.hi,
                             b.lo + (a.lo + ((e * ln2_lo - ln_v.lo) + lo)));
 }
