@@ -22,7 +22,7 @@
 static pe_dd exp2_table[128]; /* 2^(j/128) */
 static struct {
   double v, cv_minus_1; /* v has 8 bits; c v - 1 is exact */
-  pe_dd ln_v, t;        /* t = c v - 1 - ln v, for log's fast path */
+  pe_dd ln_v;
 } log_table[PE_LOG_LAST - PE_LOG_FIRST + 1];
 static int tables_filled;
 
@@ -39,10 +39,6 @@ static __attribute__((noinline)) void fill_tables(void) {
     log_table[j - PE_LOG_FIRST].v = v;
     log_table[j - PE_LOG_FIRST].cv_minus_1 = j / 128.0 * v - 1;
     log_table[j - PE_LOG_FIRST].ln_v = pe_dd_log(v);
-    pe_dd ln_v = log_table[j - PE_LOG_FIRST].ln_v;
-    log_table[j - PE_LOG_FIRST].t =
-        pe_dd_add((pe_dd){log_table[j - PE_LOG_FIRST].cv_minus_1, 0},
-                  (pe_dd){-ln_v.hi, -ln_v.lo});
   }
   tables_filled = 1;
 }
@@ -326,9 +322,10 @@ __attribute__((noinline)) double pe_log_accurate(double x) {
   return log_dd(x).hi;
 }
 
-/* The fast path: ln x = (e ln 2 + t + d) + (ln(1 + r) - r), the first sum
-   exact in two doubles (|e ln 2| >= 0.69 > |t| where e != 0, |t| > 2|d|
-   where j != 128, and t = 0 where j = 128), the rest by its series to
+/* The fast path: ln x = (e ln 2 + t + d) + (ln(1 + r) - r) with
+   t = c v - 1 - ln v, the first sum exact in two doubles (|ln v| >=
+   |c v - 1|; |e ln 2| >= 0.69 > |t| where e != 0, |t| > 1.9 |d| where
+   j != 128, and t = 0 where j = 128), the rest by its series to
    r^9/9 with r rounded. Every term but the first is below r^2 <= 2^-7.9
    |ln x| (for every j; where e = 0 and j = 128, |ln x| is about |r| and
    r exact): r's rounding costs 2^-60.9 of |ln x|, r^2's, the last sum's
@@ -339,8 +336,11 @@ double pe_log(double x) {
   if (x > 0 && x < INFINITY) {
     PE_NEED_TABLES();
     pe_log_reduced d = log_reduce(x);
-    pe_dd t = log_table[d.j - PE_LOG_FIRST].t;
-    double r = d.d + log_table[d.j - PE_LOG_FIRST].cv_minus_1, r2 = r * r;
+    pe_dd ln_v = log_table[d.j - PE_LOG_FIRST].ln_v;
+    double cv_minus_1 = log_table[d.j - PE_LOG_FIRST].cv_minus_1;
+    pe_dd t = pe_dd_fast_two_sum(-ln_v.hi, cv_minus_1);
+    t.lo -= ln_v.lo;
+    double r = d.d + cv_minus_1, r2 = r * r;
     double p = ((1.0 / 3 - r * (1.0 / 4)) + r2 * (1.0 / 5 - r * (1.0 / 6))) +
                r2 * r2 * ((1.0 / 7 - r * (1.0 / 8)) + r2 * (1.0 / 9));
     pe_dd a = pe_dd_fast_two_sum(d.e * ln2_hi, t.hi);
