@@ -6,7 +6,14 @@
    rounding midpoint (the native tests check them against 113-bit
    references). Their two small tables are computed on first use, so the
    module carries no data for them. Native and wasm builds run the same
-   operations and get the same bits. */
+   operations and get the same bits.
+
+   Each first tries a cheaper evaluation in double arithmetic with a proven
+   error bound, and returns its result where every value within that bound
+   rounds alike (Ziv's test); the double-double path, below as *_accurate,
+   runs only where the test fails, about once in 50 or 100 calls. Where the
+   test passes both paths round to the same double, so the results are
+   those of the double-double path alone. */
 #ifndef PE_EXP_LOG_H
 #define PE_EXP_LOG_H
 
@@ -26,5 +33,11 @@ double pe_pow(double x, double y);
 /* Gamma(x) for 1 <= x <= 171.6 (the core's x = s + 1, s <= 170); NaN
    outside. */
 double pe_tgamma(double x);
+
+/* The double-double paths alone, for the tests that compare both paths. */
+double pe_exp_accurate(double x);
+double pe_expm1_accurate(double x);
+double pe_log_accurate(double x);
+double pe_pow_accurate(double x, double y);
 
 #endif
