@@ -207,6 +207,7 @@ static int power_large_ok(const struct power *p, double x) {
 struct family {
   int32_t theta;
   double x, L, alpha, s; /* L for exp; alpha, s = 1/alpha for power */
+  double fall;           /* exp: 1 - e^-L, the phase's fall over [0, 1] per x */
 };
 
 static double phase(const struct family *f, double t) {
@@ -313,7 +314,7 @@ static double phase_break(const struct family *f, double j) {
   double moved = j * PE_PHASE_STEP;
   switch (f->theta) {
   case PE_THETA_EXP:
-    if (moved >= -f->x * pe_expm1(-f->L))
+    if (moved >= f->x * f->fall)
       return 1.0;
     return -log1p(-moved / f->x) / f->L;
   case PE_THETA_POWER:
@@ -389,6 +390,7 @@ static void family_init(struct family *f, int32_t theta, double base,
   f->theta = theta;
   f->x = 0.0;
   f->L = theta == PE_THETA_EXP ? pe_log(base) : 0.0;
+  f->fall = -pe_expm1(-f->L);
   f->alpha = theta == PE_THETA_POWER ? alpha : 1.0;
   f->s = 1.0 / f->alpha;
 }
