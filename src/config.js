@@ -313,8 +313,17 @@ function fieldOf(option, fields) {
 function retold(error, fields, options) {
   const field = fieldOf(error.option, fields);
   if (field === undefined) return error;
+  // Said of the fields when each option of the rule has one of its own.
   const status = STATUS_NAMES.indexOf(`PE_${error.code}`);
-  if (status > 0 && STATUS[status].options.every((o) => fieldOf(o, fields)))
+  const labels =
+    status > 0
+      ? STATUS[status].options.map((o) => fieldOf(o, fields)?.label)
+      : [];
+  if (
+    labels.length > 0 &&
+    !labels.includes(undefined) &&
+    new Set(labels).size === labels.length
+  )
     return (error instanceof RangeError ? rangeError : typeError)(
       statusMessage(status, options, {
         one: "config field",

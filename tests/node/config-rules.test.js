@@ -241,8 +241,18 @@ test("a rule of the core on config values is said of the config's fields, with t
   );
   // Of two fields, the option is the first the config gave.
   assert.equal(bands.option, "rope_scaling.low_freq_factor");
-  // A rule on an option the config left to its default names the
-  // library's options, then the field the refused value came from.
+  // A rule on two options that one field gave, or on an option the config
+  // left to its default, names the library's options, then the field the
+  // refused value came from.
+  const odd = refuses(
+    () => fromConfig({ rope_theta: 10000, head_dim: 7 }),
+    RangeError,
+    "head_dim",
+  );
+  assert.match(
+    odd.message,
+    /^sinusoidal-pe: fromConfig: options "rotaryDim" and "dim" must give a rotary part .*, got "rotaryDim" = 7, "dim" = 7 \(config field "head_dim"\)$/,
+  );
   const yarn = clone(fragment("qwen2.5-7b-instruct-yarn.v5.json"));
   yarn.rope_parameters.beta_fast = -1;
   const beta = refuses(() => fromConfig(yarn), RangeError, "beta_fast");
