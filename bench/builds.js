@@ -8,6 +8,7 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import * as current from "../dist/index.js";
+import { LLAMA3 } from "./llama3.js";
 
 const oldPath = process.argv[2];
 if (!oldPath) {
@@ -40,17 +41,7 @@ function alternate(makeRun, { runs = 31, warmMs = 300 } = {}) {
   return times.map(fastest);
 }
 
-const llama3 = {
-  dim: 128,
-  base: 500000,
-  scaling: {
-    type: "llama3",
-    factor: 8,
-    lowFreqFactor: 1,
-    highFreqFactor: 4,
-    originalMaxPositionEmbeddings: 8192,
-  },
-};
+const llama3 = { dim: 128, ...LLAMA3 };
 const tokens = Array.from({ length: 512 }, (_, k) => 7 + k * 13);
 const scattered = Array.from({ length: 512 }, (_, k) => (k * 7919) % 65521);
 const workloads = [

@@ -14,24 +14,15 @@ import {
   ropeFrequencies,
   table,
 } from "../dist/index.js";
+import { LLAMA3 } from "./llama3.js";
 
 await init();
 
 const HEADS = 32;
 const DIM = 128;
-const LLAMA3 = {
-  dim: DIM,
-  base: 500000,
-  scaling: {
-    type: "llama3",
-    factor: 8,
-    lowFreqFactor: 1,
-    highFreqFactor: 4,
-    originalMaxPositionEmbeddings: 8192,
-  },
-};
-const ROPE = { ...LLAMA3, heads: HEADS, order: "bshd" };
-const { inverseFrequencies } = ropeFrequencies(LLAMA3);
+const LLAMA3_128 = { dim: DIM, ...LLAMA3 };
+const ROPE = { ...LLAMA3_128, heads: HEADS, order: "bshd" };
+const { inverseFrequencies } = ropeFrequencies(LLAMA3_128);
 
 // The best JS loop for RoPE on a batch × seq × heads × dim float32 tensor
 // in place: each token's rotaryDim / 2 sin and cos once, then every head

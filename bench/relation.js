@@ -2,6 +2,7 @@
 // same process: copying the same bytes, or a plain JS loop. bench/run.js
 // calls run({ measure, report }).
 import { dotProducts, frequencies, init, rope, rotate } from "../dist/index.js";
+import { LLAMA3 } from "./llama3.js";
 
 export async function run({ measure, report }) {
   await init();
@@ -48,20 +49,10 @@ export async function run({ measure, report }) {
   // llama3 schedule, in place into the same array (no fresh pages), in each
   // order and as contiguous rows with one position per row.
   const [heads, seq, headDim] = [32, 2048, 128];
-  const llama3 = {
-    base: 500000,
-    scaling: {
-      type: "llama3",
-      factor: 8,
-      lowFreqFactor: 1,
-      highFreqFactor: 4,
-      originalMaxPositionEmbeddings: 8192,
-    },
-  };
   const tensor = x.subarray(0, heads * seq * headDim);
   const perRow = Float64Array.from({ length: heads * seq }, (_, r) => r % seq);
   const contiguous = measure(
-    () => rope(tensor, perRow, { dim: headDim, ...llama3, out: tensor }),
+    () => rope(tensor, perRow, { dim: headDim, ...LLAMA3, out: tensor }),
     { runs: 9 },
   );
   const oneRowEach = { ms: contiguous, max: 1.3 };
@@ -73,7 +64,7 @@ export async function run({ measure, report }) {
           dim: headDim,
           heads,
           order,
-          ...llama3,
+          ...LLAMA3,
           out: tensor,
         }),
       { runs: 9 },

@@ -3,19 +3,13 @@
 // bytes filled in the module's memory. bench/run.js calls run({ measure,
 // report }).
 import { init, ropeCache, table } from "../dist/index.js";
+import { LLAMA3 } from "./llama3.js";
 
 export async function run({ measure, report }) {
   await init();
   const count = 131072;
   const dim = 128;
-  const scaling = {
-    type: "llama3",
-    factor: 8,
-    lowFreqFactor: 1,
-    highFreqFactor: 4,
-    originalMaxPositionEmbeddings: 8192,
-  };
-  const llama3 = { positions: count, dim, base: 500000, scaling };
+  const llama3 = { positions: count, dim, ...LLAMA3 };
   for (const [layout, dtype, Typed] of [
     ["duplicated", "float32", Float32Array],
     ["half", "float32", Float32Array],
