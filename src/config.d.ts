@@ -9,7 +9,7 @@ export interface ConfigRopeOptions {
   /** rope_theta: the rope dict's, else the config's, else the model class's default. */
   base: number;
   scaling: RopeScaling;
-  /** "interleaved" for models that rotate neighbouring columns (GPT-J, CodeGen: rotate_every_two), else "halves" (rotate_half). */
+  /** The pairs the model's code rotates, from the census of transformers' RoPE models (docs/models.md): "interleaved" for adjacent columns (GPT-J, CodeGen, Cohere, GLM, Helium, Llama 4, DeepSeek-V2, DeepSeek-V3 while rope_interleave holds), "halves" for rotate_half (Llama and most others); a model type outside the census is read as "halves" with a warning, unless `pairing` is given. */
   pairing: "halves" | "interleaved";
   /** M-RoPE's mrope_section, when the config has one. */
   mropeSection?: number[];
@@ -22,6 +22,8 @@ export interface ConfigRopeOptions {
 export interface FromConfigOptions {
   /** The layer type ("full_attention", "sliding_attention") of a config whose RoPE differs by layer type (Gemma 2/3/4, ModernBERT). */
   layerType?: string;
+  /** The pairs the model rotates, for a model type outside the census (whose reading then carries no assumption); given for a census model, it is used with a warning where the census disagrees. */
+  pairing?: "halves" | "interleaved";
 }
 
 /**

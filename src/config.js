@@ -18,6 +18,7 @@ import {
   show,
   typeError,
 } from "./options.js";
+import { modelOf } from "./models.js";
 import { checkRopeOptions, PARAMETERS } from "./schedule.js";
 
 // Bounds on what a config may hold where RoPE reads it: a rope dict of more
@@ -26,65 +27,6 @@ import { checkRopeOptions, PARAMETERS } from "./schedule.js";
 const MAX_ROPE_KEYS = 64;
 const MAX_FACTORS = MAX_DIM / 2;
 const MAX_LAYERS = 1 << 16;
-
-// transformers' class default rope_theta (default_theta) where a model type
-// is known to leave it out; GPT-J and CodeGen hard-code 10000.
-const DEFAULT_THETA = {
-  codegen: 10000,
-  falcon: 10000,
-  gpt_neox: 10000,
-  gpt_neox_japanese: 10000,
-  gptj: 10000,
-  llama: 10000,
-  mistral: 10000,
-  mixtral: 1000000,
-  persimmon: 25000,
-  phi: 10000,
-  phi3: 10000,
-  qwen2: 10000,
-  stablelm: 10000,
-};
-// The class default partial_rotary_factor of models that rotate part of
-// each head.
-const DEFAULT_PARTIAL = {
-  gpt_neox: 0.25,
-  gpt_neox_japanese: 1,
-  persimmon: 0.5,
-  phi: 0.5,
-  stablelm: 0.25,
-};
-// GPT-J and CodeGen: n_embd and n_head, rotary_dim (class default 64), and
-// rotate_every_two, which pairs neighbouring columns.
-const ROTARY_DIM_MODELS = { codegen: 64, gptj: 64 };
-const INTERLEAVED_MODELS = new Set(["codegen", "gptj"]);
-// Qwen3-VL's text rotary embedding always interleaves its M-RoPE sections
-// (apply_interleaved_mrope); Qwen2-VL and Qwen2.5-VL never do.
-const MROPE_INTERLEAVED = {
-  qwen2_5_vl: false,
-  qwen2_5_vl_text: false,
-  qwen2_vl: false,
-  qwen2_vl_text: false,
-  qwen3_vl: true,
-  qwen3_vl_moe: true,
-  qwen3_vl_moe_text: true,
-  qwen3_vl_text: true,
-};
-// Model types whose positions are not RoPE, and what they use instead.
-const NO_ROPE = {
-  albert: "learned absolute position embeddings",
-  bart: "learned absolute position embeddings",
-  bert: "learned absolute position embeddings",
-  bloom: "ALiBi attention biases",
-  distilbert: "learned absolute position embeddings",
-  electra: "learned absolute position embeddings",
-  gpt2: "learned absolute position embeddings",
-  gpt_bigcode: "learned absolute position embeddings",
-  mpt: "ALiBi attention biases",
-  opt: "learned absolute position embeddings",
-  roberta: "learned absolute position embeddings",
-  t5: "relative position buckets",
-  "xlm-roberta": "learned absolute position embeddings",
-};
 
 // rope dict keys and the scaling options they set.
 const SCALING_KEYS = {
@@ -341,6 +283,32 @@ function retold(error, fields, options) {
   return told;
 }
 
+const PAIRINGS = ["halves", "interleaved"];
+
+// The pairs a model rotates: the caller's word, else the census's (a flag
+// of the config where the model has one), else Llama's.
+function pairingOf(model, ruleType, c, given, warnings) {
+  let known;
+  if (model?.interleaveFlag !== undefined) {
+    const [key, fallback] = model.interleaveFlag;
+    const value = c.get(key);
+    if (value !== undefined && typeof value !== "boolean")
+      throw configError(
+        typeError,
+        c.at(key),
+        `must be true or false, got ${show(value)}`,
+        "ERR_NOT_BOOLEAN",
+      );
+    known = (value ?? fallback) ? "interleaved" : "halves";
+  } else if (model !== undefined) known = model.pairing ?? "halves";
+  if (given === undefined) return known ?? "halves";
+  if (known !== undefined && known !== given)
+    warnings.push(
+      `option "pairing" is "${given}", but model type "${ruleType}" rotates ${known === "interleaved" ? "adjacent pairs" : "halves"} ("${known}") in transformers: "${given}" is used as given`,
+    );
+  return given;
+}
+
 /**
  * The RoPE options of a parsed config.json (transformers v4 `rope_theta` /
  * `rope_scaling`, or v5 `rope_parameters`, flat or per layer type; a
@@ -349,10 +317,16 @@ function retold(error, fields, options) {
  * transformers would only log is in the non-enumerable `warnings`.
  */
 function fromConfigOf(config, options = {}) {
-  const given = readOptions(options, ["layerType"], "fromConfig()", {
+  const given = readOptions(options, ["layerType", "pairing"], "fromConfig()", {
     name: "fromConfig() options",
   });
   const layerType = given.layerType;
+  if (given.pairing !== undefined && !PAIRINGS.includes(given.pairing))
+    throw rangeError(
+      `option "pairing" must be "halves" or "interleaved", got ${show(given.pairing)}`,
+      "pairing",
+      "ERR_NOT_ONE_OF",
+    );
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(
       `option "layerType" must be a string such as "full_attention", got ${show(layerType)}`,
@@ -366,10 +340,27 @@ function fromConfigOf(config, options = {}) {
       "ERR_NOT_OBJECT",
     );
   const root = node(config, "");
-  const c = objectField(root, "text_config") ?? root;
+  const textConfig = objectField(root, "text_config");
+  const c = textConfig ?? root;
   const typeNode = c.has("model_type") ? c : root;
   const modelType = stringField(typeNode, "model_type");
   const warnings = [];
+  // The census entry whose rule applies: a wrapper's is its text model's.
+  let model = modelOf(modelType);
+  let ruleType = modelType;
+  // Without text_config, its fields are the config's own (v4's flat form).
+  if (model?.text !== undefined) {
+    ruleType = model.text;
+    model = modelOf(ruleType);
+  }
+  if (model?.vision !== undefined)
+    throw typeError(
+      `config of model type "${modelType}" has no RoPE on token positions: its RoPE turns ${model.vision}, which fromConfig does not read`,
+      typeNode.at("model_type"),
+      "ERR_NO_ROPE",
+    );
+  // What fromConfig assumes of a model type outside the census, said once.
+  const assumed = [];
   // Where each option comes from: named in the errors of its values.
   const fields = {};
   const from = (option, label, path = label) => {
@@ -469,9 +460,9 @@ function fromConfigOf(config, options = {}) {
     c.has("rotary_dim") ||
     c.has("partial_rotary_factor") ||
     c.has("rotary_pct");
-  if (modelType !== undefined && Object.hasOwn(NO_ROPE, modelType) && !hasRope)
+  if (model?.none !== undefined && !hasRope)
     throw typeError(
-      `config of model type "${modelType}" has no RoPE: its positions are ${NO_ROPE[modelType]}`,
+      `config of model type "${modelType}" has no RoPE: its positions are ${model.none}`,
       typeNode.at("model_type"),
       "ERR_NO_ROPE",
     );
@@ -482,15 +473,13 @@ function fromConfigOf(config, options = {}) {
       "ERR_NO_ROPE",
     );
   if (base === undefined) {
-    if (modelType !== undefined && Object.hasOwn(DEFAULT_THETA, modelType)) {
-      base = DEFAULT_THETA[modelType];
-      basePath = `the default rope_theta of model type "${modelType}"`;
+    if (model !== undefined) {
+      base = model.theta ?? 10000;
+      basePath = `the default rope_theta of model type "${ruleType}"`;
     } else if (hasRope) {
       base = 10000;
       basePath = "the default rope_theta";
-      warnings.push(
-        `config has no rope_theta: transformers' default of 10000 is used, unless model type ${modelType === undefined ? "(not given)" : `"${modelType}"`} sets its own`,
-      );
+      assumed.push("its default rope_theta 10000 (transformers' own default)");
     } else
       throw typeError(
         `config${modelType === undefined ? "" : ` of model type "${modelType}"`} has no RoPE field (rope_theta, rope_parameters, rope_scaling, rotary_dim), and fromConfig does not know the default base of ${modelType === undefined ? "a model without model_type" : "that model type"}: add "${c.at("rope_theta")}"`,
@@ -571,12 +560,9 @@ function fromConfigOf(config, options = {}) {
   } else if (rope.has("partial_rotary_factor")) {
     partialPath = partialField = rope.at("partial_rotary_factor");
     partial = numberField(rope, "partial_rotary_factor");
-  } else if (
-    modelType !== undefined &&
-    Object.hasOwn(DEFAULT_PARTIAL, modelType)
-  ) {
-    partial = DEFAULT_PARTIAL[modelType];
-    partialPath = `the default partial_rotary_factor of model type "${modelType}"`;
+  } else if (model?.partial !== undefined) {
+    partial = model.partial;
+    partialPath = `the default partial_rotary_factor of model type "${ruleType}"`;
   }
 
   const scaling = { type };
@@ -600,7 +586,12 @@ function fromConfigOf(config, options = {}) {
           "ERR_NOT_BOOLEAN",
         );
       setScaling(name, value, path);
-    } else setScaling(name, numberField(rope, key), path);
+    } else {
+      const value = numberField(rope, key);
+      // v5 reads YaRN's betas with `or`: a 0 takes the default (32, 1).
+      if (value === 0 && (name === "betaFast" || name === "betaSlow")) continue;
+      setScaling(name, value, path);
+    }
   }
   const maxPositions =
     numberField(c, "max_position_embeddings") ?? numberField(c, "n_positions");
@@ -625,21 +616,43 @@ function fromConfigOf(config, options = {}) {
         top,
         c.at("original_max_position_embeddings"),
       );
+    else if (!layered && model?.originalMax !== undefined)
+      // A config class default is a top-level field the config left out.
+      setScaling(
+        "originalMaxPositionEmbeddings",
+        model.originalMax,
+        `the default original_max_position_embeddings of model type "${ruleType}"`,
+        undefined,
+      );
     else if (scaling.originalMaxPositionEmbeddings === undefined)
       setScaling("originalMaxPositionEmbeddings", maxPositions, maxPath);
   }
+  // v5's YaRN without a factor: the ratio of the two context lengths.
+  if (
+    type === "yarn" &&
+    scaling.factor === undefined &&
+    maxPositions !== undefined &&
+    scaling.originalMaxPositionEmbeddings !== undefined
+  )
+    setScaling(
+      "factor",
+      maxPositions / scaling.originalMaxPositionEmbeddings,
+      `${maxPath} / ${fields["scaling.originalMaxPositionEmbeddings"].label}`,
+      maxPath,
+    );
 
-  const pairing = INTERLEAVED_MODELS.has(modelType) ? "interleaved" : "halves";
+  const pairing = pairingOf(model, ruleType, c, given.pairing, warnings);
+  if (model === undefined && given.pairing === undefined)
+    assumed.unshift(`Llama's pairing, "halves" (rotate_half)`);
   const result = { dim, rotaryDim: dim, base, scaling, pairing };
   fields.rotaryDim = fields.dim;
-  if (Object.hasOwn(ROTARY_DIM_MODELS, modelType)) {
-    const rotary = numberField(c, "rotary_dim") ?? ROTARY_DIM_MODELS[modelType];
-    result.rotaryDim = rotary;
+  if (model?.rotaryDim !== undefined) {
+    result.rotaryDim = numberField(c, "rotary_dim") ?? model.rotaryDim;
     if (c.has("rotary_dim")) from("rotaryDim", c.at("rotary_dim"));
     else
       from(
         "rotaryDim",
-        `the default rotary_dim of model type "${modelType}"`,
+        `the default rotary_dim of model type "${ruleType}"`,
         undefined,
       );
   } else if (partial !== undefined) {
@@ -673,20 +686,26 @@ function fromConfigOf(config, options = {}) {
         `must be true or false, got ${show(said)}`,
         "ERR_NOT_BOOLEAN",
       );
-    const layout = MROPE_INTERLEAVED[modelType];
+    const layout =
+      model?.mrope === undefined ? undefined : model.mrope === "interleaved";
     if (layout !== undefined) {
       if (said !== undefined && said !== layout)
         warnings.push(
-          `config field "${rope.at("mrope_interleaved")}" is ${said}, but model type "${modelType}" ${layout ? "always interleaves" : "never interleaves"} its M-RoPE sections: mropeInterleaved is ${layout}`,
+          `config field "${rope.at("mrope_interleaved")}" is ${said}, but model type "${ruleType}" ${layout ? "always interleaves" : "never interleaves"} its M-RoPE sections: mropeInterleaved is ${layout}`,
         );
       result.mropeInterleaved = layout;
     } else if (said !== undefined) result.mropeInterleaved = said;
     from("mropeInterleaved", rope.at("mrope_interleaved"));
   }
 
-  // Every value rule, once, where it lives: an error names its field.
+  if (assumed.length > 0)
+    warnings.push(
+      `${modelType === undefined ? "config has no model_type" : `model type "${modelType}" is not in fromConfig's census of transformers' RoPE models`}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,
+    );
+  // Every value rule, once, where it lives: an error names its field; what
+  // the source computes but logs is a warning here too.
   try {
-    checkRopeOptions(result, "fromConfig");
+    warnings.push(...checkRopeOptions(result, "fromConfig"));
   } catch (error) {
     throw retold(error, fields, result);
   }

@@ -554,14 +554,14 @@ export function writeRopeFrequencies(spec, scratch, api) {
 
 /**
  * Every rule ropeFrequencies applies to `options` (JS-owned), for the public
- * function `api`; nothing is returned.
+ * function `api`: returns the warnings of what the source computes but logs.
  */
 export function checkRopeOptions(options, api) {
   const spec = ropeSpec(options);
   const mrope = mropeSpec(options);
-  withScratch((scratch) => {
+  return withScratch((scratch) => {
     if (mrope !== null) writeStreams(mrope, spec.dim / 2, scratch, api);
-    writeRopeFrequencies(spec, scratch, api);
+    return writeRopeFrequencies(spec, scratch, api).warnings;
   });
 }
 

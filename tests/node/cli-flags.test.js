@@ -314,6 +314,7 @@ test("what transformers only logs is a warning on standard error, and the cache 
   writeFileSync(
     config,
     JSON.stringify({
+      model_type: "mistral",
       head_dim: 8,
       rope_theta: 10000,
       max_position_embeddings: 32768,

@@ -80,8 +80,11 @@ def text_config(config):
 # Class defaults of the model configs, for fields a config.json leaves out.
 DEFAULT_THETA = {"falcon": 10000.0, "gptj": 10000.0, "codegen": 10000.0}
 ROTARY_DIM_DEFAULT = {"gptj": 64, "codegen": 64}
-# rotate_every_two (GPT-J, CodeGen) pairs neighbouring columns.
+# rotate_every_two (GPT-J, CodeGen) pairs neighbouring columns, and so does
+# DeepSeek-V3's apply_rotary_pos_emb_interleave while the config's
+# rope_interleave (default true) holds.
 INTERLEAVED_PAIRS = {"gptj", "codegen"}
+INTERLEAVE_FLAG = {"deepseek_v3": ("rope_interleave", True)}
 
 
 def rope_setup(config, layer_type):
@@ -103,6 +106,9 @@ def rope_setup(config, layer_type):
         head_dim = hidden // heads
     max_pos = c.get("max_position_embeddings", c.get("n_positions"))
     pairing = "interleaved" if model in INTERLEAVED_PAIRS else "halves"
+    if model in INTERLEAVE_FLAG:
+        key, default = INTERLEAVE_FLAG[model]
+        pairing = "interleaved" if c.get(key, default) else "halves"
     rotary_dim = None
     if model in ROTARY_DIM_DEFAULT:
         rotary_dim = c.get("rotary_dim", ROTARY_DIM_DEFAULT[model])
