@@ -10,13 +10,17 @@ import { MAX_DIM, STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
 import { statusMessage } from "./core.js";
 import {
   calling,
-  copyOf,
+  clip,
+  isRevoked,
   kindOf,
   lengthOf,
+  listing,
   rangeError,
+  readability,
   readOptions,
   show,
   typeError,
+  write,
 } from "./options.js";
 import { modelOf } from "./models.js";
 import { checkRopeOptions, PARAMETERS } from "./schedule.js";
@@ -60,19 +64,32 @@ const isObject = (v) =>
   !Array.isArray(v) &&
   kindOf(v) === undefined;
 
+// A revoked Proxy refuses every reading, which would surface as the
+// engine's own words: it is refused here first, naming its field.
+function readable(value, path) {
+  if (isRevoked(value))
+    throw configError(
+      typeError,
+      path,
+      "is a revoked Proxy, which cannot be read",
+      "ERR_REVOKED",
+    );
+  return value;
+}
+
 // A config object whose fields are read on demand, each at most once: an
 // own enumerable property only (never a prototype's), a getter or a Proxy
 // trap run once. null counts as absent, as transformers' None does.
 function node(object, path) {
   const values = new Map();
-  const at = (key) => (path ? `${path}.${key}` : key);
+  const at = (key) => (path ? `${path}.${clip(key)}` : clip(key));
   const get = (key) => {
     if (!values.has(key)) {
       const d = Object.getOwnPropertyDescriptor(object, key);
       let value;
       if (d !== undefined && d.enumerable)
         value = "value" in d ? d.value : d.get?.call(object);
-      values.set(key, value ?? undefined);
+      values.set(key, readable(value, at(key)) ?? undefined);
     }
     return values.get(key);
   };
@@ -136,14 +153,31 @@ function listField(n, key, max, element) {
   if (value === undefined) return undefined;
   const path = n.at(key);
   if (kindOf(value) !== undefined) {
-    if (kindOf(value).startsWith("Big") || lengthOf(value) > max)
+    if (readability(value) !== "ok")
+      throw configError(
+        typeError,
+        path,
+        "is a typed array whose buffer is detached or out of bounds",
+        "ERR_DETACHED",
+      );
+    if (kindOf(value).startsWith("Big"))
+      throw configError(
+        typeError,
+        path,
+        `must be a list of numbers, got a ${kindOf(value)}`,
+        "ERR_NOT_NUMBER",
+      );
+    if (lengthOf(value) > max)
       throw configError(
         rangeError,
         path,
-        `must be a list of at most ${max} numbers`,
+        `must be a list of at most ${max} numbers, got ${lengthOf(value)}`,
         "ERR_TOO_LONG",
       );
-    return Array.from(copyOf(value), (v, i) => element(v, `${path}[${i}]`));
+    // Any kind of number array, read through the intrinsics into doubles.
+    const copy = new Float64Array(lengthOf(value));
+    write(copy, value);
+    return Array.from(copy, (v, i) => element(v, `${path}[${i}]`));
   }
   if (!Array.isArray(value))
     throw configError(
@@ -210,7 +244,7 @@ function ropeType(rope, modelType) {
   };
   if (given.length === 2 && canonical(given[0][1]) !== canonical(given[1][1]))
     throw typeError(
-      `config fields "${rope.at("rope_type")}" (${given[0][1]}) and "${rope.at("type")}" (${given[1][1]}) disagree`,
+      `config fields "${rope.at("rope_type")}" (${show(given[0][1])}) and "${rope.at("type")}" (${show(given[1][1])}) disagree`,
       rope.at("type"),
       "ERR_CONFLICT",
     );
@@ -220,7 +254,7 @@ function ropeType(rope, modelType) {
     throw configError(
       rangeError,
       rope.at(key),
-      `names rope type "${name}", which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
+      `names rope type ${show(name)}, which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
       "ERR_NOT_ONE_OF",
     );
   return { type, typePath: rope.at(key) };
@@ -333,6 +367,12 @@ function fromConfigOf(config, options = {}) {
       "layerType",
       "ERR_NOT_STRING",
     );
+  if (isRevoked(config))
+    throw typeError(
+      "config is a revoked Proxy, which cannot be read",
+      "config",
+      "ERR_REVOKED",
+    );
   if (!isObject(config))
     throw typeError(
       `config must be a parsed config.json object, got ${show(config)}`,
@@ -355,7 +395,7 @@ function fromConfigOf(config, options = {}) {
   }
   if (model?.vision !== undefined)
     throw typeError(
-      `config of model type "${modelType}" has no RoPE on token positions: its RoPE turns ${model.vision}, which fromConfig does not read`,
+      `config of model type ${show(modelType)} has no RoPE on token positions: its RoPE turns ${model.vision}, which fromConfig does not read`,
       typeNode.at("model_type"),
       "ERR_NO_ROPE",
     );
@@ -372,7 +412,7 @@ function fromConfigOf(config, options = {}) {
   if (layerType !== undefined && layerTypes !== undefined)
     if (!layerTypes.has(layerType))
       throw rangeError(
-        `option "layerType" is "${layerType}", which "${c.at("layer_types")}" does not list (it has ${[...layerTypes].join(", ")})`,
+        `option "layerType" is ${show(layerType)}, which "${c.at("layer_types")}" does not list (it has ${listing([...layerTypes])})`,
         "layerType",
         "ERR_NOT_ONE_OF",
       );
@@ -393,13 +433,13 @@ function fromConfigOf(config, options = {}) {
       layered = true;
       if (layerType === undefined)
         throw typeError(
-          `config field "${rope.path}" is per layer type (${keys.join(", ")}): pass { layerType }`,
+          `config field "${rope.path}" is per layer type (${listing(keys)}): pass { layerType }`,
           "layerType",
           "ERR_REQUIRED",
         );
       if (!keys.includes(layerType))
         throw rangeError(
-          `config field "${rope.at(layerType)}" is missing (it has ${keys.join(", ")})`,
+          `config field "${rope.at(layerType)}" is missing (it has ${listing(keys)})`,
           rope.at(layerType),
           "ERR_REQUIRED",
         );
@@ -431,7 +471,7 @@ function fromConfigOf(config, options = {}) {
       );
     if (layerType !== "full_attention" && layerType !== "sliding_attention")
       throw rangeError(
-        `option "layerType" must be "full_attention" or "sliding_attention" for this config, got "${layerType}"`,
+        `option "layerType" must be "full_attention" or "sliding_attention" for this config, got ${show(layerType)}`,
         "layerType",
         "ERR_NOT_ONE_OF",
       );
@@ -462,7 +502,7 @@ function fromConfigOf(config, options = {}) {
     c.has("rotary_pct");
   if (model?.none !== undefined && !hasRope)
     throw typeError(
-      `config of model type "${modelType}" has no RoPE: its positions are ${model.none}`,
+      `config of model type ${show(modelType)} has no RoPE: its positions are ${model.none}`,
       typeNode.at("model_type"),
       "ERR_NO_ROPE",
     );
@@ -482,7 +522,7 @@ function fromConfigOf(config, options = {}) {
       assumed.push("its default rope_theta 10000 (transformers' own default)");
     } else
       throw typeError(
-        `config${modelType === undefined ? "" : ` of model type "${modelType}"`} has no RoPE field (rope_theta, rope_parameters, rope_scaling, rotary_dim), and fromConfig does not know the default base of ${modelType === undefined ? "a model without model_type" : "that model type"}: add "${c.at("rope_theta")}"`,
+        `config${modelType === undefined ? "" : ` of model type ${show(modelType)}`} has no RoPE field (rope_theta, rope_parameters, rope_scaling, rotary_dim), and fromConfig does not know the default base of ${modelType === undefined ? "a model without model_type" : "that model type"}: add "${c.at("rope_theta")}"`,
         c.at("rope_theta"),
         "ERR_REQUIRED",
       );
@@ -700,7 +740,7 @@ function fromConfigOf(config, options = {}) {
 
   if (assumed.length > 0)
     warnings.push(
-      `${modelType === undefined ? "config has no model_type" : `model type "${modelType}" is not in fromConfig's census of transformers' RoPE models`}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,
+      `${modelType === undefined ? "config has no model_type" : `model type ${show(modelType)} is not in fromConfig's census of transformers' RoPE models`}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,
     );
   // Every value rule, once, where it lives: an error names its field; what
   // the source computes but logs is a warning here too.

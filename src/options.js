@@ -177,13 +177,47 @@ export function rangeError(message, option, code = "ERR_RANGE") {
 }
 
 export function show(value) {
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return JSON.stringify(clip(value));
   if (typeof value === "bigint") return `${value}n`;
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   if (typeof value === "object")
     return kindOf(value) ?? value.constructor?.name ?? "an object";
   return String(value);
+}
+
+// A quoted text of the caller's is cut to a prefix that says its length, so
+// no message grows with its input.
+const CLIP = 64;
+
+/** `text`, or its first characters and its length when it is long. */
+export function clip(text) {
+  return text.length <= CLIP
+    ? text
+    : `${text.slice(0, CLIP)}… (${text.length} characters)`;
+}
+
+/** A list of the caller's names for a message: the first few, each clipped, and how many in all. */
+export function listing(names, most = 8) {
+  const shown = names.slice(0, most).map(clip).join(", ");
+  return names.length <= most
+    ? shown
+    : `${shown} and ${names.length - most} more`;
+}
+
+/** Whether `value` is a revoked Proxy, which every operation on it refuses. */
+export function isRevoked(value) {
+  if (
+    value === null ||
+    (typeof value !== "object" && typeof value !== "function")
+  )
+    return false;
+  try {
+    Array.isArray(value);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 // A plain copy of an options object: each getter (or Proxy trap) runs once,

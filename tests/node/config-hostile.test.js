@@ -151,3 +151,102 @@ test("hostile configs are answered at once, in a child process that exits normal
     }
   }
 });
+
+test("config values the engine itself would refuse get coded refusals, and quoted values stay short", async () => {
+  const { fromConfig, init, ropeFrequencies } = await import(library);
+  await init();
+  const llama = (extra) => ({
+    model_type: "llama",
+    hidden_size: 64,
+    num_attention_heads: 2,
+    max_position_embeddings: 4096,
+    ...extra,
+  });
+  const longrope = (short, long) =>
+    llama({
+      rope_scaling: {
+        type: "longrope",
+        short_factor: short,
+        long_factor: long,
+        original_max_position_embeddings: 2048,
+      },
+    });
+  const expected = fromConfig(
+    longrope(Array(16).fill(1), Array(16).fill(2)),
+  ).scaling;
+  // Integer typed arrays in a factor list are lists of numbers.
+  for (const T of [
+    Int8Array,
+    Uint8Array,
+    Uint8ClampedArray,
+    Int16Array,
+    Int32Array,
+    Uint32Array,
+  ])
+    assert.deepEqual(
+      fromConfig(longrope(new T(16).fill(1), new T(16).fill(2))).scaling,
+      expected,
+      T.name,
+    );
+  const refusal = (call, Class, code, option) =>
+    assert.throws(call, (error) => {
+      assert.ok(error instanceof Class, error.message);
+      assert.deepEqual([error.code, error.option], [code, option]);
+      assert.ok(error.message.length < 400, `${error.message.length} chars`);
+      return true;
+    });
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  refusal(
+    () => fromConfig(llama({ rope_scaling: proxy })),
+    TypeError,
+    "ERR_REVOKED",
+    "rope_scaling",
+  );
+  refusal(() => fromConfig(proxy), TypeError, "ERR_REVOKED", "config");
+  const buffer = new ArrayBuffer(64);
+  const detached = new Float32Array(buffer);
+  structuredClone(buffer, { transfer: [buffer] });
+  refusal(
+    () => fromConfig(longrope(detached, detached)),
+    TypeError,
+    "ERR_DETACHED",
+    "rope_scaling.short_factor",
+  );
+  refusal(
+    () => fromConfig(longrope(new BigInt64Array(16), new BigInt64Array(16))),
+    TypeError,
+    "ERR_NOT_NUMBER",
+    "rope_scaling.short_factor",
+  );
+  // A megabyte of rope type, or 65536 layer types, quoted in a few hundred
+  // characters that say how long they were.
+  refusal(
+    () =>
+      fromConfig(llama({ rope_scaling: { rope_type: "x".repeat(1 << 20) } })),
+    RangeError,
+    "ERR_NOT_ONE_OF",
+    "rope_scaling.rope_type",
+  );
+  assert.throws(
+    () =>
+      fromConfig(llama({ rope_scaling: { rope_type: "x".repeat(1 << 20) } })),
+    /… \(1048576 characters\)/,
+  );
+  const layers = Array.from({ length: 65536 }, (_, i) => `layer${i}`);
+  refusal(
+    () => fromConfig(llama({ layer_types: layers }), { layerType: "other" }),
+    RangeError,
+    "ERR_NOT_ONE_OF",
+    "layerType",
+  );
+  assert.throws(
+    () => fromConfig(llama({ layer_types: layers }), { layerType: "other" }),
+    /and 65528 more/,
+  );
+  const wide = fromConfig(
+    llama({ rope_scaling: { rope_type: "default", ["k".repeat(1 << 20)]: 1 } }),
+  );
+  assert.ok(wide.warnings[0].length < 400, "a huge unknown key, quoted short");
+  assert.equal(ropeFrequencies({ dim: 2 }).inverseFrequencies[0], 1);
+});
