@@ -8,10 +8,10 @@ import {
   table,
   toeplitzError,
 } from "../slim-node.js";
-import { fromNpy } from "../npy.js";
 import { resolvePreset } from "../presets.js";
 import { kindOf, lengthOf } from "../options.js";
 import { readBounded, withOutput } from "./files.js";
+import { positionsFile } from "./positions.js";
 import {
   DECAY_KEYS,
   libraryOptions,
@@ -24,62 +24,9 @@ import {
 import { isProbeRefusal } from "./messages.js";
 import { blockRowsFor, writeRows } from "./rows.js";
 
-// Inputs are read whole, up to a bound: a config.json is at most a few
-// hundred kB (8 MiB is room for any); 2 GiB of positions is 2^28 float64
-// values (or short lines of text), half of what the module's 4 GiB could hold
-// in one call and far beyond any model's context, held in memory once.
+// A config.json is read whole, up to a bound: it is at most a few hundred
+// kB (8 MiB is room for any).
 const CONFIG_BYTES = 2 ** 23;
-const POSITIONS_BYTES = 2 ** 31;
-
-// Explicit positions from --positions-file: a 1-D .npy or one number a
-// line, or M-RoPE's three streams as three numbers a line (t h w). Text
-// never holds a NUL byte, so a stream of them is refused at its first block.
-async function positionsFile(path) {
-  const flag = "--positions-file";
-  let npy = false;
-  const bytes = await readBounded(flag, path, {
-    limit: POSITIONS_BYTES,
-    what: "2 GiB",
-    check(chunk, first) {
-      if (first) npy = chunk[0] === 0x93;
-      if (!npy && chunk.includes(0))
-        throw usage(
-          `option ${flag} ${path}: neither a .npy file nor text (it holds NUL bytes)`,
-        );
-    },
-  });
-  if (bytes[0] === 0x93) {
-    const values = fromNpy(bytes, `option --positions-file ${path}`);
-    values.forEach((v, i) => {
-      if (!Number.isFinite(v))
-        throw usage(
-          `option --positions-file ${path}: value ${i} must be finite, got ${v}`,
-        );
-    });
-    return values;
-  }
-  const lines = bytes.toString("utf8").split(/\r?\n/);
-  if (lines.at(-1).trim() === "") lines.pop();
-  const fields = lines.map((line) => line.trim().split(/[\s,]+/));
-  const columns = fields.length > 0 && fields[0].length === 3 ? 3 : 1;
-  const what =
-    columns === 3 ? "three finite numbers (t h w)" : "a finite number";
-  const read = (entries, i) => {
-    const numbers = entries.map(value);
-    if (
-      entries.length !== columns ||
-      numbers.some((n) => typeof n !== "number" || !Number.isFinite(n))
-    )
-      throw usage(
-        `option --positions-file ${path}: line ${i + 1} must be ${what}, got ${JSON.stringify(lines[i])}`,
-      );
-    return numbers;
-  };
-  const rows = fields.map(read);
-  if (columns === 1) return Float64Array.from(rows, ([p]) => p);
-  const stream = (k) => Float64Array.from(rows, (row) => row[k]);
-  return { t: stream(0), h: stream(1), w: stream(2) };
-}
 
 // The positions: a count (a number, or text the library refuses) or a list.
 async function positionsOption(values, names) {

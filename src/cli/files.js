@@ -1,20 +1,29 @@
 // The files the command line reads and writes, and its signals.
 //
 // Output. A regular file (or a new one) is written beside its target and
-// renamed into place once complete, so an error or a signal never leaves a
-// partial file under the target's name; through a symbolic link, the file it
-// points to is the target and the link stays. Anything else (a FIFO, a
-// device) is opened for writing as it is and written directly: renaming a
-// file over it would destroy it.
+// put in place once complete, so an error or a signal never leaves a
+// partial file under the target's name. A new file is renamed into place;
+// an existing one keeps what the shell's `>` would keep: its mode and owner
+// (given to the new file before the rename), or, where it has other hard
+// links or an owner this process cannot give, its inode, into which the
+// finished file is copied. A target the shell could not write is refused
+// before anything is computed. Through a symbolic link, the file it points
+// to is the target and the link stays. Anything else (a FIFO, a device) is
+// opened for writing as it is and written directly: renaming a file over it
+// would destroy it.
 //
 // Input. --config and --positions-file are read with a bound on their size,
 // whatever they are (a FIFO from `<(…)`, a device), without ever blocking
 // the process: files are opened non-blocking and pipes read through the
 // event loop, so SIGINT and SIGTERM are always handled.
 import {
+  accessSync,
   closeSync,
   constants,
+  copyFileSync,
   createWriteStream,
+  fchmodSync,
+  fchownSync,
   fstatSync,
   lstatSync,
   openSync,
@@ -24,12 +33,13 @@ import {
   statSync,
   unlinkSync,
 } from "node:fs";
+import { constants as os } from "node:os";
 import { open } from "node:fs/promises";
 import { Socket } from "node:net";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { usage } from "./flags.js";
 
-const { O_RDONLY, O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
+const { O_RDONLY, O_WRONLY, O_NONBLOCK, O_NOCTTY, W_OK } = constants;
 
 // What went wrong with a file, in words, with the system's code.
 const REASONS = {
@@ -78,14 +88,28 @@ function removePartial(path) {
   partialFiles.delete(path);
 }
 
-// SIGINT and SIGTERM remove a file being written and say so; the exit status
-// is the shell's for the signal (128 + its number). Nothing the process waits
+// The signals that end a process by default and that it may catch (Node
+// keeps SIGUSR1 for its inspector and ignores SIGPIPE, which surfaces as
+// EPIPE instead).
+const ENDING_SIGNALS = [
+  "SIGHUP",
+  "SIGINT",
+  "SIGQUIT",
+  "SIGTERM",
+  "SIGUSR2",
+  "SIGALRM",
+  "SIGVTALRM",
+  "SIGPROF",
+  "SIGXCPU",
+  "SIGXFSZ",
+];
+
+// Each of them removes a file being written and says so; the exit status is
+// the shell's for the signal (128 + its number). Nothing the process waits
 // on blocks its thread, so the handler runs whenever a signal comes.
 export function exitOnSignals() {
-  for (const [signal, status] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-  ])
+  for (const signal of ENDING_SIGNALS) {
+    const status = 128 + os.signals[signal];
     process.on(signal, () => {
       const removed = [...partialFiles];
       for (const path of removed) removePartial(path);
@@ -99,6 +123,7 @@ export function exitOnSignals() {
       );
       process.exit(status);
     });
+  }
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -181,29 +206,69 @@ function streamWriter(stream, { flag, path, onClose, onAbort }) {
   };
 }
 
-// A regular target: a temporary file beside it, renamed over it at the end.
-function renamedInto(target, given) {
-  const temporary = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.partial`,
-  );
-  let fd;
-  try {
-    fd = openSync(temporary, "wx");
-  } catch (error) {
-    if (error.code === "ENOENT")
-      throw new FileError(
-        `sinusoidal-pe: option -o ${given}: the directory ${dirname(given)} does not exist (ENOENT)`,
-      );
-    throw fileError("-o", given, error);
+// A new file beside `target`, opened for writing: a short name of its own
+// (a target's name may already be as long as a name can be).
+function temporaryBeside(target, given) {
+  for (let n = 0; ; n++) {
+    const path = join(dirname(target), `.pe-${process.pid}-${n}.partial`);
+    try {
+      return { path, fd: openSync(path, "wx") };
+    } catch (error) {
+      if (error.code === "EEXIST") continue;
+      if (error.code === "ENOENT")
+        throw new FileError(
+          `sinusoidal-pe: option -o ${given}: the directory ${dirname(given)} does not exist (ENOENT)`,
+        );
+      throw fileError("-o", given, error);
+    }
   }
+}
+
+// How the finished file takes the place of an existing target: renamed over
+// it with its mode and owner, or copied into it where a rename would split
+// its hard links or could not keep its owner. The new file takes the
+// target's mode either way (a copy gives the target its source's mode).
+function placement(fd, stat) {
+  if (stat === null) return "rename";
+  fchmodSync(fd, stat.mode & 0o7777);
+  if (stat.nlink > 1) return "copy";
+  if (stat.uid !== process.getuid() || stat.gid !== process.getgid())
+    try {
+      fchownSync(fd, stat.uid, stat.gid);
+    } catch {
+      return "copy";
+    }
+  return "rename";
+}
+
+// A regular target: a temporary file beside it, put in place at the end.
+function writtenInto(target, stat, given) {
+  if (stat !== null)
+    try {
+      accessSync(target, W_OK);
+    } catch (error) {
+      throw fileError("-o", given, error);
+    }
+  const { path: temporary, fd } = temporaryBeside(target, given);
   partialFiles.add(temporary);
+  let how;
+  try {
+    how = placement(fd, stat);
+  } catch (error) {
+    closeSync(fd);
+    removePartial(temporary);
+    throw error;
+  }
   return streamWriter(createWriteStream(temporary, { fd }), {
     flag: "-o",
     path: given,
     onClose() {
       try {
-        renameSync(temporary, target);
+        if (how === "rename") renameSync(temporary, target);
+        else {
+          copyFileSync(temporary, target);
+          removePartial(temporary);
+        }
       } catch (error) {
         removePartial(temporary);
         throw fileError("-o", given, error);
@@ -279,7 +344,7 @@ async function intoDevice(target, given) {
 async function output(path) {
   if (path === undefined) return streamWriter(process.stdout, {});
   const { path: target, stat } = targetOf(path);
-  if (stat === null || stat.isFile()) return renamedInto(target, path);
+  if (stat === null || stat.isFile()) return writtenInto(target, stat, path);
   if (stat.isDirectory())
     throw fileError("-o", path, { code: "EISDIR", message: "" });
   if (stat.isFIFO()) return intoFifo(target, path);
@@ -305,33 +370,73 @@ export async function withOutput(path, write) {
   }
 }
 
+// What a reader does with its chunks: keeps them all (the bytes are the
+// result), or hands each to the caller's sink, which keeps what it needs.
+function keeper(sink) {
+  if (sink !== undefined) return sink;
+  const chunks = [];
+  return {
+    write: (chunk) => chunks.push(Buffer.from(chunk)),
+    end: () => Buffer.concat(chunks),
+  };
+}
+
 // Reads a pipe or socket through the event loop, up to `limit` bytes.
-function readStream(fd, refuse, limit, check) {
+function readStream(fd, refuse, limit, check, sink) {
   return new Promise((resolve, reject) => {
     const socket = new Socket({ fd, readable: true, writable: false });
-    const chunks = [];
     let size = 0;
     socket.on("data", (chunk) => {
+      const first = size === 0;
       size += chunk.length;
       try {
         if (size > limit) throw refuse();
-        check?.(chunk, chunks.length === 0);
-        chunks.push(chunk);
+        check?.(chunk, first);
+        sink.write(chunk, first);
       } catch (error) {
         socket.destroy();
         reject(error);
       }
     });
-    socket.on("end", () => resolve(Buffer.concat(chunks)));
+    socket.on("end", () => {
+      try {
+        resolve(sink.end());
+      } catch (error) {
+        reject(error);
+      }
+    });
     socket.on("error", reject);
   });
 }
 
-// Reads a file or device opened non-blocking, up to `limit` bytes, into one
-// buffer sized for `expected` bytes (a regular file's size) and grown as
-// needed; a device with nothing yet is waited for, never blocked on, and
-// signals are let in between blocks.
-async function readHandle(fd, refuse, limit, check, expected) {
+// Reads a file or device opened non-blocking, up to `limit` bytes, in
+// blocks handed to `sink`; a device with nothing yet is waited for, never
+// blocked on, and signals are let in between blocks.
+async function readHandle(fd, refuse, limit, check, sink) {
+  const buffer = Buffer.allocUnsafe(2 ** 20);
+  let size = 0;
+  for (;;) {
+    let count;
+    try {
+      count = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+      await sleep(10);
+      continue;
+    }
+    if (count === 0) return sink.end();
+    const chunk = buffer.subarray(0, count);
+    check?.(chunk, size === 0);
+    sink.write(chunk, size === 0);
+    size += count;
+    if (size > limit) throw refuse();
+    await new Promise(setImmediate);
+  }
+}
+
+// Reads a whole file or device as readHandle does, into one buffer sized
+// for `expected` bytes (a regular file's size) and grown as needed.
+async function readWhole(fd, refuse, limit, check, expected) {
   let buffer = Buffer.allocUnsafe(
     Math.min(Math.max(expected, 2 ** 16), limit) + 1,
   );
@@ -369,9 +474,12 @@ async function readHandle(fd, refuse, limit, check, expected) {
  * The bytes of the file the user named with `flag`, of at most `limit`
  * bytes (`what` names the limit in the refusal); a directory is refused. A
  * FIFO is waited on without blocking the process. `check(chunk, first)`, if
- * given, sees each chunk as it comes and may refuse the file early.
+ * given, sees each chunk as it comes and may refuse the file early. With a
+ * `sink`, each chunk goes to `sink.write(chunk, first)` instead of being
+ * kept (a chunk is valid only during the call), and the result is
+ * `sink.end()`'s.
  */
-export async function readBounded(flag, path, { limit, what, check }) {
+export async function readBounded(flag, path, { limit, what, check, sink }) {
   const refuse = () =>
     usage(`option ${flag} ${path}: larger than ${what}; refused`);
   let fd;
@@ -389,9 +497,11 @@ export async function readBounded(flag, path, { limit, what, check }) {
       // The socket owns the descriptor from here and closes it.
       const owned = fd;
       fd = null;
-      return await readStream(owned, refuse, limit, check);
+      return await readStream(owned, refuse, limit, check, keeper(sink));
     }
-    return await readHandle(fd, refuse, limit, check, stat.size);
+    if (sink !== undefined)
+      return await readHandle(fd, refuse, limit, check, sink);
+    return await readWhole(fd, refuse, limit, check, stat.size);
   } catch (error) {
     if (error instanceof Error && error.syscall !== undefined)
       throw fileError(flag, path, error);

@@ -5,6 +5,9 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
+  chmodSync,
+  chownSync,
+  linkSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
@@ -330,3 +333,112 @@ for (const [signal, status] of [
     assert.match(stderr, new RegExp(`interrupted by ${signal}`));
     assert.ok(lstatSync(fifo).isFIFO());
   });
+
+// ---- what -o keeps of an existing file --------------------------------------
+
+test("-o over an existing file keeps its mode, owner and hard links, as the shell's > does", () => {
+  const want = expected();
+  const dir = scratch();
+  const private_ = join(dir, "private.npy");
+  writeFileSync(private_, "old");
+  chmodSync(private_, 0o600);
+  assert.equal(run([...ARGS, "-o", private_]).status, 0);
+  assert.deepEqual(readFileSync(private_), want);
+  assert.equal(lstatSync(private_).mode & 0o777, 0o600);
+
+  // Another owner: kept (this runs as root, which can give it).
+  const owned = join(dir, "owned.npy");
+  writeFileSync(owned, "old");
+  chownSync(owned, 4321, 4322);
+  assert.equal(run([...ARGS, "-o", owned]).status, 0);
+  assert.deepEqual(readFileSync(owned), want);
+  const stat = lstatSync(owned);
+  assert.deepEqual([stat.uid, stat.gid], [4321, 4322]);
+
+  // A hard link: both names keep showing one file, the new one.
+  const first = join(dir, "first.npy");
+  const second = join(dir, "second.npy");
+  writeFileSync(first, "old");
+  chmodSync(first, 0o640);
+  linkSync(first, second);
+  const inode = lstatSync(first).ino;
+  assert.equal(run([...ARGS, "-o", first]).status, 0);
+  assert.deepEqual(readFileSync(second), want);
+  assert.equal(lstatSync(first).ino, inode);
+  assert.equal(lstatSync(first).nlink, 2);
+  assert.equal(lstatSync(first).mode & 0o777, 0o640);
+  assert.deepEqual(readdirSync(dir).sort(), [
+    "first.npy",
+    "owned.npy",
+    "private.npy",
+    "second.npy",
+  ]);
+});
+
+test("-o refuses a file the shell's > would refuse, and leaves it as it was", (t) => {
+  // As an unprivileged user, for whom a read-only file is read-only.
+  const nobody = 65534;
+  const dir = scratch();
+  chmodSync(dir, 0o777);
+  const locked = join(dir, "locked.npy");
+  writeFileSync(locked, "keep");
+  chownSync(locked, nobody, nobody);
+  chmodSync(locked, 0o444);
+  const shell = spawnSync("sh", ["-c", `echo x > "${locked}"`], {
+    uid: nobody,
+    gid: nobody,
+  });
+  if (shell.error?.code === "EPERM") return t.skip("cannot run as nobody");
+  assert.notEqual(shell.status, 0, "the shell refuses it");
+  const result = run([...ARGS, "-o", locked], { uid: nobody, gid: nobody });
+  assert.equal(result.status, 1, String(result.stderr));
+  assert.match(
+    String(result.stderr),
+    new RegExp(`option -o ${locked}: permission denied \\(EACCES\\)`),
+  );
+  assert.equal(readFileSync(locked, "utf8"), "keep");
+  assert.deepEqual(readdirSync(dir), ["locked.npy"]);
+});
+
+test("-o writes a file whose name is as long as a name can be", () => {
+  const dir = scratch();
+  for (const length of [244, 255]) {
+    const path = join(dir, "p".repeat(length - 4) + ".npy");
+    const result = run([...ARGS, "-o", path]);
+    assert.equal(result.status, 0, String(result.stderr));
+    assert.deepEqual(readFileSync(path), expected());
+  }
+  assert.equal(readdirSync(dir).length, 2, "no temporary file left");
+});
+
+test("--positions-file is parsed as it is read: memory follows the positions, not the text", () => {
+  // 48 MiB of text holding 49152 positions, each line padded to 1 KiB. Read
+  // whole, the text alone would take more than the 32 MiB heap the child
+  // is given.
+  const dir = scratch();
+  const file = join(dir, "positions.txt");
+  const line = (p) => `${p}`.padStart(1023, " ") + "\n";
+  const count = 49152;
+  writeFileSync(
+    file,
+    Array.from({ length: count }, (_, p) => line(p)).join(""),
+  );
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--max-old-space-size=32",
+      cli,
+      ...["table", "--dim", "2", "--positions-file", file],
+      ...["--format", "f32", "-o", join(dir, "table.f32")],
+    ],
+    { timeout: 60000 },
+  );
+  assert.equal(result.status, 0, String(result.stderr).slice(0, 2000));
+  // Row p is (sin p, cos p), in float32.
+  const rows = new Float32Array(readFileSync(join(dir, "table.f32")).buffer);
+  assert.equal(rows.length, 2 * count);
+  for (const p of [0, 1, 1000, count - 1]) {
+    assert.equal(rows[2 * p], Math.fround(Math.sin(p)), `sin ${p}`);
+    assert.equal(rows[2 * p + 1], Math.fround(Math.cos(p)), `cos ${p}`);
+  }
+});

@@ -558,9 +558,13 @@ async function interrupted(signal) {
   return { code, stderr, folder, path };
 }
 
+// Every signal that ends a process and can be caught: 128 + its number.
 for (const [signal, status] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
+  ["SIGHUP", 129],
+  ["SIGQUIT", 131],
+  ["SIGUSR2", 140],
 ])
   test(`${signal} mid-write removes the partial file and says so`, async () => {
     const { code, stderr, folder, path } = await interrupted(signal);
