@@ -8,7 +8,8 @@ Usage (Debian's interpreter and torch, from python3-torch):
         --source llama=DIR/modeling_llama.py@COMMIT ...
 
 Every family's --source is required: llama, gptj, gpt_neox, phi, stablelm,
-cohere, cohere2, glm, glm4, helium, llama4, deepseek_v2, deepseek_v3, and
+cohere, cohere2, glm, glm4, helium, llama4, deepseek_v2, deepseek_v3,
+qwen2_vl, qwen3_vl, and
 rope_utils (src/transformers/modeling_rope_utils.py). Each names a local copy
 of the file of that name in huggingface/transformers
 (src/transformers/models/DIR/modeling_DIR.py) and the commit it was taken
@@ -40,7 +41,9 @@ What runs, as written, with torch:
   GPT-NeoX, StableLM), those statements of the forward, with `self`
   standing in for the attention's fields. Phi's split of the rotary part,
   at PhiAttention's rotary_ndims = int(head_dim * partial_rotary_factor), is
-  written out here (split_rotary), as StableLM's forward does it.
+  written out here (split_rotary), as StableLM's forward does it. Qwen3-VL's
+  apply_interleaved_mrope, which its forward calls on the three streams'
+  freqs before emb, runs on the float64 ones.
 
 Families whose apply function casts to float32 (Cohere's q.float(), Llama 4
 and DeepSeek-V2's xq.float()) get exact float32 q and k, so the cast keeps
@@ -71,6 +74,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "models")
 
 POSITIONS = [0, 1, 5, 100, 1234, 4095]
+# M-RoPE's three streams (temporal, height, width), made to differ.
+STREAMS = {
+    "t": POSITIONS,
+    "h": [0, 3, 7, 50, 2000, 4095],
+    "w": [0, 2, 9, 75, 1500, 4000],
+}
 HEADS = 2
 SEED = 20261127
 REPOSITORY = "huggingface/transformers"
@@ -259,6 +268,12 @@ def angles(inv_freq64):
     """freqs of the forward, [1, seq, rotary/2], from exact products."""
     positions = torch.tensor(POSITIONS, dtype=torch.float64)
     return (positions[:, None] * inv_freq64[None, :])[None]
+
+
+def stream_angles(inv_freq64):
+    """M-RoPE's freqs, [3, 1, seq, rotary/2], from exact products."""
+    positions = torch.tensor([STREAMS[s] for s in "thw"], dtype=torch.float64)
+    return (positions[:, :, None] * inv_freq64[None, None, :])[:, None]
 
 
 def cos_sin(source, cls, inv_freq64, target="emb"):
@@ -761,6 +776,96 @@ def deepseek_v2(sources, generator):
     )
 
 
+def qwen2_vl(sources, generator):
+    config = {
+        "model_type": "qwen2_vl",
+        "hidden_size": 3584,
+        "num_attention_heads": 28,
+        "max_position_embeddings": 32768,
+        "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+    }
+    model, utils = sources["qwen2_vl"], sources["rope_utils"]
+    inv32, inv64 = default_rope_parameters(
+        utils,
+        config_of(rope_theta=1000000.0, hidden_size=3584, num_attention_heads=28),
+    )
+    forward = model.method("Qwen2VLRotaryEmbedding", "forward")
+    values = {"torch": torch, "freqs": stream_angles(inv64)}
+    emb = assigned(model, forward, "emb", values)
+    ns = namespace(torch)
+    define(model, model.function("rotate_half"), ns)
+    apply = define(model, model.function("apply_multimodal_rotary_pos_emb"), ns)
+    q, k = inputs("bhsd", 128, generator)
+    return dict(
+        name="qwen2_vl",
+        note="Qwen2-VL-7B-Instruct's config.json: head 3584 / 28 = 128, mrope_section"
+        " [16, 24, 24]; positions are the t, h and w streams.",
+        config=config,
+        order="bhsd",
+        positions=STREAMS,
+        sources=[model, utils],
+        inv=(inv32, inv64),
+        q=q,
+        k=k,
+        out=apply(q.double(), k.double(), emb.cos(), emb.sin(), [16, 24, 24]),
+    )
+
+
+def qwen3_vl(sources, generator):
+    config = {
+        "model_type": "qwen3_vl",
+        "text_config": {
+            "model_type": "qwen3_vl_text",
+            "head_dim": 128,
+            "hidden_size": 4096,
+            "num_attention_heads": 32,
+            "max_position_embeddings": 262144,
+            "rope_parameters": {
+                "rope_type": "default",
+                "rope_theta": 5000000,
+                "mrope_interleaved": True,
+                "mrope_section": [24, 20, 20],
+            },
+        },
+    }
+    model = sources["qwen3_vl"]
+    cls = "Qwen3VLTextRotaryEmbedding"
+    inv32, inv64 = class_rope_parameters(
+        model,
+        cls,
+        config_of(
+            rope_parameters={"rope_type": "default", "rope_theta": 5000000},
+            head_dim=128,
+            hidden_size=4096,
+            num_attention_heads=32,
+        ),
+        bound=False,
+    )
+    ns = namespace(torch)
+    interleave = define(model, model.method(cls, "apply_interleaved_mrope"), ns)
+    # The forward's freqs = self.apply_interleaved_mrope(freqs, self.mrope_section)
+    freqs = interleave(None, stream_angles(inv64), [24, 20, 20])
+    forward = model.method(cls, "forward")
+    emb = assigned(model, forward, "emb", {"torch": torch, "freqs": freqs})
+    define(model, model.function("rotate_half"), ns)
+    apply = define(model, model.function("apply_rotary_pos_emb"), ns)
+    q, k = inputs("bhsd", 128, generator)
+    return dict(
+        name="qwen3_vl",
+        note="Qwen3-VL-8B's text_config: head_dim 128, mrope_section [24, 20, 20],"
+        " interleaved; positions are the t, h and w streams.",
+        config=config,
+        order="bhsd",
+        positions=STREAMS,
+        sources=[model],
+        inv=(inv32, inv64),
+        q=q,
+        k=k,
+        out=apply(q.double(), k.double(), emb.cos(), emb.sin()),
+    )
+
+
 FAMILIES = [
     llama,
     gptj,
@@ -775,6 +880,8 @@ FAMILIES = [
     llama4,
     deepseek_v2,
     deepseek_v3,
+    qwen2_vl,
+    qwen3_vl,
 ]
 NAMES = ["rope_utils"] + [f.__name__ for f in FAMILIES]
 
@@ -800,7 +907,7 @@ def write(vector):
         "config": vector["config"],
         "order": vector["order"],
         "heads": HEADS,
-        "positions": POSITIONS,
+        "positions": vector.get("positions", POSITIONS),
         "seed": SEED,
         "inverseFrequencies": float32s(vector["inv"][0]),
         "inverseFrequencies64": [float(v) for v in vector["inv"][1]],
