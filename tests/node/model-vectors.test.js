@@ -32,6 +32,8 @@ const FAMILIES = [
   "llama",
   "llama4",
   "phi",
+  "qwen2_vl",
+  "qwen3_vl",
   "stablelm",
 ];
 
@@ -75,7 +77,9 @@ for (const v of vectors) {
 
   test(`${v.family}: rope of fromConfig rotates q and k as the model does`, () => {
     const options = { ...fromConfig(v.config), heads: v.heads, order: v.order };
-    const dim = v.q.length / (v.heads * v.positions.length);
+    // Positions per token, or M-RoPE's { t, h, w } streams of them.
+    const tokens = (v.positions.t ?? v.positions).length;
+    const dim = v.q.length / (v.heads * tokens);
     // DeepSeek-V3's interleaving apply permutes the columns it returns:
     // column j is column outputPermutation[j] of the row rotated in place.
     const column = v.outputPermutation ?? [...Array(dim).keys()];
