@@ -273,7 +273,7 @@ test("the contrib operator's scale attribute changes nothing: the output is the 
 // present_key after the past ones. The head dim must be a multiple of 16.
 const GQA_HEAD = 32;
 const GQA_PAST = 10;
-async function gqaKeys(cache, past = GQA_PAST) {
+async function gqaKeys(cache, head = GQA_HEAD, past = GQA_PAST) {
   const session = await ort.InferenceSession.create(
     oneNodeModel({
       op: "GroupQueryAttention",
@@ -296,20 +296,20 @@ async function gqaKeys(cache, past = GQA_PAST) {
       attributes: { num_heads: 1, kv_num_heads: 1, do_rotary: 1 },
     }),
   );
-  const k = Float32Array.from(seededValues(GQA_HEAD, 11));
-  const token = (values) => new ort.Tensor("float32", values, [1, 1, GQA_HEAD]);
+  const k = Float32Array.from(seededValues(head, 11));
+  const token = (values) => new ort.Tensor("float32", values, [1, 1, head]);
   const empty = () =>
-    new ort.Tensor("float32", new Float32Array(past * GQA_HEAD), [
+    new ort.Tensor("float32", new Float32Array(past * head), [
       1,
       1,
       past,
-      GQA_HEAD,
+      head,
     ]);
   try {
     const { present_key: present } = await session.run({
-      query: token(Float32Array.from(seededValues(GQA_HEAD, 12))),
+      query: token(Float32Array.from(seededValues(head, 12))),
       key: token(k),
-      value: token(new Float32Array(GQA_HEAD).fill(1)),
+      value: token(new Float32Array(head).fill(1)),
       past_key: empty(),
       past_value: empty(),
       seqlens_k: new ort.Tensor("int32", Int32Array.of(past), [1]),
@@ -321,7 +321,7 @@ async function gqaKeys(cache, past = GQA_PAST) {
       cos_cache: new ort.Tensor("float32", cache.cos, cache.shape),
       sin_cache: new ort.Tensor("float32", cache.sin, cache.shape),
     });
-    return { k, rotated: Array.from(present.data.subarray(past * GQA_HEAD)) };
+    return { k, rotated: Array.from(present.data.subarray(past * head)) };
   } finally {
     await session.release();
   }
@@ -354,7 +354,7 @@ test("GroupQueryAttention takes its rotary dim from the cache: a partial-rotary 
   assert.ok(maxDiff(rotated, Array.from(everyColumn)) <= ULP.float32);
 });
 
-test("GroupQueryAttention refuses a cache wider than head dim / 2 or of a width not a multiple of 8, and one of fewer rows than the sequence", async () => {
+test("GroupQueryAttention refuses a cache wider than head dim / 2 or of a width not a multiple of 8, one of fewer rows than the sequence, and a head dim not a multiple of 16", async () => {
   const refusals = [
     [ropeCache({ dim: 2 * GQA_HEAD, positions: ROWS }), /dimension 1/],
     [
@@ -366,4 +366,10 @@ test("GroupQueryAttention refuses a cache wider than head dim / 2 or of a width 
   ];
   for (const [cache, message] of refusals)
     await assert.rejects(gqaKeys(cache), message);
+  // A head dim of 24: a cache of 8 (rotaryDim 16) would fit the rule above.
+  const cache = ropeCache({ dim: 24, rotaryDim: 16, positions: ROWS });
+  await assert.rejects(
+    gqaKeys(cache, 24),
+    /head_size shall be a multiple of 16/,
+  );
 });
