@@ -95,6 +95,10 @@ function everyFunction(options, positions) {
   plan.dispose();
   cachePlan.dispose();
   tablePlan.dispose();
+  // A plan's call is the one-shot call, bit for bit.
+  assert.deepEqual(results["a rope plan"], results.rope);
+  assert.deepEqual(results["a cache plan"], results.ropeCache);
+  assert.deepEqual(results["a table plan"], results.table);
   return results;
 }
 
@@ -225,6 +229,22 @@ test("a tensor's positions and M-RoPE's streams: the largest of all of them", ()
   assert.ok(Math.abs(streams[0] - Math.cos(dynamicAngle(3, 0, 101))) < 1e-12);
   assert.ok(Math.abs(streams[3] - Math.cos(dynamicAngle(100, 3, 101))) < 1e-12);
   assert.ok(maxDiff(split(streams, 1, 8).cos, cache.cos) < 1e-15);
+});
+
+test("rows past one block (1 MiB) take the sequence of the whole call", () => {
+  // 20001 float64 rows of 8: positions 0 … 20000, seqLen 20001 > 1024.
+  const n = 20001;
+  const positions = Float64Array.from({ length: n }, (_, j) => j);
+  const rows = unitRows(n, 8);
+  const turned = rope(rows, positions, LONGROPE);
+  const plan = createRope(LONGROPE);
+  assert.deepEqual(plan.apply(rows, positions), turned);
+  plan.dispose();
+  for (const p of [0, 1023, 16383, 16384, 20000])
+    for (let i = 0; i < 4; i++) {
+      const want = LONGROPE_ATTENTION * Math.cos(longropeAngle(p, i, n));
+      assert.ok(Math.abs(turned[p * 8 + i] - want) < 1e-12, `p ${p} i ${i}`);
+    }
 });
 
 test("every cache result carries the same warning, the plan's rows too", () => {
