@@ -241,8 +241,7 @@ function scheduleOf(options, defaultOddDim) {
 // The frequencies of a prepared schedule, JS-owned, computed by the C core
 // once per schedule: { omega, attention, warnings }, where attention is the
 // attention factor of a RoPE scaling (1 without), which multiplies cos and
-// sin.
-// `largest`, a call's largest position, sets the sequence length of a
+// sin. `largest`, a call's largest position, sets the sequence length of a
 // dynamic or longrope scaling given none (ropeFrequenciesAt).
 export function scheduleFrequencies(prepared, largest = -Infinity) {
   if (prepared.explicit !== null)
