@@ -306,7 +306,8 @@ function forWholeSequence(options, largest, scheduleOf = (o) => o) {
     ? options
     : { ...options, scaling: { ...scaling, seqLen: Math.floor(largest) + 1 } };
   try {
-    warn(ropeCache({ ...scheduleOf(options), positions: [largest] }).warnings);
+    const atLargest = { positions: [largest], start: undefined };
+    warn(ropeCache({ ...scheduleOf(options), ...atLargest }).warnings);
     ropeCache({ ...scheduleOf(whole), positions: 1 });
   } catch {
     // A scaling without a sequence length, or options the calls below

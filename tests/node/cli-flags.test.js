@@ -262,6 +262,17 @@ test("without --seq-len, the library's warning is on standard error, and a table
   );
   assert.equal(rope.status, 0, rope.stderr);
   assert.match(rope.stderr, warning);
+  // From --start 10: positions 10 … 110, seqLen 111 in every block.
+  const base111 = 10000 * (2 * (111 / 16) - 1) ** (8 / 6);
+  const [started] = cache(
+    ...["--dim", "8", "--positions", "101", "--start", "10"],
+    ...["--block-rows", "16", "--scaling", JSON.stringify(dynamic)],
+  );
+  close(
+    [0, 15, 16, 100].map((row) => started[row]),
+    [10, 25, 26, 110],
+    (p, i) => Math.cos(p * base111 ** (-(2 * i) / 8)),
+  );
   // Given --seq-len, or within the context, no warning.
   for (const args of [
     ["--positions", "101", "--seq-len", "101"],
