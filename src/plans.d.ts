@@ -41,7 +41,9 @@ export interface RopeCall<Out> {
 export interface RopePlan {
   /**
    * Equals `rope(vectors, positions, { ...options, ...perCall })` bit for
-   * bit, where `options` are the plan's.
+   * bit, where `options` are the plan's. A dynamic or longrope scaling with
+   * seqLen is fixed when the plan is made; without, each call's largest
+   * position + 1 decides its frequencies, as in the one-shot call.
    */
   apply<
     Rows extends ArrayLike<number>,
@@ -102,7 +104,9 @@ export interface TableCall<Out> {
 export interface TablePlan<D extends DType = "float32"> {
   /**
    * Equals `table({ ...options, positions, ...perCall })` bit for bit,
-   * where `options` are the plan's.
+   * where `options` are the plan's. A dynamic or longrope scaling with
+   * seqLen is fixed when the plan is made; without, each call's largest
+   * position + 1 decides its frequencies, as in the one-shot call.
    */
   rows<Out extends TableArray<D> = TableArray<D>>(
     positions: number | ArrayLike<number> | BigInt64Array | BigUint64Array,
@@ -149,7 +153,9 @@ export interface RopeCacheCall<Out> {
 export interface RopeCachePlan<D extends RopeDType = "float32"> {
   /**
    * Equals `ropeCache({ ...options, positions, ...perCall })` bit for bit,
-   * where `options` are the plan's.
+   * where `options` are the plan's. A dynamic or longrope scaling with
+   * seqLen is fixed when the plan is made; without, each call's largest
+   * position + 1 decides its frequencies, as in the one-shot call.
    */
   rows(
     positions: RopePositions,

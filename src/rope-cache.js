@@ -2,12 +2,7 @@
 // consume, at counts, lists or M-RoPE's streams of positions; `ropeCache`
 // computes one, `createRopeCache` keeps its options for the rows of a growing
 // KV cache. The C core computes; this file reads, checks and copies.
-import {
-  CACHE_DTYPES,
-  CACHE_LAYOUTS,
-  ROPE_PARAMETER_SLOTS,
-  ROPE_TYPES,
-} from "sinusoidal-pe-constants";
+import { CACHE_DTYPES, CACHE_LAYOUTS } from "sinusoidal-pe-constants";
 import * as kernels from "./core.js";
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
@@ -25,7 +20,7 @@ import {
   typeError,
   write,
 } from "./options.js";
-import { cachedRopeFrequencies, ropeSpec } from "./schedule.js";
+import { ropeFrequenciesAt, ropeSpec } from "./schedule.js";
 
 // The cache layouts in the words of table's `layout` and rope's `pairing`:
 // "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
@@ -47,48 +42,6 @@ function largestOf(lists) {
 }
 
 const ARRAYS = [Float32Array, Float64Array, Uint16Array];
-
-// The rope types whose frequencies depend on the sequence length.
-const FOLLOWS_SEQUENCE = ["dynamic", "longrope"];
-const SEQ_LEN_SLOT = ROPE_PARAMETER_SLOTS.indexOf("seqLen");
-
-/**
- * A cache's sequence length when the caller gave none: the largest position
- * + 1, as transformers' forward takes max(position_ids) + 1 for dynamic and
- * longrope. Sets it in `spec` and returns the warning to give when it
- * changes the frequencies (beyond the original context), or null.
- */
-export function followSequence(spec, largest) {
-  const name = ROPE_TYPES[spec.type];
-  const scaling = spec.given.scaling;
-  if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
-    return { spec, warning: null };
-  if (!(largest >= 0)) return { spec, warning: null };
-  // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
-  const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
-  // The call's own spec: a plan's stays as it was made.
-  const params = spec.params.slice();
-  params[SEQ_LEN_SLOT] = seqLen;
-  const followed = {
-    ...spec,
-    params,
-    present: spec.present | (1 << SEQ_LEN_SLOT),
-    given: { ...spec.given, scaling: { ...scaling, seqLen } },
-  };
-  const original =
-    name === "longrope"
-      ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
-      : scaling.maxPositionEmbeddings;
-  if (!(seqLen > original)) return { spec: followed, warning: null };
-  const effect =
-    name === "longrope"
-      ? "the long factors are used"
-      : "the base grows with it";
-  return {
-    spec: followed,
-    warning: `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`,
-  };
-}
 
 /**
  * cos and sin caches, rows of positions: "compact" [n, dim/2], "halves"
@@ -176,16 +129,16 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     });
     ({ count, start, values: positions } = rows);
   }
-  const { spec, warning } = followSequence(
-    cache.spec,
+  const largest =
     count === 0
       ? -Infinity
       : streams !== null
         ? largestOf(streams)
         : positions !== null
           ? largestOf([positions])
-          : start + count - 1,
-  );
+          : start + count - 1;
+  const frequencies = ropeFrequenciesAt(cache.spec, largest, "ropeCache");
+  const { spec } = cache;
   const width = ROPE_LAYOUTS[layout] === "compact" ? spec.dim / 2 : spec.dim;
   const shape = [count, width];
   const bytes = count * width * ARRAYS[dtype].BYTES_PER_ELEMENT;
@@ -197,11 +150,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     );
   const out = cacheOut(outOption, ARRAYS[dtype], count * width);
   const { Typed } = out;
-  const frequencies = cachedRopeFrequencies(spec, "ropeCache");
-  const warnings =
-    warning === null
-      ? frequencies.warnings.slice()
-      : [...frequencies.warnings, warning];
+  const warnings = frequencies.warnings.slice();
 
   const where = { api: "ropeCache", given: spec.given };
   return withScratch((scratch) => {

@@ -34,7 +34,7 @@ export type RopeScaling =
   | { type: "default" }
   /** w_i / factor. */
   | { type: "linear"; factor: number }
-  /** NTK-aware: base · (factor·L/max − (factor − 1))^(dim/(dim−2)), L = max(seqLen, maxPositionEmbeddings). A cache without seqLen takes its largest position + 1, as transformers' forward does. */
+  /** NTK-aware: base · (factor·L/max − (factor − 1))^(dim/(dim−2)), L = max(seqLen, maxPositionEmbeddings). Without seqLen, rope, table and ropeCache (and their plans) take a call's largest position + 1, as transformers' forward does. */
   | {
       type: "dynamic";
       factor: number;
@@ -54,7 +54,7 @@ export type RopeScaling =
       mscaleAllDim?: number;
       truncate?: boolean;
     }
-  /** LongRoPE: w_i / longFactor[i] when seqLen > the original length (originalMaxPositionEmbeddings, else maxPositionEmbeddings), else / shortFactor[i]; factor defaults to maxPositionEmbeddings / originalMaxPositionEmbeddings; attentionFactor defaults to sqrt(1 + ln(factor)/ln(original)). A cache without seqLen takes its largest position + 1, as transformers' forward does. */
+  /** LongRoPE: w_i / longFactor[i] when seqLen > the original length (originalMaxPositionEmbeddings, else maxPositionEmbeddings), else / shortFactor[i]; factor defaults to maxPositionEmbeddings / originalMaxPositionEmbeddings; attentionFactor defaults to sqrt(1 + ln(factor)/ln(original)). Without seqLen, rope, table and ropeCache (and their plans) take a call's largest position + 1, as transformers' forward does. */
   | {
       type: "longrope";
       shortFactor: ArrayLike<number>;

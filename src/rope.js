@@ -30,6 +30,7 @@ import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
 import { memoryBuffer, Reservation, withScratch } from "./core.js";
 import { CACHE_DTYPES, MAX_COUNT, PAIRINGS } from "sinusoidal-pe-constants";
 import {
+  followsFrom,
   prepare,
   ropeDims,
   SCHEDULE_OPTIONS,
@@ -67,11 +68,15 @@ const ROWS = -1;
 /**
  * A plan's options, read and resolved once: every field is a number, an
  * enum, a JS-owned array or the prepared schedule (which builds the values
- * a message quotes only for an error).
+ * a message quotes only for an error). `omega` and `attention` are the
+ * frequencies within the original context; a dynamic or longrope scaling
+ * given no seqLen follows a call's positions from `followsFrom` on.
  */
 class RopeSpec {
   constructor(dim, rotary, prepared, pairing, order, heads, batch) {
     const { omega, attention } = scheduleFrequencies(prepared);
+    this.followsFrom =
+      prepared.rope === null ? Infinity : followsFrom(prepared.rope);
     this.dim = dim;
     this.rotary = rotary;
     this.pairs = rotary / 2;
@@ -233,6 +238,19 @@ function tensorAngles(spec, lists, seq) {
   return angles;
 }
 
+// The frequencies of a call whose positions give these angles: the plan's,
+// unless the call's sequence reaches past the original context of a
+// scaling that follows it.
+function callFrequencies(spec, angles) {
+  if (spec.followsFrom === Infinity) return spec;
+  let largest = -Infinity;
+  if (typeof angles === "number") largest = angles;
+  else for (const p of angles) if (p > largest) largest = p;
+  return largest >= spec.followsFrom
+    ? scheduleFrequencies(spec.prepared, largest)
+    : spec;
+}
+
 // M-RoPE positions { t, h, w } for rows (one of each per row): the rows'
 // positions in groups of three.
 function rowStreams(streams, count) {
@@ -285,7 +303,10 @@ function run(spec, vectors, positions, perCall, memory) {
   } else angles = perRow(plain, count, "positions");
   const dtype = CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]);
   const result = out ?? new Typed(count * spec.dim);
+  const { omega, attention } = callFrequencies(spec, angles);
   const call = { rows, result, count, angles, width, seq, dtype, Typed };
+  call.omega = omega;
+  call.attention = attention;
   if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= BLOCK_BYTES)
     return runWhole(spec, call, memory);
   return turnRows({
@@ -301,9 +322,9 @@ function run(spec, vectors, positions, perCall, memory) {
     name: "positions",
     api: spec.prepared.api,
     out: result,
-    omega: spec.omega,
+    omega,
     scale: spec.scale,
-    kernel: (chunk) => turn(spec, chunk, dtype),
+    kernel: (chunk) => turn(spec, chunk, dtype, attention),
     setup: (scratch) => {
       if (width === 1) return 0;
       const pointer = scratch(spec.pairs, "M-RoPE streams");
@@ -314,9 +335,9 @@ function run(spec, vectors, positions, perCall, memory) {
 }
 
 // One kernel call on a chunk in module memory: { data, count, repeat,
-// span, list, one, omega, streams }; `api` names the public function in a
-// refusal.
-function turn(spec, chunk, dtype, api = spec.prepared.api) {
+// span, list, one, omega, streams }, with the attention factor of its
+// frequencies; `api` names the public function in a refusal.
+function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
   const args = {
     api,
     given: spec.prepared,
@@ -335,7 +356,7 @@ function turn(spec, chunk, dtype, api = spec.prepared.api) {
     omega: chunk.omega,
     pairs: spec.pairs,
     scale: spec.scale,
-    amplitude: spec.attention,
+    amplitude: attention,
   };
   if (chunk.streams === 0) kernels.rope(args);
   else kernels.ropeStreams(args);
@@ -346,11 +367,8 @@ function turn(spec, chunk, dtype, api = spec.prepared.api) {
  * kernel call per sequence (the angles of each restart there), one copy
  * out.
  */
-function runWhole(
-  spec,
-  { rows, result, count, angles, width, seq, dtype, Typed },
-  memory,
-) {
+function runWhole(spec, call, memory) {
+  const { rows, result, count, angles, width, seq, dtype, Typed } = call;
   const { pairs, dim } = spec;
   const list = typeof angles !== "number";
   // The memory: the plan's frequencies and streams first (kept there
@@ -366,8 +384,9 @@ function runWhole(
   const streamsAt = omega + pairs * 8;
   const anglesAt = streamsAt + streamsBytes;
   const data = anglesAt + anglesBytes;
-  if (memory.fresh) {
-    new Float64Array(buffer, omega, pairs).set(spec.omega);
+  // Frequencies that follow the calls' sequences are written every call.
+  if (memory.fresh || spec.followsFrom !== Infinity) {
+    new Float64Array(buffer, omega, pairs).set(call.omega);
     if (spec.streams !== null)
       new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
   }
@@ -395,7 +414,7 @@ function runWhole(
     for (let b = 0; b < sequences; b++) {
       chunk.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
       if (list) chunk.list = anglesAt + ((b * angles.length) / sequences) * 8;
-      turn(spec, chunk, dtype);
+      turn(spec, chunk, dtype, call.attention);
     }
   } catch (error) {
     if (error.code === "ERR_POSITIONS")
@@ -511,6 +530,7 @@ function createRopeOf(options) {
         streams: 0,
       },
       0,
+      spec.attention,
       "createRope",
     );
   });

@@ -241,12 +241,13 @@ function scheduleOf(options, defaultOddDim) {
 // The frequencies of a prepared schedule, JS-owned, computed by the C core
 // once per schedule: { omega, attention, warnings }, where attention is the
 // attention factor of a RoPE scaling (1 without), which multiplies cos and
-// sin.
-export function scheduleFrequencies(prepared) {
+// sin. `largest`, a call's largest position, sets the sequence length of a
+// dynamic or longrope scaling given none (ropeFrequenciesAt).
+export function scheduleFrequencies(prepared, largest = -Infinity) {
   if (prepared.explicit !== null)
     return { omega: prepared.explicit, attention: 1, warnings: [] };
   if (prepared.rope !== null)
-    return cachedRopeFrequencies(prepared.rope, prepared.api);
+    return ropeFrequenciesAt(prepared.rope, largest, prepared.api);
   const p = prepared;
   return cachedFrequencies(
     scheduleKey([
@@ -502,6 +503,69 @@ export function cachedRopeFrequencies(spec, api) {
         };
       }),
   );
+}
+
+// The rope types whose frequencies depend on the sequence length.
+const FOLLOWS_SEQUENCE = ["dynamic", "longrope"];
+
+/**
+ * The smallest position from which a call's positions change a RoPE spec's
+ * frequencies: the original context of a dynamic or longrope scaling given
+ * no seqLen (a call reaching it is a sequence longer than that context),
+ * else Infinity.
+ */
+export function followsFrom(spec) {
+  const name = ROPE_TYPES[spec.type];
+  const { scaling } = spec.given;
+  if (!FOLLOWS_SEQUENCE.includes(name) || scaling.seqLen !== undefined)
+    return Infinity;
+  return name === "longrope"
+    ? (scaling.originalMaxPositionEmbeddings ?? scaling.maxPositionEmbeddings)
+    : scaling.maxPositionEmbeddings;
+}
+
+/**
+ * The one sequence-length rule of every function that takes positions: a
+ * dynamic or longrope spec given no seqLen takes the largest position + 1,
+ * as transformers' forward takes max(position_ids) + 1. Returns the spec of
+ * a call whose largest position is `largest` and the warning to give when
+ * that changes the frequencies (beyond the original context), or null.
+ */
+export function followSequence(spec, largest) {
+  const original = followsFrom(spec);
+  if (!(largest >= original)) return { spec, warning: null };
+  // Beyond 2^53 - 1 no length is exact; the angles refuse such positions.
+  const seqLen = Math.min(Math.floor(largest) + 1, Number.MAX_SAFE_INTEGER);
+  // The call's own spec: a plan's stays as it was made.
+  const params = spec.params.slice();
+  params[SLOT.seqLen] = seqLen;
+  const { scaling } = spec.given;
+  const effect =
+    ROPE_TYPES[spec.type] === "longrope"
+      ? "the long factors are used"
+      : "the base grows with it";
+  return {
+    spec: {
+      ...spec,
+      params,
+      present: spec.present | (1 << SLOT.seqLen),
+      given: { ...spec.given, scaling: { ...scaling, seqLen } },
+    },
+    warning: `scaling.seqLen is the largest position + 1 = ${seqLen}, beyond the original context of ${original}: ${effect}, as transformers does for a sequence this long (give scaling.seqLen to choose)`,
+  };
+}
+
+/**
+ * A RoPE spec's frequencies for a call whose largest position is
+ * `largest` (-Infinity: none), by followSequence's rule: { omega,
+ * attention, warnings }, the warnings those of the schedule and of the
+ * rule.
+ */
+export function ropeFrequenciesAt(spec, largest, api) {
+  const { spec: followed, warning } = followSequence(spec, largest);
+  const frequencies = cachedRopeFrequencies(followed, api);
+  if (warning === null) return frequencies;
+  return { ...frequencies, warnings: [...frequencies.warnings, warning] };
 }
 
 // Keys of RoPE schedules start with a number no other schedule has.

@@ -208,7 +208,11 @@ function run(p, positions, startOption, outOption, view) {
 
   const out = outArray(outOption, Typed, count * p.dim, { view });
   const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
-  const { omega: frequencyValues, attention } = scheduleFrequencies(p);
+  // The largest position sets the sequence length of a scaling that
+  // follows it.
+  let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
+  if (values !== null) for (const v of values) if (v > largest) largest = v;
+  const { omega: frequencyValues, attention } = scheduleFrequencies(p, largest);
   const amplitude = amplitudeOf(p, attention);
   const args = {
     api: p.api,

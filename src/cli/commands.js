@@ -134,12 +134,17 @@ function tableRows(options, positions) {
 }
 
 async function tableCommand({ values, format, output, blockRows }, names) {
-  const options = withSeqLen(
+  let options = withSeqLen(
     libraryOptions(values, TABLE_KEYS, names),
     values,
     names,
   );
   const positions = await positionsOption(values, names);
+  options = forWholeSequence(
+    options,
+    largestPosition(positions, options.start),
+    ({ dim, base, scaling }) => ({ dim, base, scaling }),
+  );
   const kind = options.dtype === "float64" ? "Float64Array" : "Float32Array";
   formatCheck(format, kind);
   const { rows, rowsAt } = tableRows(options, positions);
@@ -232,26 +237,25 @@ function largestPosition(positions, start = 0) {
     : -Infinity;
 }
 
-// A dynamic or longrope cache depends on the length of the sequence it
+// A dynamic or longrope schedule depends on the length of the sequence it
 // serves; without --seq-len the library takes it from the positions of one
 // call (the largest + 1, as transformers' max(position_ids) + 1). The
 // output is computed in blocks, so that length is given for the whole
 // output, where the scaling takes one (the library refuses it elsewhere).
-function forWholeSequence(options, largest) {
+// The library's warnings about the whole output, that rule's among them,
+// come from one call at its largest position, through `scheduleOf` (the
+// options ropeCache takes of the command's).
+function forWholeSequence(options, largest, scheduleOf = (o) => o) {
   const { scaling } = options;
-  if (
-    scaling === undefined ||
-    scaling === null ||
-    Object.hasOwn(scaling, "seqLen") ||
-    !(largest >= 0)
-  )
+  if (scaling === undefined || scaling === null || !(largest >= 0))
     return options;
-  const whole = {
-    ...options,
-    scaling: { ...scaling, seqLen: Math.floor(largest) + 1 },
-  };
+  const whole = Object.hasOwn(scaling, "seqLen")
+    ? options
+    : { ...options, scaling: { ...scaling, seqLen: Math.floor(largest) + 1 } };
   try {
-    ropeCache({ ...whole, positions: 1 });
+    const atLargest = { positions: [largest], start: undefined };
+    warn(ropeCache({ ...scheduleOf(options), ...atLargest }).warnings);
+    ropeCache({ ...scheduleOf(whole), positions: 1 });
   } catch {
     // A scaling without a sequence length, or options the calls below
     // refuse with the user's own values.

@@ -121,7 +121,8 @@ Table options (table, check)
                        model's rope_scaling as in its config.json (snake_case
                        keys and rope_type are accepted) or in camelCase
   --seq-len N          the sequence length a dynamic or longrope scaling is
-                       computed for (its seq_len), with --scaling or --config
+                       computed for (its seq_len; default: the largest
+                       position + 1, as transformers)
   --offsets K,K,…      check: offsets k of PE(p + k) = R(k)·PE(p)
                        (default 1,-1,100)
 

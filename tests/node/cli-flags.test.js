@@ -230,6 +230,73 @@ test("without --seq-len, a longrope cache in blocks is computed for the whole se
   );
 });
 
+test("without --seq-len, the library's warning is on standard error, and a table follows the whole sequence too", () => {
+  const dynamic = {
+    rope_type: "dynamic",
+    factor: 2,
+    max_position_embeddings: 16,
+  };
+  const warning =
+    /^sinusoidal-pe: warning: scaling\.seqLen is the largest position \+ 1 = 101, beyond the original context of 16: the base grows with it/;
+  // Dynamic NTK at L = 101: base · (2 · 101 / 16 − 1)^(8 / 6).
+  const base = 10000 * (2 * (101 / 16) - 1) ** (8 / 6);
+  const cos = (p, i) => Math.cos(p * base ** (-(2 * i) / 8));
+  const table = run(
+    ...["table", "--dim", "8", "--positions", "101", "--block-rows", "16"],
+    ...["--scaling", JSON.stringify(dynamic), "--layout", "halves"],
+    ...["--dtype", "float64", "--format", "json"],
+  );
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stderr, warning);
+  assert.equal(table.stderr.split("\n").length, 2, "one warning, once");
+  // [sin | cos] halves: the first block's rows too, at seqLen 101.
+  const rows = JSON.parse(table.stdout);
+  close(
+    [0, 5, 15, 16, 100].map((p) => rows[p].slice(4)),
+    [0, 5, 15, 16, 100],
+    cos,
+  );
+  const rope = run(
+    ...["rope-cache", "--dim", "8", "--positions", "101"],
+    ...["--scaling", JSON.stringify(dynamic), "--format", "csv"],
+  );
+  assert.equal(rope.status, 0, rope.stderr);
+  assert.match(rope.stderr, warning);
+  // From --start 10: positions 10 … 110, seqLen 111 in every block.
+  const base111 = 10000 * (2 * (111 / 16) - 1) ** (8 / 6);
+  const [started] = cache(
+    ...["--dim", "8", "--positions", "101", "--start", "10"],
+    ...["--block-rows", "16", "--scaling", JSON.stringify(dynamic)],
+  );
+  close(
+    [0, 15, 16, 100].map((row) => started[row]),
+    [10, 25, 26, 110],
+    (p, i) => Math.cos(p * base111 ** (-(2 * i) / 8)),
+  );
+  // Given --seq-len, or within the context, no warning.
+  for (const args of [
+    ["--positions", "101", "--seq-len", "101"],
+    ["--positions", "16"],
+  ]) {
+    const quiet = run(
+      ...["table", "--dim", "8", "--scaling", JSON.stringify(dynamic)],
+      ...[...args, "--format", "csv"],
+    );
+    assert.equal(quiet.status, 0, quiet.stderr);
+    assert.equal(quiet.stderr, "");
+  }
+  // What transformers only logs about the scaling itself, from a table.
+  const linear = run(
+    ...["table", "--dim", "8", "--positions", "4", "--format", "csv"],
+    ...["--scaling", '{"rope_type": "linear", "factor": 0.5}'],
+  );
+  assert.equal(linear.status, 0, linear.stderr);
+  assert.match(
+    linear.stderr,
+    /^sinusoidal-pe: warning: scaling\.factor is below 1/,
+  );
+});
+
 test("--seq-len reaches a --config's scaling, and is refused where none takes it", () => {
   const config = join(dir, "longrope.json");
   writeFileSync(

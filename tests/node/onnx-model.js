@@ -4,10 +4,13 @@
 
 const WIRE_VARINT = 0;
 const WIRE_BYTES = 2;
+const WIRE_FIXED32 = 5;
 
 // Element types of onnx.TensorProto.DataType.
-export const ELEMENT = { float: 1, int64: 7, float16: 10 };
-const ATTRIBUTE_INT = 2; // onnx.AttributeProto.AttributeType.INT
+export const ELEMENT = { float: 1, int32: 6, int64: 7, float16: 10 };
+// onnx.AttributeProto.AttributeType.
+const ATTRIBUTE_FLOAT = 1;
+const ATTRIBUTE_INT = 2;
 
 function varint(value) {
   const bytes = [];
@@ -38,17 +41,30 @@ const valueInfo = (name, element) => [
   ...bytes(2, bytes(1, int(1, element))),
 ];
 
-// AttributeProto { name = 1; i = 3; type = 20 }.
-const attribute = (name, value) => [
-  ...text(1, name),
-  ...int(3, value),
-  ...int(20, ATTRIBUTE_INT),
-];
+// A float as protobuf's fixed32: little-endian IEEE single.
+function float32(value) {
+  const le = new Uint8Array(4);
+  new DataView(le.buffer).setFloat32(0, value, true);
+  return [...le];
+}
+
+// AttributeProto { name = 1; f = 2; i = 3; type = 20 }: an integer, or
+// { float: x } for a float attribute.
+const attribute = (name, value) =>
+  typeof value === "object"
+    ? [
+        ...text(1, name),
+        ...key(2, WIRE_FIXED32),
+        ...float32(value.float),
+        ...int(20, ATTRIBUTE_FLOAT),
+      ]
+    : [...text(1, name), ...int(3, value), ...int(20, ATTRIBUTE_INT)];
 
 /**
  * The bytes of a model of one node: `op` in `domain` ("" for the ONNX
  * domain) at `opset`, its inputs and outputs as [name, element type] (an
- * empty name for an optional input left out), its integer attributes.
+ * empty name for an optional input left out), its attributes (integers, or
+ * { float: x }).
  */
 export function oneNodeModel({
   op,

@@ -229,3 +229,147 @@ test("a partial-rotary cache built from the whole head is refused by the ONNX op
   });
   assert.ok(maxDiff(Array.from(Y.data), Array.from(expected)) > 1e-3);
 });
+
+test("the contrib operator's scale attribute changes nothing: the output is the same bit for bit", async () => {
+  const options = { dim: HEAD_DIM, base: BASE };
+  const cache = ropeCache({ ...options, positions: ROWS });
+  const x = Float32Array.from(seededValues(HEADS * HEAD_DIM, 9));
+  const outputs = [];
+  for (const scale of [undefined, 0.5, 4]) {
+    const attributes = { interleaved: 0, num_heads: HEADS };
+    if (scale !== undefined) attributes.scale = { float: scale };
+    const session = await ort.InferenceSession.create(
+      oneNodeModel({
+        op: "RotaryEmbedding",
+        domain: "com.microsoft",
+        opset: 1,
+        inputs: [
+          ["X", ELEMENT.float],
+          ["position_ids", ELEMENT.int64],
+          ["cos_cache", ELEMENT.float],
+          ["sin_cache", ELEMENT.float],
+        ],
+        outputs: [["Y", ELEMENT.float]],
+        attributes,
+      }),
+    );
+    const { Y } = await session.run({
+      X: new ort.Tensor("float32", x, [1, 1, HEADS * HEAD_DIM]),
+      position_ids: new ort.Tensor("int64", BigInt64Array.of(5n), [1, 1]),
+      cos_cache: new ort.Tensor("float32", cache.cos, cache.shape),
+      sin_cache: new ort.Tensor("float32", cache.sin, cache.shape),
+    });
+    await session.release();
+    outputs.push(Array.from(Y.data));
+  }
+  const expected = rope(x, 5, { ...options, heads: HEADS, order: "bshd" });
+  assert.ok(maxDiff(outputs[0], Array.from(expected)) <= ULP.float32);
+  assert.deepEqual(outputs[1], outputs[0]);
+  assert.deepEqual(outputs[2], outputs[0]);
+});
+
+// GroupQueryAttention with do_rotary: the keys of one new token, rotated at
+// position `past` (the KV cache's length, seqlens_k), come back in
+// present_key after the past ones. The head dim must be a multiple of 16.
+const GQA_HEAD = 32;
+const GQA_PAST = 10;
+async function gqaKeys(cache, head = GQA_HEAD, past = GQA_PAST) {
+  const session = await ort.InferenceSession.create(
+    oneNodeModel({
+      op: "GroupQueryAttention",
+      domain: "com.microsoft",
+      opset: 1,
+      inputs: [
+        ...["query", "key", "value", "past_key", "past_value"].map((name) => [
+          name,
+          ELEMENT.float,
+        ]),
+        ["seqlens_k", ELEMENT.int32],
+        ["total_sequence_length", ELEMENT.int32],
+        ["cos_cache", ELEMENT.float],
+        ["sin_cache", ELEMENT.float],
+      ],
+      outputs: ["output", "present_key", "present_value"].map((name) => [
+        name,
+        ELEMENT.float,
+      ]),
+      attributes: { num_heads: 1, kv_num_heads: 1, do_rotary: 1 },
+    }),
+  );
+  const k = Float32Array.from(seededValues(head, 11));
+  const token = (values) => new ort.Tensor("float32", values, [1, 1, head]);
+  const empty = () =>
+    new ort.Tensor("float32", new Float32Array(past * head), [
+      1,
+      1,
+      past,
+      head,
+    ]);
+  try {
+    const { present_key: present } = await session.run({
+      query: token(Float32Array.from(seededValues(head, 12))),
+      key: token(k),
+      value: token(new Float32Array(head).fill(1)),
+      past_key: empty(),
+      past_value: empty(),
+      seqlens_k: new ort.Tensor("int32", Int32Array.of(past), [1]),
+      total_sequence_length: new ort.Tensor(
+        "int32",
+        Int32Array.of(past + 1),
+        [1],
+      ),
+      cos_cache: new ort.Tensor("float32", cache.cos, cache.shape),
+      sin_cache: new ort.Tensor("float32", cache.sin, cache.shape),
+    });
+    return { k, rotated: Array.from(present.data.subarray(past * head)) };
+  } finally {
+    await session.release();
+  }
+}
+
+test("GroupQueryAttention turns the new keys by ropeCache's caches, whole head or partial rotary", async () => {
+  for (const rotaryDim of [GQA_HEAD, GQA_HEAD / 2]) {
+    const options = { dim: GQA_HEAD, rotaryDim, base: BASE };
+    const { k, rotated } = await gqaKeys(
+      ropeCache({ ...options, positions: ROWS }),
+    );
+    const expected = rope(k, GQA_PAST, options);
+    assert.ok(
+      maxDiff(rotated, Array.from(expected)) <= ULP.float32,
+      `rotaryDim ${rotaryDim}`,
+    );
+  }
+});
+
+test("GroupQueryAttention takes its rotary dim from the cache: a partial-rotary model given a whole-head cache turns every column, silently", async () => {
+  const whole = ropeCache({ dim: GQA_HEAD, base: BASE, positions: ROWS });
+  const { k, rotated } = await gqaKeys(whole);
+  const partial = rope(k, GQA_PAST, {
+    dim: GQA_HEAD,
+    rotaryDim: GQA_HEAD / 2,
+    base: BASE,
+  });
+  assert.ok(maxDiff(rotated, Array.from(partial)) > 1e-2);
+  const everyColumn = rope(k, GQA_PAST, { dim: GQA_HEAD, base: BASE });
+  assert.ok(maxDiff(rotated, Array.from(everyColumn)) <= ULP.float32);
+});
+
+test("GroupQueryAttention refuses a cache wider than head dim / 2 or of a width not a multiple of 8, one of fewer rows than the sequence, and a head dim not a multiple of 16", async () => {
+  const refusals = [
+    [ropeCache({ dim: 2 * GQA_HEAD, positions: ROWS }), /dimension 1/],
+    [
+      ropeCache({ dim: GQA_HEAD, rotaryDim: 8, positions: ROWS }),
+      /dimension 1/,
+    ],
+    // Rows from 0: the sequence is past + 1 = 11 long.
+    [ropeCache({ dim: GQA_HEAD, positions: GQA_PAST }), /dimension 0/],
+  ];
+  for (const [cache, message] of refusals)
+    await assert.rejects(gqaKeys(cache), message);
+  // A head dim of 24: a cache of 8 (rotaryDim 16) would fit the rule above.
+  const cache = ropeCache({ dim: 24, rotaryDim: 16, positions: ROWS });
+  await assert.rejects(
+    gqaKeys(cache, 24),
+    /head_size shall be a multiple of 16/,
+  );
+});

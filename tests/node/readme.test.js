@@ -4,7 +4,9 @@
 // shell blocks run their command-line calls and name make targets that
 // exist (an `npm install` names this package); Python blocks run on the
 // files those calls wrote; the embedding
-// snippet is the one the browser tests load. A block marked
+// snippet is the one the browser tests load. The files a block reads from
+// disk, as a user's script would (a config.json, a model), are written
+// beside it first (doc-files.js). A block marked
 // `<!-- browser -->` needs a page (location, bundler assets), one marked
 // `<!-- package -->` the installed package (CommonJS): its script is
 // syntax-checked here and runs as written in the package tests.
@@ -21,6 +23,7 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseClaim } from "./readme-claims.js";
+import { documentFiles } from "./doc-files.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const DOCUMENTS = [
@@ -41,6 +44,8 @@ const CLAIMS = pathToFileURL(join(root, "tests/node/readme-claims.js")).href;
 const project = join(root, "build/readme-blocks");
 rmSync(project, { recursive: true, force: true });
 mkdirSync(project, { recursive: true });
+for (const [name, bytes] of Object.entries(documentFiles(root)))
+  writeFileSync(join(project, name), bytes);
 
 function codeBlocks(markdown, document) {
   const blocks = [];
