@@ -393,12 +393,31 @@ function fromConfigOf(config, options = {}) {
     ruleType = model.text;
     model = modelOf(ruleType);
   }
-  if (model?.vision !== undefined)
+  if (model?.elsewhere !== undefined)
     throw typeError(
-      `config of model type ${show(modelType)} has no RoPE on token positions: its RoPE turns ${model.vision}, which fromConfig does not read`,
+      `config of model type ${show(modelType)} has no RoPE on token positions: its RoPE turns ${model.elsewhere}, which fromConfig does not read`,
       typeNode.at("model_type"),
       "ERR_NO_ROPE",
     );
+  // A model of several parts whose language model sits deeper than
+  // text_config: that part's config is the one to read.
+  if (model?.nested !== undefined && textConfig === undefined)
+    throw typeError(
+      `config of model type ${show(modelType)} keeps its language model's RoPE in "${model.nested}": pass that part of the config`,
+      model.nested,
+      "ERR_NOT_APPLICABLE",
+    );
+  // A model whose attention rotates only when a field says so.
+  if (model?.ropeWhen !== undefined) {
+    const [key, on, fallback] = model.ropeWhen;
+    const value = c.get(key) ?? fallback;
+    if (value !== on)
+      throw typeError(
+        `config of model type ${show(modelType)} has "${c.at(key)}" ${show(value)}: its attention uses RoPE only when it is ${show(on)}`,
+        c.at(key),
+        "ERR_NO_ROPE",
+      );
+  }
   // What fromConfig assumes of a model type outside the census, said once.
   const assumed = [];
   // Where each option comes from: named in the errors of its values.
@@ -545,17 +564,21 @@ function fromConfigOf(config, options = {}) {
       );
   }
 
-  // The head dim: DeepSeek's rope part, Gemma 4's global head, head_dim,
-  // or hidden_size / num_attention_heads (GPT-J's n_embd / n_head).
+  // The head dim: DeepSeek's rope part, Gemma 4's global head, head_dim
+  // (JetMoE's kv_channels), the class default, or hidden_size /
+  // num_attention_heads (GPT-J's n_embd / n_head).
   let dim;
   const headKey = [
     "qk_rope_head_dim",
     ...(layerType === "full_attention" ? ["global_head_dim"] : []),
-    "head_dim",
+    model?.headDimField ?? "head_dim",
   ].find((k) => c.has(k));
   if (headKey !== undefined) {
     dim = numberField(c, headKey);
     from("dim", c.at(headKey));
+  } else if (model?.headDim !== undefined) {
+    dim = model.headDim;
+    from("dim", `the default head_dim of model type "${ruleType}"`, undefined);
   } else {
     // GPT-J and CodeGen name them n_embd and n_head.
     const hiddenKey =
@@ -738,6 +761,10 @@ function fromConfigOf(config, options = {}) {
     from("mropeInterleaved", rope.at("mrope_interleaved"));
   }
 
+  if (model?.reversed)
+    warnings.push(
+      `model type "${ruleType}" turns each pair the other way (its rotate_half gives (x2, -x1)): its rotation at position p is rope's at -p, so pass negated positions`,
+    );
   if (assumed.length > 0)
     warnings.push(
       `${modelType === undefined ? "config has no model_type" : `model type ${show(modelType)} is not in fromConfig's census of transformers' RoPE models`}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,

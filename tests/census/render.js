@@ -11,22 +11,29 @@ const END = "<!-- census: end -->";
 const kindOf = (m) =>
   m.none !== undefined
     ? "none"
-    : m.vision !== undefined
-      ? "vision"
-      : m.text !== undefined
+    : m.elsewhere !== undefined
+      ? "elsewhere"
+      : m.text !== undefined || m.nested !== undefined
         ? "wrapper"
         : "rope";
 
-const cell = (text) => String(text).replaceAll("|", "\\|").replaceAll("\n", " ");
+const cell = (text) =>
+  String(text).replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function rotation(m) {
   const kind = kindOf(m);
   if (kind === "none") return `none: ${m.none}`;
-  if (kind === "vision") return `vision only: ${m.vision}`;
+  if (kind === "elsewhere") return `not on tokens: ${m.elsewhere}`;
+  if (m.nested !== undefined) return `its language model's, in \`${m.nested}\``;
   if (kind === "wrapper") return `its text model's: \`${m.text}\``;
-  const pairs = m.interleaveFlag
-    ? `interleaved while \`${m.interleaveFlag[0]}\` (default ${m.interleaveFlag[1]}), else halves`
-    : (m.pairing ?? "halves");
+  let pairs = m.interleaveFlag
+    ? `adjacent pairs while \`${m.interleaveFlag[0]}\` (default ${m.interleaveFlag[1]}), else halves`
+    : m.pairing === "interleaved"
+      ? "adjacent pairs"
+      : "halves";
+  if (m.reversed) pairs += ", turned by −θ";
+  if (m.ropeWhen !== undefined)
+    pairs += `, only while \`${m.ropeWhen[0]}\` is ${JSON.stringify(m.ropeWhen[1])}`;
   return m.mrope === undefined
     ? pairs
     : `${pairs}; M-RoPE ${m.mrope === "interleaved" ? "interleaved (Qwen3-VL)" : "in sections (Qwen2-VL)"}`;
@@ -43,10 +50,23 @@ function defaults(m) {
   return parts.join(", ");
 }
 
+// The head dim and the rotated part, in the fields fromConfig reads.
+function dims(m) {
+  if (kindOf(m) !== "rope") return "";
+  const head = `${m.headDimField ?? "head_dim"}, else ${m.headDim !== undefined ? m.headDim : "hidden_size / num_attention_heads"}`;
+  const part =
+    m.rotaryDim !== undefined
+      ? "first rotary_dim"
+      : m.partial !== undefined
+        ? "first int(d · partial_rotary_factor)"
+        : "all (or int(d · partial_rotary_factor))";
+  return `${head} · ${part}`;
+}
+
 /** The census section of docs/models.md. */
 export function renderCensus() {
   const types = Object.keys(MODELS).sort();
-  const kinds = { rope: 0, wrapper: 0, vision: 0, none: 0 };
+  const kinds = { rope: 0, wrapper: 0, elsewhere: 0, none: 0 };
   let adjacent = 0;
   for (const type of types) {
     const m = MODELS[type];
@@ -57,21 +77,27 @@ export function renderCensus() {
     START,
     "",
     `${types.length} model types: ${kinds.rope} rotate token positions (${adjacent} of them adjacent pairs), ` +
-      `${kinds.wrapper} keep RoPE in a text model, ${kinds.vision} rotate image or video patches only, ` +
+      `${kinds.wrapper} keep RoPE in a language model of theirs, ${kinds.elsewhere} rotate image, video or audio frames only, ` +
       `${kinds.none} have no RoPE. Read from ${SOURCES.repository}, ${SOURCES.where}.`,
     "",
-    "| model type | rotation | class defaults | head dim · rotated part | layers | read from |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| model type | rotation | class defaults | head dim · rotated part | layers | note | read from |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const type of types) {
     const m = MODELS[type];
     const s = SOURCES.models[type] ?? {};
     const read =
-      s.modeling === undefined
+      s.modeling === undefined && s.configuration === undefined
         ? (s.read ?? "")
-        : `\`${s.dir ?? type}\` ${s.modeling}${s.v5 === false ? " (pre-v5)" : ""}`;
+        : [
+            s.modeling && `modeling ${s.modeling}`,
+            s.configuration && `configuration ${s.configuration}`,
+          ]
+            .filter(Boolean)
+            .join(", ") +
+          ` (\`${s.dir ?? type}\`${s.v5 === false ? ", before v5" : ""})`;
     lines.push(
-      `| \`${type}\` | ${cell(rotation(m))} | ${cell(defaults(m))} | ${cell(s.dims ?? "")} | ${cell(s.layers ?? "")} | ${cell(read)} |`,
+      `| \`${type}\` | ${cell(rotation(m))} | ${cell(defaults(m))} | ${cell(dims(m))} | ${cell(s.layers ?? "")} | ${cell(s.note ?? "")} | ${cell(read)} |`,
     );
   }
   lines.push("", END);
@@ -84,7 +110,8 @@ const page = fileURLToPath(new URL("../../docs/models.md", import.meta.url));
 export function withCensus(text, section) {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error("docs/models.md has no census markers");
+  if (start < 0 || end < start)
+    throw new Error("docs/models.md has no census markers");
   return text.slice(0, start) + section + text.slice(end + END.length);
 }
 

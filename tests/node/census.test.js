@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fromConfig, init, ropeFrequencies } from "../../dist/index.js";
+import { MODELS } from "../../src/models.js";
+import { readPage, renderCensus, withCensus } from "../census/render.js";
 
 await init();
 
@@ -180,5 +182,122 @@ test("what the source computes but logs reaches fromConfig's warnings", () => {
     read.warnings,
     ropeFrequencies(read).warnings,
     "the same words as ropeFrequencies",
+  );
+});
+
+test("docs/models.md holds the census as src/models.js has it", () => {
+  const page = readPage();
+  assert.equal(
+    withCensus(page, renderCensus()),
+    page,
+    "run node tests/census/render.js",
+  );
+});
+
+// What a row says fromConfig reads from a config that leaves everything
+// but the shape to the class: its pairing, base, head dim and rotated part.
+function expected(row) {
+  const dim = row.headDimField !== undefined ? 96 : (row.headDim ?? 160);
+  const pairing = row.interleaveFlag
+    ? row.interleaveFlag[1]
+      ? "interleaved"
+      : "halves"
+    : (row.pairing ?? "halves");
+  const rotaryDim =
+    row.rotaryDim ??
+    (row.partial !== undefined ? Math.trunc(dim * row.partial) : dim);
+  return { dim, rotaryDim, base: row.theta ?? 10000, pairing };
+}
+
+test("every census entry's config reads with no warning, as its row says", () => {
+  // A head of 160: every class's partial factor gives an even part of it.
+  const shape = (row) => ({
+    hidden_size: 2560,
+    num_attention_heads: 16,
+    max_position_embeddings: 4096,
+    ...(row.headDimField !== undefined ? { [row.headDimField]: 96 } : {}),
+    ...(row.ropeWhen !== undefined
+      ? { [row.ropeWhen[0]]: row.ropeWhen[1] }
+      : {}),
+    rope_parameters: { rope_type: "default" },
+  });
+  let read = 0;
+  for (const [type, entry] of Object.entries(MODELS)) {
+    const row = entry.text !== undefined ? MODELS[entry.text] : entry;
+    if (entry.none !== undefined || entry.elsewhere !== undefined) {
+      const bare = {
+        model_type: type,
+        hidden_size: 64,
+        num_attention_heads: 2,
+      };
+      assert.throws(
+        () => fromConfig(bare),
+        (error) => error.code === "ERR_NO_ROPE" && error.message.includes(type),
+        type,
+      );
+      continue;
+    }
+    if (entry.nested !== undefined) {
+      assert.throws(
+        () => fromConfig({ model_type: type, ...shape(row) }),
+        (error) =>
+          error.code === "ERR_NOT_APPLICABLE" &&
+          error.message.includes(entry.nested),
+        type,
+      );
+      continue;
+    }
+    const config =
+      entry.text !== undefined
+        ? { model_type: type, text_config: shape(row) }
+        : { model_type: type, ...shape(row) };
+    const options = fromConfig(config);
+    const { dim, rotaryDim, base, pairing } = options;
+    assert.deepEqual({ dim, rotaryDim, base, pairing }, expected(row), type);
+    if (row.reversed) {
+      assert.equal(options.warnings.length, 1, type);
+      assert.match(options.warnings[0], /the other way/, type);
+    } else assert.deepEqual(options.warnings, [], type);
+    if (row.mrope !== undefined) {
+      const pairs = rotaryDim / 2;
+      const section = [pairs / 4, (3 * pairs) / 8, (3 * pairs) / 8];
+      const withSection = structuredClone(config);
+      (withSection.text_config ?? withSection).rope_parameters.mrope_section =
+        section;
+      const mrope = fromConfig(withSection);
+      assert.deepEqual(mrope.mropeSection, section, type);
+      assert.equal(mrope.mropeInterleaved, row.mrope === "interleaved", type);
+      assert.deepEqual(mrope.warnings, [], type);
+    }
+    read++;
+  }
+  assert.ok(read > 100, `${read} model types read`);
+});
+
+test("a model whose attention rotates only when a field says so is refused otherwise", () => {
+  assert.throws(
+    () =>
+      fromConfig(
+        plain({
+          model_type: "granitemoehybrid",
+          position_embedding_type: null,
+        }),
+      ),
+    (error) =>
+      error.code === "ERR_NO_ROPE" &&
+      error.option === "position_embedding_type",
+  );
+  assert.equal(
+    fromConfig(
+      plain({
+        model_type: "granitemoehybrid",
+        position_embedding_type: "rope",
+      }),
+    ).pairing,
+    "halves",
+  );
+  assert.throws(
+    () => fromConfig(plain({ model_type: "zamba2" })),
+    (error) => error.code === "ERR_NO_ROPE" && error.option === "use_mem_rope",
   );
 });
