@@ -23,12 +23,36 @@ function compileResponse(response) {
   return response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
 }
 
+// A fetch that never got a response, said with the source it was given and
+// the reason the platform gave (Node's fetch hides it in `cause`, and reads
+// no file: URLs).
+function fetchError(source, error) {
+  const url = String(source);
+  const reason = /^file:/i.test(url)
+    ? "this platform's fetch reads no file: URLs; pass the file's bytes, or use sinusoidal-pe/slim, which reads the .wasm beside it in Node"
+    : [error.cause?.code, error.cause?.message ?? error.message]
+        .filter(Boolean)
+        .join(": ");
+  const failure = new Error(
+    `sinusoidal-pe: init could not fetch ${url}: ${reason}`,
+    { cause: error },
+  );
+  failure.option = "source";
+  failure.code = "ERR_FETCH";
+  return failure;
+}
+
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
     return WebAssembly.compile(source);
   if (typeof source === "string" || source instanceof URL) {
-    const response = await fetch(source);
+    let response;
+    try {
+      response = await fetch(source);
+    } catch (error) {
+      throw fetchError(source, error);
+    }
     if (!response.ok)
       throw new Error(
         `sinusoidal-pe: fetching ${source} failed with status ${response.status}`,

@@ -210,3 +210,28 @@ test("the built module really uses SIMD128 in its table kernels", async () => {
   const inline = (await import("../../build/wasm-base64.js")).default;
   assert.ok(entry.includes(inline));
 });
+
+test("init of a source that cannot be fetched names it and the reason", async () => {
+  const pe = await fresh();
+  const missing = pathToFileURL(join(tmpdir(), "no-such-dir", "x.wasm"));
+  await assert.rejects(pe.init(missing), (error) => {
+    assert.equal(error.code, "ERR_FETCH");
+    assert.ok(error.message.includes(missing.href), error.message);
+    assert.match(error.message, /file: URLs/);
+    return true;
+  });
+  // A loopback port that was just closed: nothing listens there.
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  const closed = `http://127.0.0.1:${port}/sinusoidal-pe.wasm`;
+  await assert.rejects(pe.init(closed), (error) => {
+    assert.equal(error.code, "ERR_FETCH");
+    assert.ok(error.message.includes(closed), error.message);
+    assert.match(error.message, /ECONNREFUSED/);
+    return true;
+  });
+  await pe.init();
+  assert.equal(pe.table({ positions: 1, dim: 2 })[1], 1);
+});
