@@ -925,7 +925,7 @@ export const SOURCES = {
       modeling: "39aca6b629df",
       configuration: "008f5c8c29be",
       v5: false,
-      note: "adjacent pairs, first int(d × 0.9) columns",
+      note: "adjacent pairs in the first int(d · 0.9) columns; an odd int(d · 0.9), which transformers turns as one more pair over an odd exponent, is refused",
     },
     moshi: {
       dir: "moshi",

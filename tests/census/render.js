@@ -68,17 +68,25 @@ export function renderCensus() {
   const types = Object.keys(MODELS).sort();
   const kinds = { rope: 0, wrapper: 0, elsewhere: 0, none: 0 };
   let adjacent = 0;
+  let v5 = 0;
+  let earlier = 0;
   for (const type of types) {
     const m = MODELS[type];
     kinds[kindOf(m)]++;
     if (m.pairing === "interleaved" || m.interleaveFlag) adjacent++;
+    const read = SOURCES.models[type]?.v5;
+    if (read === true) v5++;
+    if (read === false) earlier++;
   }
   const lines = [
     START,
     "",
     `${types.length} model types: ${kinds.rope} rotate token positions (${adjacent} of them adjacent pairs), ` +
       `${kinds.wrapper} keep RoPE in a language model of theirs, ${kinds.elsewhere} rotate image, video or audio frames only, ` +
-      `${kinds.none} have no RoPE. Read from ${SOURCES.repository}, ${SOURCES.where}.`,
+      `${kinds.none} have no RoPE. Read from ${SOURCES.repository}, ${SOURCES.where}: ` +
+      `${v5} rows from a v5 version of the files, ${earlier} from an earlier version only (the rotation code ` +
+      `is the same; the class defaults are v5's where its configuration was read), ` +
+      `${types.length - v5 - earlier} known before the census and not read again.`,
     "",
     "| model type | rotation | class defaults | head dim · rotated part | layers | note | read from |",
     "| --- | --- | --- | --- | --- | --- | --- |",
