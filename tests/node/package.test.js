@@ -44,7 +44,7 @@ test("npm pack ships the built files only", () => {
       (f) =>
         !/^(src|tests)\//.test(f) &&
         (!f.startsWith("docs/") ||
-          /^docs\/(api|numerics|onnxruntime)\.md$/.test(f)),
+          /^docs\/(api|models|numerics|onnxruntime)\.md$/.test(f)),
     ),
     files.join(", "),
   );
