@@ -6,24 +6,43 @@ import { build, transform } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 
-// esbuild prints a dynamic import of a chunk as import("./name.js").
+// esbuild prints a dynamic import of a chunk as import("./name.js"), and a
+// chunk's exports as one statement at its end.
 const DYNAMIC_IMPORT = /\bimport\("\.\/([\w.-]+\.js)"\)/g;
+const EXPORTS = /\bexport\s*\{([\w$\s,]*)\};?\s*$/;
 
-/** The module as the body of a factory (require, module, exports, load). */
+// The exports as getters on the chunk's exports object, through the
+// loader's exportAll: one helper for every chunk, where esbuild's CommonJS
+// output would carry its own in each.
+function exportsAsGetters(code) {
+  return code.replace(EXPORTS, (_, list) => {
+    const getters = list
+      .split(",")
+      .map((item) => item.trim().split(/\s+as\s+/))
+      .map(([local, exported = local]) => `${exported}:()=>${local}`);
+    return `exportAll(exports,{${getters.join(",")}});`;
+  });
+}
+
+/** The module as the body of a factory (require, exports, load, exportAll). */
 async function classicChunk(name, code, dynamicImports, minify) {
   const loads = [...code.matchAll(DYNAMIC_IMPORT)].map((match) => match[1]);
   if (loads.sort().join() !== dynamicImports.sort().join())
     throw new Error(`${name}: its dynamic imports are not the metafile's`);
   const { code: body } = await transform(
-    code.replace(
-      DYNAMIC_IMPORT,
-      (_, file) => `loadChunk(${JSON.stringify(file)})`,
+    exportsAsGetters(
+      code.replace(
+        DYNAMIC_IMPORT,
+        (_, file) => `loadChunk(${JSON.stringify(file)})`,
+      ),
     ),
     { format: "cjs", minify, target: "es2020", logLevel: "warning" },
   );
-  if (/\bimport\s*[(.{*]|\bimport\.meta\b/.test(body))
-    throw new Error(`${name}: an import is left after the conversion`);
-  return `sinusoidalPESite.define(${JSON.stringify(name)},function(require,module,exports,loadChunk){${body}});\n`;
+  if (
+    /\b(import|export)\s*[(.{*]|\bimport\.meta\b|\bmodule\.exports\b/.test(body)
+  )
+    throw new Error(`${name}: an import or export is left after conversion`);
+  return `sinusoidalPESite.define(${JSON.stringify(name)},function(require,exports,loadChunk,exportAll){${body}});\n`;
 }
 
 /**

@@ -51,14 +51,20 @@ function closure(name, seen = new Set()) {
   return seen;
 }
 
+// A chunk's exports, read through getters as an ES module's bindings are.
+function exportAll(exports, getters) {
+  for (const [name, get] of Object.entries(getters))
+    Object.defineProperty(exports, name, { get, enumerable: true });
+}
+
 function run(name) {
-  let module = site.modules.get(name);
-  if (!module) {
-    module = { exports: {} };
-    site.modules.set(name, module);
-    site.factories.get(name)(require, module, module.exports, loadChunk);
+  let exports = site.modules.get(name);
+  if (!exports) {
+    exports = {};
+    site.modules.set(name, exports);
+    site.factories.get(name)(require, exports, loadChunk, exportAll);
   }
-  return module.exports;
+  return exports;
 }
 
 function require(specifier) {
