@@ -5,19 +5,14 @@
 // script tag), what a page with one panel loads, and the package's version
 // and links.
 import assert from "node:assert/strict";
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, before, test } from "node:test";
 import * as esbuild from "esbuild";
 import { build as viteBuild } from "vite";
 import { closeServers, launch, serve } from "./chromium.js";
 import { installPacked, pageRoot, root, run } from "./packed.js";
+import { filesOf, scriptsLoaded } from "./sizes.js";
 
 // The policy the library's README gives the site.
 const CSP =
@@ -48,13 +43,6 @@ const npxLine = () => readmeLine(/`(npx sinusoidal-pe-page [\w-]+)`/);
 const importLine = () => readmeLine(/`(import "sinusoidal-pe-page\/embed";)`/);
 const scriptLine = () => readmeLine(/`(<script src="[\w./-]+"><\/script>)`/);
 const panelLine = () => readmeLine(/`(<pe-relation [^`]*><\/pe-relation>)`/);
-
-/** Every file under `dir`, as paths relative to it. */
-function filesOf(dir) {
-  return readdirSync(dir, { recursive: true })
-    .filter((path) => statSync(join(dir, path)).isFile())
-    .sort();
-}
 
 /** The npx line run in the project; returns the folder it wrote. */
 let written = null;
@@ -142,6 +130,15 @@ test("the tarball holds the site, its ES modules for bundlers, the command and t
     (path) => !/^(site|esm)\/|^(bin|README|LICENSE|package|embed)\b/.test(path),
   );
   assert.deepEqual(other, []);
+  // The module once in the site, and once in its ES modules.
+  for (const dir of ["site", "esm"]) {
+    const withModule = paths.filter(
+      (path) =>
+        path.startsWith(`${dir}/`) &&
+        BASE64.test(readFileSync(join(project.installed, path), "utf8")),
+    );
+    assert.equal(withModule.length, 1, withModule.join(" "));
+  }
   // The site's files are those the build wrote, and only those.
   assert.deepEqual(
     paths
@@ -249,9 +246,15 @@ test("the site written by npx works from a static server under the strict policy
     ),
     [],
   );
-  // The page and every chunk it loads, the module in one of them.
+  // The page and every chunk it loads, as the size budget counts them, the
+  // module in one of them.
   const scripts = requested.filter((path) => path.endsWith(".js"));
-  assert.ok(scripts.length > 2, scripts.join(" "));
+  assert.deepEqual(
+    scripts.sort(),
+    scriptsLoaded("page.js")
+      .map((path) => `/${path}`)
+      .sort(),
+  );
   const withModule = scripts.filter((path) =>
     BASE64.test(readFileSync(join(written, path), "utf8")),
   );
@@ -339,6 +342,12 @@ test("a plain page's script tag shows its panel, loading only that panel's secti
       0,
     );
   const scripts = requested.filter((path) => path.endsWith(".js"));
+  assert.deepEqual(
+    scripts.sort(),
+    scriptsLoaded("embed.js", ["relation"])
+      .map((path) => `/site/${path}`)
+      .sort(),
+  );
   // Each section's own chunk is named after it: the relation's alone.
   const sections = scripts.filter((path) =>
     /\/scripts\/(?!chunk-)[a-z]+-[A-Z0-9]+\.js$/.test(path),
