@@ -1,7 +1,7 @@
 // The page's package, sinusoidal-pe-page, packed and installed into a
 // scratch project: the README's three routes in Chromium (the site written
 // by npx, from file:// and from a server under the strict policy; an app
-// bundled by Vite and by esbuild that imports the panels; a plain page's
+// bundled by Vite, esbuild and webpack that imports the panels; a plain page's
 // script tag), what a page with one panel loads, and the package's version
 // and links.
 import assert from "node:assert/strict";
@@ -10,8 +10,9 @@ import { join, relative } from "node:path";
 import { after, before, test } from "node:test";
 import * as esbuild from "esbuild";
 import { build as viteBuild } from "vite";
+import webpack from "webpack";
 import { closeServers, launch, serve } from "./chromium.js";
-import { installPacked, pageRoot, root, run } from "./packed.js";
+import { bin, installPacked, pageRoot, root, run } from "./packed.js";
 import { filesOf, scriptsLoaded } from "./sizes.js";
 
 // The policy the library's README gives the site.
@@ -147,6 +148,11 @@ test("the tarball holds the site, its ES modules for bundlers, the command and t
       .sort(),
     filesOf(join(root, "dist/site")),
   );
+});
+
+test("publint finds nothing to report", () => {
+  const output = run(bin("publint"), ["run", "--strict", project.installed]);
+  assert.match(output, /All good/, output);
 });
 
 test("each package's README points to the other, with no link that fails from the tarball", () => {
@@ -325,6 +331,27 @@ test("esbuild: an app that imports the embed shows its panel", async () => {
   writeFileSync(
     join(dir, "index.html"),
     host(`${panelLine()}\n<script type="module" src="main-app.js"></script>`),
+  );
+  await assertPanelShown(dir);
+});
+
+test("webpack: an app that imports the embed shows its panel", async () => {
+  const dir = hostPage("webpack", `<script src="main.js"></script>`);
+  writeFileSync(join(dir, "entry.js"), `${importLine()}\n`);
+  const compiler = webpack({
+    mode: "production",
+    context: dir,
+    entry: "./entry.js",
+    output: { path: dir, filename: "main.js" },
+    performance: { hints: false },
+  });
+  await new Promise((resolve, reject) =>
+    compiler.run((error, stats) => {
+      if (error) reject(error);
+      else if (stats.hasErrors())
+        reject(new Error(stats.toString("errors-only")));
+      else compiler.close(resolve);
+    }),
   );
   await assertPanelShown(dir);
 });
