@@ -38,7 +38,7 @@ ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinusoidal-pe.global.js \
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
-.PHONY: all deps deps-build deps-test deps-browser site serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-native test-fuzz test-node \
 	test-types test-browser test-package test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
@@ -124,16 +124,29 @@ dist/%.d.ts: src/%.d.ts
 	@mkdir -p dist
 	cp $< $@
 
-# The page: web/ (ES modules) bundled into classic scripts, formulas typeset
-# to MathML, written to dist/site/ with relative paths only.
+# The page: web/ (ES modules) split into shared chunks, formulas typeset to
+# MathML, written to dist/site/ as classic scripts with relative paths only,
+# and to dist/site-esm/ as ES modules, for bundlers.
 WEB_SRC := $(shell find web -type f)
 
 # The build imports the page's modules in Node, where "sinusoidal-pe" is the
 # built package itself.
-dist/site/index.html: dist/index.js dist/slim.js dist/library.js build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
-	node web/build.js dist/site
+dist/site/index.html dist/site-esm/embed.js &: dist/index.js dist/slim.js dist/library.js build/wasm-base64.js build/constants.js $(JS_SRC) $(WEB_SRC) node_modules/.package-lock.json
+	node web/build.js dist/site dist/site-esm
 
 site: dist/site/index.html
+
+# The page's package, sinusoidal-pe-page: page/ with the site (site/) and
+# its ES modules (esm/), packed from dist/page/.
+PAGE_FILES := $(shell find page -type f)
+dist/page/package.json: $(PAGE_FILES) LICENSE dist/site/index.html dist/site-esm/embed.js
+	rm -rf dist/page
+	mkdir -p dist/page
+	cp -r page/. LICENSE dist/page/
+	cp -r dist/site dist/page/site
+	cp -r dist/site-esm dist/page/esm
+
+page-package: dist/page/package.json
 
 # ---- main job -----------------------------------------------------------------
 
@@ -214,13 +227,14 @@ test-types: all
 test-browser: all site deps-browser
 	node --test tests/browser/
 
-# The packed tarball installed into a scratch project: Node, npx, bundlers
-# in Chromium, package linters, types, the size budget.
-test-package: all deps-browser
+# The packed tarballs installed into scratch projects: Node, npx, bundlers
+# in Chromium, package linters, types, the size budgets; the page's package
+# as a copied site, a bundled app's import and a plain page's script.
+test-package: all page-package deps-browser
 	node --test tests/package/
 
 # Prints the measured sizes beside the budgets that test-package holds.
-sizes: all
+sizes: all page-package
 	node tests/package/sizes.js
 
 test-format: node_modules/.package-lock.json | deps-test

@@ -25,7 +25,8 @@ import {
   strings,
   translate,
 } from "./i18n.js";
-import { sections } from "./sections/index.js";
+// Each section as [id, load]: a panel loads its section on first use.
+import panelSections from "site:panels";
 import { CONTROLS, readControl, withOptions } from "./state.js";
 import { drawQueue } from "./draw-queue.js";
 import { inWords } from "./parts/library-error.js";
@@ -160,7 +161,9 @@ class Panel extends HTMLElement {
       }
     });
     this.watcher.observe(this, { attributes: true });
-    ready.then(() => this.isConnected && this.schedule());
+    Promise.all([ready, this.constructor.load()]).then(
+      () => this.isConnected && this.schedule(),
+    );
   }
 
   disconnectedCallback() {
@@ -276,12 +279,19 @@ class Panel extends HTMLElement {
   }
 }
 
-for (const section of sections) {
-  const name = section.id === "table" ? "pe-heatmap" : `pe-${section.id}`;
+for (const [id, load] of panelSections) {
+  const name = id === "table" ? "pe-heatmap" : `pe-${id}`;
+  let loading = null;
   customElements.define(
     name,
     class extends Panel {
-      static section = section;
+      static section = null;
+      static load() {
+        loading ??= load().then((section) => {
+          this.section = section;
+        });
+        return loading;
+      }
     },
   );
 }

@@ -1,6 +1,12 @@
 // Formulas as MathML, typeset once by the build (web/build.js) from every
 // section's `formulas`: the page carries no fonts and no typesetting script.
-import typeset from "site:formulas";
+// Each section's module hands its own over as it runs.
+const typeset = {};
+
+/** Adds typeset formulas, MathML markup by TeX. */
+export function addFormulas(markup) {
+  Object.assign(typeset, markup);
+}
 
 /** The formula as a MathML element; its TeX as code if the build missed it. */
 export function math(tex, { display = false } = {}) {

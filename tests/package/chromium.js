@@ -7,6 +7,7 @@ import { chromium } from "playwright-core";
 
 const TYPES = {
   ".html": "text/html",
+  ".css": "text/css",
   ".js": "text/javascript",
   ".mjs": "text/javascript",
   ".wasm": "application/wasm",

@@ -9,25 +9,32 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const bin = (name) => join(root, "node_modules/.bin", name);
 
-/** Packs the repository; returns the tarball's path and npm's report. */
-export function pack() {
-  const dir = mkdtempSync(join(tmpdir(), "pe-pack-"));
+/** The page's package as `make page-package` assembles it. */
+export const pageRoot = join(root, "dist/page");
+
+/**
+ * Packs the repository (or `dir`); returns the tarball's path and npm's
+ * report.
+ */
+export function pack(dir = root) {
+  const into = mkdtempSync(join(tmpdir(), "pe-pack-"));
   const [report] = JSON.parse(
     execFileSync(
       "npm",
-      ["pack", "--json", "--ignore-scripts", "--pack-destination", dir],
-      { cwd: root, stdio: ["ignore", "pipe", "ignore"] },
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", into],
+      { cwd: dir, stdio: ["ignore", "pipe", "ignore"] },
     ).toString(),
   );
-  return { tarball: join(dir, report.filename), report };
+  return { tarball: join(into, report.filename), report };
 }
 
 /**
  * A scratch project with the packed tarball installed (from the file only:
- * the package has no dependencies, so npm needs no registry).
+ * the package has no dependencies, so npm needs no registry): the
+ * library's, or with `from` the one packed there (pageRoot).
  */
-export function installPacked(manifest = { type: "module" }) {
-  const { tarball, report } = pack();
+export function installPacked(manifest = { type: "module" }, from = root) {
+  const { tarball, report } = pack(from);
   const dir = mkdtempSync(join(tmpdir(), "pe-project-"));
   writeFileSync(
     join(dir, "package.json"),
@@ -49,7 +56,7 @@ export function installPacked(manifest = { type: "module" }) {
     dir,
     tarball,
     report,
-    installed: join(dir, "node_modules/sinusoidal-pe"),
+    installed: join(dir, "node_modules", report.name),
   };
 }
 

@@ -1,13 +1,22 @@
-// The package's size budgets, as docs/sizes.md states them, and what they
-// measure: the packed tarball, and a minified app that calls `table` through
+// The packages' size budgets, as docs/sizes.md states them, and what they
+// measure: the packed tarball, a minified app that calls `table` through
 // each entry (the default one with its inline module, the slim one with the
-// shipped .wasm as an asset). The package tests hold every measure within
-// its budget; `make sizes` prints the measures.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// shipped .wasm as an asset), and the site of sinusoidal-pe-page: all its
+// files, what the page loads and what a page with one panel loads (the
+// loader and the chunks it needs, each chunk naming those it requires).
+// The package tests hold every measure within its budget; `make sizes`
+// prints the measures.
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
-import { installPacked, root } from "./packed.js";
+import { installPacked, pack, pageRoot, root } from "./packed.js";
 
 const BEGIN =
   "<!-- sizes: budgets held by `make test`; `make sizes` measures -->";
@@ -28,6 +37,17 @@ export const BUDGETS = {
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
     bytes: 48_000,
+  },
+  site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 405_000 },
+  siteGzip: { what: "the same, each file gzip", bytes: 167_000 },
+  page: { what: "the scripts the page loads, gzip", bytes: 150_500 },
+  panel: {
+    what: "the scripts a page with one `<pe-relation>` loads, gzip",
+    bytes: 98_000,
+  },
+  pageTarball: {
+    what: "the packed tarball of `sinusoidal-pe-page`",
+    bytes: 251_000,
   },
 };
 
@@ -64,6 +84,51 @@ document.body.textContent = table({ positions: 4, dim: 8 }).join(" ");
   }));
 }
 
+export const siteDir = join(root, "dist/site");
+
+/** Every file under `dir`, as paths relative to it. */
+export function filesOf(dir) {
+  return readdirSync(dir, { recursive: true })
+    .filter((path) => statSync(join(dir, path)).isFile())
+    .sort();
+}
+
+/**
+ * The site's scripts that `loader` (page.js or embed.js) and the sections'
+ * chunks `sections` (named by their ids) load: the loader, and each chunk
+ * with the chunks it requires. Paths relative to the site.
+ */
+export function scriptsLoaded(loader, sections = []) {
+  const scripts = join(siteDir, "scripts");
+  const chunks = readdirSync(scripts);
+  const loaded = new Set();
+  const add = (name) => {
+    if (loaded.has(name)) return;
+    loaded.add(name);
+    const code = readFileSync(join(scripts, name), "utf8");
+    for (const [, required] of code.matchAll(/require\("\.\/([\w.-]+)"\)/g))
+      add(required);
+  };
+  add(loader);
+  for (const id of sections)
+    add(chunks.find((name) => name.startsWith(`${id}-`)));
+  return [loader, ...[...loaded].map((name) => `scripts/${name}`)];
+}
+
+function siteMeasures() {
+  const bytes = (path) => readFileSync(join(siteDir, path));
+  const sum = (paths, size) =>
+    paths.reduce((total, path) => total + size(bytes(path)), 0);
+  const files = filesOf(siteDir);
+  return {
+    site: sum(files, (b) => b.length),
+    siteGzip: sum(files, gzip),
+    page: sum(scriptsLoaded("page.js"), gzip),
+    panel: sum(scriptsLoaded("embed.js", ["relation"]), gzip),
+    pageTarball: pack(pageRoot).report.size,
+  };
+}
+
 /** Each budget's measure in bytes, and the files of each app. */
 export async function measure(project = installPacked()) {
   const apps = {
@@ -78,6 +143,7 @@ export async function measure(project = installPacked()) {
       default: total(apps.default),
       slimScript: total(scripts(apps.slim)),
       slim: total(apps.slim),
+      ...siteMeasures(),
     },
     apps,
     report: project.report,
@@ -126,4 +192,11 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
       `  ${path} ${kb(size)}, ${kb(gzip(readFileSync(join(project.installed, path))))}`,
     );
   console.log(`  unpacked ${kb(report.unpackedSize)}`);
+  const scripts = filesOf(siteDir).filter((path) => path.endsWith(".js"));
+  const sectionScripts = (id) => scriptsLoaded("embed.js", [id]).length;
+  console.log(
+    `the site: ${scripts.length} scripts, the loader (page.js, embed.js) ` +
+      `${kb(statSync(join(siteDir, "page.js")).size)}; the page loads ${scriptsLoaded("page.js").length}, ` +
+      `a page with one <pe-relation> ${sectionScripts("relation")}, with one <pe-heatmap> ${sectionScripts("table")}`,
+  );
 }

@@ -1,0 +1,2 @@
+// Imported for its effect: the panels' custom elements are defined.
+export {};
