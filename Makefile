@@ -136,13 +136,13 @@ dist/site/index.html dist/site-esm/embed.js &: dist/index.js dist/slim.js dist/l
 
 site: dist/site/index.html
 
-# The page's package, sinusoidal-pe-page: page/ with the site (site/) and
+# The page's package, sinusoidal-pe-page: web/package/ with the site (site/) and
 # its ES modules (esm/), packed from dist/page/.
-PAGE_FILES := $(shell find page -type f)
+PAGE_FILES := $(shell find web/package -type f)
 dist/page/package.json: $(PAGE_FILES) LICENSE dist/site/index.html dist/site-esm/embed.js
 	rm -rf dist/page
 	mkdir -p dist/page
-	cp -r page/. LICENSE dist/page/
+	cp -r web/package/. LICENSE dist/page/
 	cp -r dist/site dist/page/site
 	cp -r dist/site-esm dist/page/esm
 

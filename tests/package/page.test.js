@@ -108,7 +108,7 @@ test("the package has the library's version", () => {
   const version = (dir) =>
     JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
   assert.equal(version(project.installed), version(root));
-  assert.equal(version(join(root, "page")), version(root));
+  assert.equal(version(join(root, "web", "package")), version(root));
 });
 
 test("the tarball holds the site, its ES modules for bundlers, the command and the README", () => {
