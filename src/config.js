@@ -519,12 +519,17 @@ function fromConfigOf(config, options = {}) {
     c.has("rotary_dim") ||
     c.has("partial_rotary_factor") ||
     c.has("rotary_pct");
-  if (model?.none !== undefined && !hasRope)
-    throw typeError(
-      `config of model type ${show(modelType)} has no RoPE: its positions are ${model.none}`,
-      typeNode.at("model_type"),
-      "ERR_NO_ROPE",
-    );
+  if (model?.none !== undefined) {
+    if (!hasRope)
+      throw typeError(
+        `config of model type ${show(modelType)} has no RoPE: its positions are ${model.none}`,
+        typeNode.at("model_type"),
+        "ERR_NO_ROPE",
+      );
+    // RoPE fields on a model without RoPE: read as a model outside the
+    // census is, with the assumptions said.
+    model = undefined;
+  }
   if (modelType === "falcon" && c.get("alibi") === true)
     throw typeError(
       `config of model type "falcon" has "${c.at("alibi")}": true: this Falcon uses ALiBi attention biases, not RoPE`,
@@ -765,10 +770,18 @@ function fromConfigOf(config, options = {}) {
     warnings.push(
       `model type "${ruleType}" turns each pair the other way (its rotate_half gives (x2, -x1)): its rotation at position p is rope's at -p, so pass negated positions`,
     );
-  if (assumed.length > 0)
+  if (assumed.length > 0) {
+    const none = modelOf(modelType)?.none;
+    const subject =
+      modelType === undefined
+        ? "config has no model_type"
+        : none !== undefined
+          ? `model type ${show(modelType)} has no RoPE in transformers (its positions are ${none}), yet this config gives RoPE fields`
+          : `model type ${show(modelType)} is not in fromConfig's census of transformers' RoPE models`;
     warnings.push(
-      `${modelType === undefined ? "config has no model_type" : `model type ${show(modelType)} is not in fromConfig's census of transformers' RoPE models`}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,
+      `${subject}: fromConfig assumes ${assumed.join(" and ")}; pass { pairing } to fromConfig to say which pairs the model rotates`,
     );
+  }
   // Every value rule, once, where it lives: an error names its field; what
   // the source computes but logs is a warning here too.
   try {

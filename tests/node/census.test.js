@@ -301,3 +301,18 @@ test("a model whose attention rotates only when a field says so is refused other
     (error) => error.code === "ERR_NO_ROPE" && error.option === "use_mem_rope",
   );
 });
+
+test("RoPE fields on a model type without RoPE are read as Llama's, and the warning says both", () => {
+  const read = fromConfig(plain({ model_type: "bert" }));
+  assert.equal(read.pairing, "halves");
+  assert.equal(read.warnings.length, 1, read.warnings.join("; "));
+  assert.match(
+    read.warnings[0],
+    /^model type "bert" has no RoPE in transformers/,
+  );
+  assert.match(read.warnings[0], /yet this config gives RoPE fields/);
+  assert.deepEqual(
+    fromConfig(plain({ model_type: "bert" }), { pairing: "halves" }).warnings,
+    [],
+  );
+});
