@@ -26,6 +26,7 @@ const FAMILIES = [
   "deepseek_v3-no-interleave",
   "glm",
   "glm4",
+  "glm4v",
   "gpt_neox",
   "gptj",
   "helium",

@@ -9,7 +9,7 @@ Usage (Debian's interpreter and torch, from python3-torch):
 
 Every family's --source is required: llama, gptj, gpt_neox, phi, stablelm,
 cohere, cohere2, glm, glm4, helium, llama4, deepseek_v2, deepseek_v3,
-qwen2_vl, qwen3_vl, and
+qwen2_vl, qwen3_vl, glm4v, and
 rope_utils (src/transformers/modeling_rope_utils.py). Each names a local copy
 of the file of that name in huggingface/transformers
 (src/transformers/models/DIR/modeling_DIR.py) and the commit it was taken
@@ -43,7 +43,10 @@ What runs, as written, with torch:
   at PhiAttention's rotary_ndims = int(head_dim * partial_rotary_factor), is
   written out here (split_rotary), as StableLM's forward does it. Qwen3-VL's
   apply_interleaved_mrope, which its forward calls on the three streams'
-  freqs before emb, runs on the float64 ones.
+  freqs before emb, runs on the float64 ones. GLM-4V's text model takes
+  the M-RoPE sections of Qwen2-VL and rotates adjacent pairs of the
+  rotated part (rotate_half_llm); its rotary embedding calls
+  modeling_rope_utils' function for rope type "default".
 
 Families whose apply function casts to float32 (Cohere's q.float(), Llama 4
 and DeepSeek-V2's xq.float()) get exact float32 q and k, so the cast keeps
@@ -866,6 +869,52 @@ def qwen3_vl(sources, generator):
     )
 
 
+def glm4v(sources, generator):
+    text_config = {
+        "model_type": "glm4v_text",
+        "hidden_size": 4096,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 2,
+        "partial_rotary_factor": 0.5,
+        "rope_theta": 10000,
+        "max_position_embeddings": 65536,
+        "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]},
+    }
+    config = {"model_type": "glm4v", "text_config": text_config}
+    model, utils = sources["glm4v"], sources["rope_utils"]
+    # Glm4vTextRotaryEmbedding's rope_init_fn for rope type "default".
+    inv32, inv64 = default_rope_parameters(
+        utils,
+        config_of(
+            rope_theta=10000,
+            hidden_size=4096,
+            num_attention_heads=32,
+            partial_rotary_factor=0.5,
+        ),
+    )
+    forward = model.method("Glm4vTextRotaryEmbedding", "forward")
+    values = {"torch": torch, "freqs": stream_angles(inv64)}
+    emb = assigned(model, forward, "emb", values)
+    ns = namespace(torch)
+    define(model, model.function("rotate_half_llm"), ns)
+    apply = define(model, model.function("apply_multimodal_rotary_pos_emb"), ns)
+    q, k = inputs("bhsd", 128, generator)
+    return dict(
+        name="glm4v",
+        note="A GLM-4.1V-9B-Thinking-shaped text_config: head 4096 / 32 = 128,"
+        " partial_rotary_factor 0.5, mrope_section [8, 12, 12]; positions are"
+        " the t, h and w streams.",
+        config=config,
+        order="bhsd",
+        positions=STREAMS,
+        sources=[model, utils],
+        inv=(inv32, inv64),
+        q=q,
+        k=k,
+        out=apply(q.double(), k.double(), emb.cos(), emb.sin(), [8, 12, 12]),
+    )
+
+
 FAMILIES = [
     llama,
     gptj,
@@ -882,6 +931,7 @@ FAMILIES = [
     deepseek_v3,
     qwen2_vl,
     qwen3_vl,
+    glm4v,
 ]
 NAMES = ["rope_utils"] + [f.__name__ for f in FAMILIES]
 
