@@ -3,7 +3,9 @@
 // tests/vectors/generate_model_vectors.py, which ran each family's rotate
 // and apply functions on seeded q and k (and its inverse-frequency code in
 // float32 and float64). A family whose pairing or rotary dim fromConfig
-// gets wrong misses by about the rows' own size.
+// gets wrong misses by about the rows' own size. A file with "reversed":
+// true is a family whose pairs turn by -θ: fromConfig's warning says to
+// pass negated positions, and the test does.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -26,11 +28,13 @@ const FAMILIES = [
   "deepseek_v3-no-interleave",
   "glm",
   "glm4",
+  "glm4v",
   "gpt_neox",
   "gptj",
   "helium",
   "llama",
   "llama4",
+  "nanochat",
   "phi",
   "qwen2_vl",
   "qwen3_vl",
@@ -75,17 +79,32 @@ for (const v of vectors) {
     }
   });
 
+  test(`${v.family}: fromConfig's warnings say to negate positions where the model turns by -θ`, () => {
+    const negate = fromConfig(v.config).warnings.some((w) =>
+      w.includes("rope's at -p, so pass negated positions"),
+    );
+    assert.equal(negate, v.reversed === true);
+  });
+
   test(`${v.family}: rope of fromConfig rotates q and k as the model does`, () => {
     const options = { ...fromConfig(v.config), heads: v.heads, order: v.order };
     // Positions per token, or M-RoPE's { t, h, w } streams of them.
     const tokens = (v.positions.t ?? v.positions).length;
+    const negated = (list) => list.map((p) => -p);
+    const positions = !v.reversed
+      ? v.positions
+      : Array.isArray(v.positions)
+        ? negated(v.positions)
+        : Object.fromEntries(
+            Object.entries(v.positions).map(([s, list]) => [s, negated(list)]),
+          );
     const dim = v.q.length / (v.heads * tokens);
     // DeepSeek-V3's interleaving apply permutes the columns it returns:
     // column j is column outputPermutation[j] of the row rotated in place.
     const column = v.outputPermutation ?? [...Array(dim).keys()];
     const rotated = {};
     for (const name of ["q", "k"]) {
-      const got = rope(Float32Array.from(v[name]), v.positions, options);
+      const got = rope(Float32Array.from(v[name]), positions, options);
       const expected = v[`${name}Rotated`];
       assert.equal(got.length, expected.length);
       for (let row = 0; row < got.length / dim; row++) {

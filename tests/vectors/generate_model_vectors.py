@@ -9,7 +9,7 @@ Usage (Debian's interpreter and torch, from python3-torch):
 
 Every family's --source is required: llama, gptj, gpt_neox, phi, stablelm,
 cohere, cohere2, glm, glm4, helium, llama4, deepseek_v2, deepseek_v3,
-qwen2_vl, qwen3_vl, and
+qwen2_vl, qwen3_vl, glm4v, nanochat, and
 rope_utils (src/transformers/modeling_rope_utils.py). Each names a local copy
 of the file of that name in huggingface/transformers
 (src/transformers/models/DIR/modeling_DIR.py) and the commit it was taken
@@ -43,7 +43,12 @@ What runs, as written, with torch:
   at PhiAttention's rotary_ndims = int(head_dim * partial_rotary_factor), is
   written out here (split_rotary), as StableLM's forward does it. Qwen3-VL's
   apply_interleaved_mrope, which its forward calls on the three streams'
-  freqs before emb, runs on the float64 ones.
+  freqs before emb, runs on the float64 ones. GLM-4V's text model takes
+  the M-RoPE sections of Qwen2-VL and rotates adjacent pairs of the
+  rotated part (rotate_half_llm); its rotary embedding calls
+  modeling_rope_utils' function for rope type "default". NanoChat's apply
+  function checks for a DTensor: a class that no tensor here is stands in
+  for it (the torch this runs with may lack torch.distributed.tensor).
 
 Families whose apply function casts to float32 (Cohere's q.float(), Llama 4
 and DeepSeek-V2's xq.float()) get exact float32 q and k, so the cast keeps
@@ -54,6 +59,10 @@ are that part. DeepSeek-V3's apply_rotary_pos_emb_interleave (config
 rope_interleave, default true) reorders q and k's columns to halves before
 rotate_half: its output's column j is column outputPermutation[j] of the
 same rows rotated in place with adjacent pairs.
+
+NanoChat's rotate_half returns (x2, -x1), the negation of Llama's, so
+each pair turns by -θ: its file says "reversed": true, and the same
+rotation is rope's at the negated positions.
 
 Numbers are float32 values written in their shortest form (Math.fround of
 each is the value), except inverseFrequencies64 (doubles).
@@ -866,6 +875,99 @@ def qwen3_vl(sources, generator):
     )
 
 
+def glm4v(sources, generator):
+    text_config = {
+        "model_type": "glm4v_text",
+        "hidden_size": 4096,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 2,
+        "partial_rotary_factor": 0.5,
+        "rope_theta": 10000,
+        "max_position_embeddings": 65536,
+        "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]},
+    }
+    config = {"model_type": "glm4v", "text_config": text_config}
+    model, utils = sources["glm4v"], sources["rope_utils"]
+    # Glm4vTextRotaryEmbedding's rope_init_fn for rope type "default".
+    inv32, inv64 = default_rope_parameters(
+        utils,
+        config_of(
+            rope_theta=10000,
+            hidden_size=4096,
+            num_attention_heads=32,
+            partial_rotary_factor=0.5,
+        ),
+    )
+    forward = model.method("Glm4vTextRotaryEmbedding", "forward")
+    values = {"torch": torch, "freqs": stream_angles(inv64)}
+    emb = assigned(model, forward, "emb", values)
+    ns = namespace(torch)
+    define(model, model.function("rotate_half_llm"), ns)
+    apply = define(model, model.function("apply_multimodal_rotary_pos_emb"), ns)
+    q, k = inputs("bhsd", 128, generator)
+    return dict(
+        name="glm4v",
+        note="A GLM-4.1V-9B-Thinking-shaped text_config: head 4096 / 32 = 128,"
+        " partial_rotary_factor 0.5, mrope_section [8, 12, 12]; positions are"
+        " the t, h and w streams.",
+        config=config,
+        order="bhsd",
+        positions=STREAMS,
+        sources=[model, utils],
+        inv=(inv32, inv64),
+        q=q,
+        k=k,
+        out=apply(q.double(), k.double(), emb.cos(), emb.sin(), [8, 12, 12]),
+    )
+
+
+class NotADTensor:
+    """Stands in for torch.distributed.tensor.DTensor, which this torch may
+    lack: no tensor here is one, as none is distributed."""
+
+
+def nanochat(sources, generator):
+    config = {
+        "model_type": "nanochat",
+        "hidden_size": 2048,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 16,
+        "max_position_embeddings": 2048,
+        "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0},
+    }
+    model = sources["nanochat"]
+    cls = "NanoChatRotaryEmbedding"
+    inv32, inv64 = class_rope_parameters(
+        model,
+        cls,
+        config_of(
+            rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
+            hidden_size=2048,
+            num_attention_heads=16,
+        ),
+        bound=False,
+    )
+    cos, sin = cos_sin(model, cls, inv64)
+    ns = namespace(torch)
+    ns.update(DTensor=NotADTensor, Replicate=None)
+    define(model, model.function("rotate_half"), ns)
+    apply = define(model, model.function("apply_rotary_pos_emb"), ns)
+    q, k = inputs("bhsd", 128, generator)
+    return dict(
+        name="nanochat",
+        note="A nanochat-d32-shaped config: head 2048 / 16 = 128, rope_theta"
+        " 10000; its rotate_half gives (x2, -x1), so each pair turns by -θ.",
+        config=config,
+        order="bhsd",
+        sources=[model],
+        inv=(inv32, inv64),
+        q=q,
+        k=k,
+        out=apply(q.double(), k.double(), cos, sin),
+        reversed=True,
+    )
+
+
 FAMILIES = [
     llama,
     gptj,
@@ -882,6 +984,8 @@ FAMILIES = [
     deepseek_v3,
     qwen2_vl,
     qwen3_vl,
+    glm4v,
+    nanochat,
 ]
 NAMES = ["rope_utils"] + [f.__name__ for f in FAMILIES]
 
@@ -918,6 +1022,8 @@ def write(vector):
     }
     if "outputPermutation" in vector:
         record["outputPermutation"] = vector["outputPermutation"]
+    if vector.get("reversed"):
+        record["reversed"] = True
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, f"{vector['name']}.json")
     with open(path, "w", encoding="utf-8") as f:
