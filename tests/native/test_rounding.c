@@ -447,6 +447,54 @@ static void screen_passes_only_certain(void) {
   CHECK(passed > 0.98 * draws, "%d of %d passed", passed, draws);
 }
 
+/* float32 RoPE rows of one head at consecutive positions, whose states
+   advance by the recurrence, equal rows turned alone, bit for bit, where
+   a turned value nearly cancels (x = 1 and y the float32 nearest cos/sin:
+   a result far below the recurrence's error, whose rounding only exact
+   values decide), at positions past 2^20, in both pairings, with an
+   attention factor, and with an input holding an infinity. */
+static void rope_rows_advanced_equal_alone(void) {
+  enum { tokens = 600, dim = 26, h = dim / 2 };
+  static float in[tokens * dim], bulk[tokens * dim], alone[dim];
+  static pe_angle_block b;
+  static double positions[tokens];
+  double omega[h];
+  for (uint32_t i = 0; i < h; i++)
+    omega[i] = pow(10000, -2.0 * i / dim);
+  int mismatches = 0, cancelling = 0;
+  for (int t = 0; t < 8; t++) {
+    double first = t < 4 ? below(1000) : 0x1p20 + below(1000);
+    int32_t pairing = t % 2 ? PE_PAIRING_HALVES : PE_PAIRING_INTERLEAVED;
+    double amplitude = t % 3 ? 1 : 1.25;
+    uint32_t n_pad = pe_angle_block_frequencies(&b, omega, h, 1);
+    for (uint32_t j = 0; j < tokens; j++) {
+      positions[j] = first + j;
+      pe_angle_block_seed(&b, n_pad, positions[j], amplitude);
+      for (uint32_t i = 0; i < h; i++) {
+        uint32_t x = pairing == PE_PAIRING_HALVES ? i : 2 * i;
+        uint32_t y = pairing == PE_PAIRING_HALVES ? i + h : 2 * i + 1;
+        double ratio = b.cos[i] / b.sin[i];
+        int cancels = fabs(ratio) < 100 && below(4) != 0;
+        cancelling += cancels;
+        in[j * dim + x] = cancels ? 1 : (float)(uniform() - 0.5);
+        in[j * dim + y] = cancels ? (float)ratio : (float)(uniform() - 0.5);
+      }
+    }
+    if (t == 7)
+      in[5 * dim + 3] = INFINITY;
+    CHECK(pe_rope(bulk, in, PE_CACHE_FLOAT32, tokens, dim, dim, 1, 1, positions,
+                  0, pairing, omega, h, 1, amplitude) == PE_OK,
+          "bulk");
+    for (uint32_t j = 0; j < tokens; j++) {
+      pe_rope(alone, in + j * dim, PE_CACHE_FLOAT32, 1, dim, dim, 1, 1,
+              positions + j, 0, pairing, omega, h, 1, amplitude);
+      mismatches += memcmp(alone, bulk + j * dim, sizeof alone) != 0;
+    }
+  }
+  CHECK(cancelling > 10000, "%d cancelling pairs", cancelling);
+  CHECK(mismatches == 0, "%d rows differ from rows alone", mismatches);
+}
+
 /* The recurrence stays within a third of PE_RECURRENCE_ERROR of the exact
    values over PE_RESEED steps, at random frequencies and starts. */
 static void recurrence_within_bound(void) {
@@ -483,6 +531,7 @@ int main(void) {
   recurrence_within_bound();
   settle_replaces_midpoints();
   screen_passes_only_certain();
+  rope_rows_advanced_equal_alone();
   scaled_products_keep_bits();
   for (int t = 0; t < 40; t++)
     table_case();
