@@ -112,7 +112,7 @@ export interface TablePlan<D extends DType = "float32"> {
     positions: number | ArrayLike<number> | BigInt64Array | BigUint64Array,
     perCall?: TableCall<Out>,
   ): Out;
-  /** Ends the plan; `rows` then throws. */
+  /** Frees the plan's module memory; `rows` then throws. */
   dispose(): void;
 }
 

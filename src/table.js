@@ -9,6 +9,7 @@ import {
   allocateView,
   MAX_REQUEST_BYTES,
   memoryBuffer,
+  Reservation,
   withScratch,
 } from "./core.js";
 import {
@@ -24,6 +25,7 @@ import {
 import {
   amplitudeOf,
   DTYPES,
+  followsFrom,
   LAYOUTS,
   ODD_DIMS,
   prepare,
@@ -116,14 +118,20 @@ function tableOf(options) {
  * A table plan: `createTable(options)` reads, checks and resolves every
  * option but the positions once; `rows(positions, perCall?)` then equals
  * `table({ ...options, positions, ...perCall })` bit for bit, where
- * perCall holds only `start` and `out`.
+ * perCall holds only `start` and `out`. The plan keeps its frequencies and
+ * its module memory (a block of rows) between calls; `dispose()` frees it.
  */
+// A plan collected without dispose() gives its module memory back.
+const unreleased = new FinalizationRegistry((memory) => memory.release());
+
 class TablePlan {
   #prepared;
+  #kept = { memory: new Reservation("a table plan"), schedule: null };
   #disposed = false;
 
   constructor(prepared) {
     this.#prepared = prepared;
+    unreleased.register(this, this.#kept.memory, this);
   }
 
   rows(positions, perCall) {
@@ -131,17 +139,25 @@ class TablePlan {
       throw new Error(
         "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
       );
-    return calling("table", planRows, [this.#prepared, positions, perCall]);
+    return calling("table", planRows, [
+      this.#prepared,
+      positions,
+      perCall,
+      this.#kept,
+    ]);
   }
 
-  /** The plan holds no module memory between calls; it cannot be used after. */
+  /** Frees the plan's module memory; the plan cannot be used after. */
   dispose() {
     this.#disposed = true;
+    this.#kept.memory.release();
+    unreleased.unregister(this);
   }
 }
 
-// A plan's call: its per-call options read once, then table's run.
-function planRows(p, positions, perCall) {
+// A plan's call: its per-call options read once, then table's run in the
+// plan's own memory.
+function planRows(p, positions, perCall, kept) {
   let start, out;
   if (perCall !== undefined) {
     const given = readOptions(
@@ -162,7 +178,7 @@ function planRows(p, positions, perCall) {
       "start",
       "ERR_NOT_APPLICABLE",
     );
-  return run(p, positions, start, out, false);
+  return run(p, positions, start, out, false, kept);
 }
 
 /** A table plan of these options (all of table's, but positions, start, out and view). */
@@ -179,7 +195,7 @@ function createTableOf(options) {
 }
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
-function run(p, positions, startOption, outOption, view) {
+function run(p, positions, startOption, outOption, view, kept = null) {
   const rows = positionList(positions, startOption, {
     min: 0,
     maxCount: 2 ** 32 - 1,
@@ -212,7 +228,13 @@ function run(p, positions, startOption, outOption, view) {
   // follows it.
   let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
   if (values !== null) for (const v of values) if (v > largest) largest = v;
-  const { omega: frequencyValues, attention } = scheduleFrequencies(p, largest);
+  // A plan keeps its schedule's frequencies from its first call, unless a
+  // scaling follows each call's positions.
+  const fixed = p.rope === null || followsFrom(p.rope) === Infinity;
+  const { omega: frequencyValues, attention } =
+    kept !== null && fixed
+      ? (kept.schedule ??= scheduleFrequencies(p, largest))
+      : scheduleFrequencies(p, largest);
   const amplitude = amplitudeOf(p, attention);
   const args = {
     api: p.api,
@@ -229,43 +251,44 @@ function run(p, positions, startOption, outOption, view) {
     scale: p.scale,
     amplitude,
   };
-  return withScratch((scratch) => {
-    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-    // A view takes larger blocks (each call sets up its frequencies anew)
-    // where the blocks cannot change a value: rows at exact integers,
-    // advanced from the same re-seeded rows whatever the block size.
-    // Elsewhere (a fractional start, explicit positions) where a block
-    // begins can decide which rows the core advances, so a view takes the
-    // blocks of a copied result, and the two always hold the same values,
-    // bit for bit. A view is computed in blocks too: V8 runs a call that
-    // started in its baseline tier to the end there, and blocks let a long
-    // first call move on to optimised code.
-    const integerRows =
-      values === null &&
-      Number.isSafeInteger(start) &&
-      Number.isSafeInteger(start + count - 1);
-    const rowsPerBlock =
-      view && integerRows
-        ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
-        : blockRows(count, rowBytes);
-    // One block of scratch: the frequencies, the positions, the rows.
-    const pointsBytes = values === null ? 0 : count * 8;
-    const base = scratch(
-      p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
-      "the table",
-    );
+  const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+  // A view takes larger blocks (each call sets up its frequencies anew)
+  // where the blocks cannot change a value: rows at exact integers,
+  // advanced from the same re-seeded rows whatever the block size.
+  // Elsewhere (a fractional start, explicit positions) where a block
+  // begins can decide which rows the core advances, so a view takes the
+  // blocks of a copied result, and the two always hold the same values,
+  // bit for bit. A view is computed in blocks too: V8 runs a call that
+  // started in its baseline tier to the end there, and blocks let a long
+  // first call move on to optimised code.
+  const integerRows =
+    values === null &&
+    Number.isSafeInteger(start) &&
+    Number.isSafeInteger(start + count - 1);
+  const rowsPerBlock =
+    view && integerRows
+      ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
+      : blockRows(count, rowBytes);
+  // One block of module memory: the frequencies, the angle check's report,
+  // the positions, the rows.
+  const pointsBytes = values === null ? 0 : count * 8;
+  const blockBytes =
+    p.pairs * 8 + 16 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes);
+  const fill = (base, frequenciesKept) => {
     args.omega = base;
-    new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
+    if (!frequenciesKept)
+      new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
+    const report = base + p.pairs * 8;
     // The first block checks option "scale" and the output scale before it
     // writes; a view is allocated before it, and no rows have no block, so
     // a call of no rows checks them there.
     if (view || count === 0) kernel(args);
     let pointer = 0;
     if (values !== null) {
-      pointer = base + p.pairs * 8;
+      pointer = report + 16;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    checkAngles(scratch(16, "the angle check"), {
+    const angles = {
       api: p.api,
       xs: pointer,
       count,
@@ -273,17 +296,28 @@ function run(p, positions, startOption, outOption, view) {
       omega: base,
       pairs: p.pairs,
       scale: p.scale,
-    });
+    };
+    // Rows of one block reach the result only after the kernel has taken
+    // them all: its refusal leaves the result untouched, and the angle
+    // check, which the kernel's own checks imply, then finds the position
+    // to quote. Rows of several blocks are checked before the first.
+    const oneBlock = !view && count <= rowsPerBlock;
+    if (!oneBlock) checkAngles(report, angles);
     const at = view
       ? allocateView(bytes, "the table")
-      : base + p.pairs * 8 + pointsBytes;
+      : report + 16 + pointsBytes;
     const result = view ? null : (out ?? new Typed(count * p.dim));
     for (const [first, n] of inBlocks(count, rowsPerBlock)) {
       args.out = view ? at + first * rowBytes : at;
       args.positions = pointer === 0 ? 0 : pointer + first * 8;
       args.count = n;
       args.start = start + first;
-      kernel(args);
+      try {
+        kernel(args);
+      } catch (error) {
+        if (oneBlock) checkAngles(report, angles);
+        throw error;
+      }
       if (!view)
         write(
           result,
@@ -294,7 +328,13 @@ function run(p, positions, startOption, outOption, view) {
     const filled = result ?? new Typed(memoryBuffer(), at, count * p.dim);
     for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
     return filled;
-  });
+  };
+  // A plan keeps its block between calls, and its frequencies in it.
+  if (kept !== null)
+    return fill(kept.memory.reserve(blockBytes), !kept.memory.fresh);
+  return withScratch((scratch) =>
+    fill(scratch(blockBytes, "the table"), false),
+  );
 }
 
 // The public functions, each naming itself in the errors it raises.

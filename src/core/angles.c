@@ -221,3 +221,18 @@ void pe_angle_block_settle(pe_angle_block *b, uint32_t from, uint32_t to,
     b->cos[i] = wasm_f64x2_extract_lane(c, 0);
   }
 }
+
+pe_f32_screen pe_f32_screen_of(double e) {
+  int e_exponent;
+  frexp(e, &e_exponent); /* e < 2^e_exponent */
+  /* 2^m / 2^52 * 2^PE_SCREEN_BITS >= 2^e_exponent > e, and 2^-125 keeps
+     the binade below 2^m in float32's normal range. */
+  int m = e_exponent + 52 - PE_SCREEN_BITS;
+  m = m < -125 ? -125 : m > 1024 ? 1024 : m; /* 2^1024: no finite value */
+  int32_t bias = (1 << 28) + (1 << PE_SCREEN_BITS);
+  int32_t band = ((1 << 29) - 1) & ~((1 << (PE_SCREEN_BITS + 1)) - 1);
+  int32_t exponent = 0x7ff00000, least = (m + 1023) << 20;
+  return (pe_f32_screen){wasm_i32x4_make(bias, 0, bias, 0),
+                         wasm_i32x4_make(band, exponent, band, exponent),
+                         wasm_i32x4_make(1, least, 1, least)};
+}

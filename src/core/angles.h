@@ -191,6 +191,57 @@ pe_demote_checked(v128_t v, v128_t e, v128_t *sure) {
   return low;
 }
 
+/* A screen of float32 roundings by the bits of the double, cheaper than
+   rounding both ends of [v - e, v + e]: the constants of one error bound e.
+   Let L be the low 29 bits of a double v, the bits that float32 drops, and
+   u64 its ulp. The float32 midpoint nearest v within its binade is where L
+   = 2^28; the others, below the binade's first float32 or above the next,
+   lie at least 2^27 u64 away. So where |L - 2^28| >= 2^PE_SCREEN_BITS >
+   e / u64, with PE_SCREEN_BITS < 27, no midpoint lies within e of v and v
+   rounds as every value within e of it. u64 is at least the ulp of the
+   screen's smallest magnitude 2^m, chosen for e / 2^(m - 52) < 2^20 and in
+   float32's normal range; smaller values (and zeros) fail the screen. A
+   value fails it with chance about 2^-8 (the band of L) plus 0.64 * 2^m /
+   amplitude (magnitudes below 2^m), and then takes the exact test. */
+#define PE_SCREEN_BITS 20
+
+/* As four 32-bit lanes (low, high word of each double): `bias` adds 2^28 +
+   2^20 to L, so that L lies in the band exactly when bits 21 to 28 of the
+   sum are zero, which `mask` keeps; in the high words `mask` keeps the
+   exponent. `floor` is 1 in the low words and 2^m's exponent in the high
+   words. */
+typedef struct {
+  v128_t bias, mask, floor;
+} pe_f32_screen;
+
+pe_f32_screen pe_f32_screen_of(double e);
+
+/* Adds the two values of v to a screen's accumulator acc (all ones at
+   first): lane by lane, the smallest masked sum and the smallest exponent.
+   Every value added passes when all lanes reach floor. */
+static inline __attribute__((always_inline)) v128_t
+pe_f32_screen_add(v128_t acc, v128_t v, const pe_f32_screen *screen) {
+  return wasm_u32x4_min(
+      acc, wasm_v128_and(wasm_i32x4_add(v, screen->bias), screen->mask));
+}
+
+static inline __attribute__((always_inline)) int
+pe_f32_screen_passes(v128_t acc, const pe_f32_screen *screen) {
+  return wasm_i32x4_all_true(wasm_u32x4_ge(acc, screen->floor));
+}
+
+/* Whether no lane of the four vectors is uncertain in float32 by
+   pe_f32_uncertain: the exact test of values that fail the screen. */
+static inline int pe_f32_sure4(v128_t v0, v128_t v1, v128_t v2, v128_t v3,
+                               double e) {
+  v128_t ev = wasm_f64x2_splat(e), sure = wasm_i32x4_splat(-1);
+  pe_demote_checked(v0, ev, &sure);
+  pe_demote_checked(v1, ev, &sure);
+  pe_demote_checked(v2, ev, &sure);
+  pe_demote_checked(v3, ev, &sure);
+  return wasm_i32x4_all_true(sure);
+}
+
 /* Replaces the state of every pair of [from, to) whose sin or cos is
    uncertain in float32 (or in float16 with `half`; error bound e) by
    pe_angle_value2 at x: then every rounding of the state to that type is

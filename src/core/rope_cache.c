@@ -106,15 +106,16 @@ correct_f32(float *cos_row, float *sin_row, int32_t layout, uint32_t n,
 /* Advances the pairs of the block by one step; with `emit` (a constant),
    also writes them as float32 in a constant layout, fused so that the state
    is read and written once per row: the hot loop of evenly spaced rows. A
-   value whose rounding the recurrence's error leaves uncertain is replaced
-   by its exact value at the row's position x, so every value is the
-   rounding of its exact cos/sin, as a seeded row's. */
+   value that fails the screen (of the recurrence's error) and whose
+   rounding that error leaves uncertain is replaced by its exact value at
+   the row's position x, so every value is the rounding of its exact
+   cos/sin, as a seeded row's. */
 static inline __attribute__((always_inline)) void
 advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
             int32_t layout, uint32_t n, uint32_t i0, uint32_t nb, int emit,
-            double x, double attention) {
+            double x, double attention, const pe_f32_screen *screen) {
   double e = pe_recurrence_error(attention);
-  v128_t ev = wasm_f64x2_splat(e);
+  pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
     v128_t s1 = wasm_v128_load(b->sin + i + 2);
@@ -128,16 +129,20 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
     wasm_v128_store(b->sin + i + 2, s1);
     wasm_v128_store(b->cos + i + 2, c1);
     if (emit && i + 4 <= nb) {
-      v128_t sure = wasm_i32x4_splat(-1);
-      v128_t c =
-          wasm_i32x4_shuffle(pe_demote_checked(c0, ev, &sure),
-                             pe_demote_checked(c1, ev, &sure), 0, 1, 4, 5);
-      v128_t s =
-          wasm_i32x4_shuffle(pe_demote_checked(s0, ev, &sure),
-                             pe_demote_checked(s1, ev, &sure), 0, 1, 4, 5);
-      put4_f32(cos_row, layout, n, i0 + i, c);
-      put4_f32(sin_row, layout, n, i0 + i, s);
-      if (!wasm_i32x4_all_true(sure))
+      put4_f32(cos_row, layout, n, i0 + i,
+               wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),
+                                  wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4,
+                                  5));
+      put4_f32(sin_row, layout, n, i0 + i,
+               wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s0),
+                                  wasm_f32x4_demote_f64x2_zero(s1), 0, 1, 4,
+                                  5));
+      v128_t acc = wasm_i32x4_splat(-1);
+      acc = pe_f32_screen_add(acc, s0, &k);
+      acc = pe_f32_screen_add(acc, c0, &k);
+      acc = pe_f32_screen_add(acc, s1, &k);
+      acc = pe_f32_screen_add(acc, c1, &k);
+      if (!pe_f32_screen_passes(acc, &k) && !pe_f32_sure4(s0, c0, s1, c1, e))
         correct_f32(cos_row, sin_row, layout, n, b, i0, i, x, attention);
     }
   }
@@ -155,16 +160,16 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
 static void advance_emit_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row,
                              float *sin_row, int32_t layout, uint32_t n,
                              uint32_t i0, uint32_t nb, double x,
-                             double attention) {
+                             double attention, const pe_f32_screen *screen) {
   if (layout == PE_CACHE_HALF)
     advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_HALF, n, i0, nb, 1, x,
-                attention);
+                attention, screen);
   else if (layout == PE_CACHE_DUPLICATED)
     advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_DUPLICATED, n, i0, nb, 1,
-                x, attention);
+                x, attention, screen);
   else
     advance_f32(b, n_pad, cos_row, sin_row, PE_CACHE_INTERLEAVED, n, i0, nb, 1,
-                x, attention);
+                x, attention, screen);
 }
 
 /* float16 values of a constant layout: one rounding per value, stored once
@@ -274,6 +279,7 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
   size_t row_bytes = (layout == PE_CACHE_HALF ? n : 2 * (size_t)n) * elem;
   pe_row_plan plan =
       pe_plan_rows(positions, count, start, 1, dtype != PE_CACHE_FLOAT64, 1);
+  pe_f32_screen screen = pe_f32_screen_of(pe_recurrence_error(attention));
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < n; i0 += PE_BLOCK) {
     uint32_t nb = n - i0 < PE_BLOCK ? n - i0 : PE_BLOCK;
@@ -288,12 +294,13 @@ int32_t pe_rope_cache(void *cos_out, void *sin_out, int32_t dtype,
       if (!pe_row_seeded(&plan, j)) {
         if (dtype == PE_CACHE_FLOAT32) {
           advance_emit_f32(&b, n_pad, (float *)cos_row, (float *)sin_row,
-                           layout, n, i0, nb, x, attention);
+                           layout, n, i0, nb, x, attention, &screen);
           continue;
         }
         /* float16 rounds the state: settled first, as float32 values are
            checked in the fused loop. */
-        advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0, x, attention);
+        advance_f32(&b, n_pad, NULL, NULL, layout, n, i0, nb, 0, x, attention,
+                    &screen);
         pe_angle_block_settle(&b, 0, nb, x, attention,
                               pe_recurrence_error(attention), 1);
       } else {

@@ -56,9 +56,39 @@ static inline __attribute__((always_inline)) void turn2(v128_t *x, v128_t *y,
   *x = x_next;
 }
 
-/* Four float32 pairs: promoted, turned in double, rounded once. */
-static inline __attribute__((always_inline)) void
-turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1) {
+/* Whether the float32 rounding of the turned doubles of four pairs is
+   certain by the exact test, each within its own bound 2e (|x| + |y|) (x,
+   y the float32 inputs; see turn_rows): the values that fail the screen,
+   out of line. */
+__attribute__((noinline)) static int turned_sure4(v128_t x, v128_t y, v128_t x0,
+                                                  v128_t x1, v128_t y0,
+                                                  v128_t y1, double e) {
+  v128_t bound = wasm_f64x2_splat(2 * e), tiny = wasm_f64x2_splat(0x1p-1070);
+  v128_t lanes23_x = wasm_i32x4_shuffle(x, x, 2, 3, 2, 3);
+  v128_t lanes23_y = wasm_i32x4_shuffle(y, y, 2, 3, 2, 3);
+  v128_t m0 = wasm_f64x2_add(wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(x)),
+                             wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(y)));
+  v128_t m1 =
+      wasm_f64x2_add(wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(lanes23_x)),
+                     wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(lanes23_y)));
+  v128_t e0 = wasm_f64x2_add(wasm_f64x2_mul(m0, bound), tiny);
+  v128_t e1 = wasm_f64x2_add(wasm_f64x2_mul(m1, bound), tiny);
+  v128_t sure = wasm_i32x4_splat(-1);
+  pe_demote_checked(x0, e0, &sure);
+  pe_demote_checked(y0, e0, &sure);
+  pe_demote_checked(x1, e1, &sure);
+  pe_demote_checked(y1, e1, &sure);
+  return wasm_i32x4_all_true(sure);
+}
+
+/* Four float32 pairs: promoted, turned in double, rounded once. With a
+   screen (a state advanced by the recurrence within e of the exact
+   values), returns whether every double passes it or the exact test,
+   else 1. */
+static inline __attribute__((always_inline)) int
+turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1,
+          const pe_f32_screen *screen, double e) {
+  v128_t x_in = *x, y_in = *y;
   v128_t x0 = wasm_f64x2_promote_low_f32x4(*x);
   v128_t x1 =
       wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*x, *x, 2, 3, 2, 3));
@@ -71,6 +101,15 @@ turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1) {
                           wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
   *y = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(y0),
                           wasm_f32x4_demote_f64x2_zero(y1), 0, 1, 4, 5);
+  if (screen == NULL)
+    return 1;
+  v128_t acc = wasm_i32x4_splat(-1);
+  acc = pe_f32_screen_add(acc, x0, screen);
+  acc = pe_f32_screen_add(acc, x1, screen);
+  acc = pe_f32_screen_add(acc, y0, screen);
+  acc = pe_f32_screen_add(acc, y1, screen);
+  return pe_f32_screen_passes(acc, screen) ||
+         turned_sure4(x_in, y_in, x0, x1, y0, y1, e);
 }
 
 /* One value of a row of `dtype`, read exactly as a double. */
@@ -121,11 +160,37 @@ turn_tail_f64(double *dst, const double *src, const pe_columns *cols,
   turn_pairs(dst, src, PE_CACHE_FLOAT64, cols, b, i0, from, n);
 }
 
-/* Rotates pairs [i0, i0 + n) of one float32 row. */
+/* Pairs [from, to) of a float32 row at `position` (from a multiple of 4)
+   turned by their exact cos and sin, the values of a seeded row (rare, out
+   of line): where a state advanced by the recurrence fails the screen. */
+__attribute__((noinline)) static void
+turn_exact_f32(float *dst, const float *src, const pe_columns *cols,
+               const pe_angle_block *b, uint32_t i0, uint32_t from, uint32_t to,
+               double position, double amplitude) {
+  double sin[4], cos[4];
+  for (uint32_t k = from; k < to; k += 4) {
+    pe_angle_pairs_exact(b, k, position, amplitude, sin, cos);
+    for (uint32_t j = k; j < to && j < k + 4; j++) {
+      uint32_t xi = pe_first_column(cols, i0 + j);
+      uint32_t yi = pe_second_column(cols, i0 + j);
+      double x = src[xi], y = src[yi];
+      dst[xi] = (float)(x * cos[j - k] - y * sin[j - k]);
+      dst[yi] = (float)(y * cos[j - k] + x * sin[j - k]);
+    }
+  }
+}
+
+/* Rotates pairs [i0, i0 + n) of one float32 row. With `screen` (a
+   constant null or not), the block holds a state advanced by the
+   recurrence: four pairs whose turned doubles fail both the screen and
+   the exact test, and the tail, are turned by their exact values at
+   `position` instead, so every value is the one of a seeded row. */
 static inline __attribute__((always_inline)) void
 row_f32(float *dst, const float *src, const pe_columns *cols,
-        const pe_angle_block *b, uint32_t i0, uint32_t n) {
+        const pe_angle_block *b, uint32_t i0, uint32_t n,
+        const pe_f32_screen *screen, double position, double amplitude) {
   uint32_t i = 0;
+  double e = pe_recurrence_error(amplitude);
   v128_t s0, c0, s1, c1;
   /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
      at stride * i, a constant in each loop. */
@@ -141,7 +206,10 @@ row_f32(float *dst, const float *src, const pe_columns *cols,
       v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
       v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
       v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
-      turn4_f32(&x, &y, s0, c0, s1, c1);
+      if (!turn4_f32(&x, &y, s0, c0, s1, c1, screen, e)) {
+        turn_exact_f32(dst, src, cols, b, i0, i, i + 4, position, amplitude);
+        continue;
+      }
       float *q = dst_x + PE_INTERLEAVED_STRIDE * i;
       wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
       wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
@@ -151,13 +219,19 @@ row_f32(float *dst, const float *src, const pe_columns *cols,
       state2(b, i, &s0, &c0);
       state2(b, i + 2, &s1, &c1);
       v128_t x = wasm_v128_load(src_x + i), y = wasm_v128_load(src_y + i);
-      turn4_f32(&x, &y, s0, c0, s1, c1);
+      if (!turn4_f32(&x, &y, s0, c0, s1, c1, screen, e)) {
+        turn_exact_f32(dst, src, cols, b, i0, i, i + 4, position, amplitude);
+        continue;
+      }
       wasm_v128_store(dst_x + i, x);
       wasm_v128_store(dst_y + i, y);
     }
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
-  turn_tail_f32(dst, src, cols, b, i0, i, n);
+  if (screen == NULL)
+    turn_tail_f32(dst, src, cols, b, i0, i, n);
+  else if (i < n)
+    turn_exact_f32(dst, src, cols, b, i0, i, n, position, amplitude);
 }
 
 static void row_f64(double *dst, const double *src, const pe_columns *cols,
@@ -208,6 +282,24 @@ static void seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
   pe_angle_block_seed_each(b, n_pad, xs, amplitude);
 }
 
+/* max |v| over count float32 values; NaN or infinity when one is. */
+static double largest_f32(const float *v, size_t count) {
+  v128_t m = wasm_f32x4_splat(0);
+  size_t k = 0;
+  for (; k + 4 <= count; k += 4) /* f32x4.max keeps a NaN */
+    m = wasm_f32x4_max(m, wasm_f32x4_abs(wasm_v128_load(v + k)));
+  float lanes[4];
+  wasm_v128_store(lanes, m);
+  double largest = 0;
+  for (uint32_t j = 0; j < 4 + count - k; j++) {
+    double a = j < 4 ? lanes[j] : fabsf(v[k + j - 4]);
+    if (a != a)
+      return a;
+    largest = a > largest ? a : largest;
+  }
+  return largest;
+}
+
 static size_t element_size(int32_t dtype) {
   return dtype == PE_CACHE_FLOAT64   ? sizeof(double)
          : dtype == PE_CACHE_FLOAT16 ? sizeof(uint16_t)
@@ -239,16 +331,50 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
   pe_columns cols = pe_pair_columns(pairing == PE_PAIRING_INTERLEAVED, h);
   /* One angle for every row (angles null): sin/cos once per block. With
      streams, angles holds a t, h, w triple per group. */
+  /* float32 rows of an angle each (one head a token) at evenly spaced
+     angles (two or more) advance by the recurrence between seeds, as
+     tables do. The turned doubles then differ from a seeded row's by at
+     most (|x| + |y|) times the recurrence's error e, plus two roundings of
+     each product and sum in both, which 2e covers: a screen of the bound
+     2e times twice the largest |input| passes only values that round as
+     the seeded row's would; the others take the exact test of their own
+     bound, and four pairs with one that fails it are turned by their
+     exact values. Inputs with a NaN or an infinity keep every row seeded
+     (0 times an infinite input is NaN only for an exact zero cos or sin). */
+  int advance = dtype == PE_CACHE_FLOAT32 && streams == NULL &&
+                angles != NULL && repeat == 1 && span == 1;
+  pe_row_plan plan = pe_plan_rows(angles, groups, 0, 1, advance, 1);
+  pe_f32_screen screen;
+  if (plan.recurrence) {
+    double bound = 4 * largest_f32(in, (size_t)count * dim) *
+                       pe_recurrence_error(amplitude) +
+                   0x1p-1070;
+    plan.recurrence = isfinite(bound);
+    if (plan.recurrence)
+      screen = pe_f32_screen_of(bound);
+  }
   pe_angle_block b;
   for (uint32_t i0 = 0; i0 < h; i0 += PE_BLOCK) {
     uint32_t n = h - i0 < PE_BLOCK ? h - i0 : PE_BLOCK;
-    uint32_t n_pad = pe_angle_block_frequencies(&b, omega + i0, n, w_scale);
+    uint32_t n_pad =
+        pe_rows_advance(&plan, groups)
+            ? pe_angle_block_load(&b, omega + i0, n, w_scale, plan.step)
+            : pe_angle_block_frequencies(&b, omega + i0, n, w_scale);
     if (angles == NULL)
       pe_angle_block_seed(&b, n_pad, angle, amplitude);
     for (uint32_t g = 0; g < groups; g++) {
+      int advanced = plan.recurrence && !pe_row_seeded(&plan, g);
       if (streams != NULL)
         seed_streams(&b, n_pad, angles + 3 * (size_t)g, streams + i0, n,
                      amplitude);
+      else if (advanced)
+        for (uint32_t i = 0; i < n_pad; i += 2) {
+          v128_t s = wasm_v128_load(b.sin + i), c = wasm_v128_load(b.cos + i);
+          pe_angle_step(&s, &c, wasm_v128_load(b.step_sin + i),
+                        wasm_v128_load(b.step_cos + i));
+          wasm_v128_store(b.sin + i, s);
+          wasm_v128_store(b.cos + i, c);
+        }
       else if (angles != NULL)
         pe_angle_block_seed(&b, n_pad, angles[g], amplitude);
       size_t first = (size_t)(g / span) * span * repeat + g % span;
@@ -260,8 +386,12 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
         else if (dtype == PE_CACHE_FLOAT16)
           row_f16((uint16_t *)out + at, (const uint16_t *)in + at, &cols, &b,
                   i0, n);
+        else if (advanced)
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
+                  &screen, angles[g], amplitude);
         else
-          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n);
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
+                  NULL, 0, 0);
       }
     }
   }

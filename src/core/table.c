@@ -60,24 +60,6 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
                                                              : PE_ERR_POSITIONS;
 }
 
-/* Advances pairs [i, i + 2) by two steps, demoting each step to float32 as
-   (sin0, sin1, -, -) in s32[step] and (cos0, cos1, -, -) in c32[step]; lanes
-   whose rounding the error bound e leaves uncertain are cleared in sure. */
-static inline __attribute__((always_inline)) void
-advance2(pe_angle_block *b, uint32_t i, v128_t e, v128_t *s32, v128_t *c32,
-         v128_t *sure) {
-  v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
-  v128_t sw = wasm_v128_load(b->step_sin + i);
-  v128_t cw = wasm_v128_load(b->step_cos + i);
-  for (uint32_t r = 0; r < 2; r++) {
-    pe_angle_step(&s, &c, sw, cw);
-    s32[r] = pe_demote_checked(s, e, sure);
-    c32[r] = pe_demote_checked(c, e, sure);
-  }
-  wasm_v128_store(b->sin + i, s);
-  wasm_v128_store(b->cos + i, c);
-}
-
 /* One step of pairs [from, to) of the block, by whole vectors of two: the
    single rows before a re-seed and the tails (the state is padded). */
 __attribute__((noinline)) static void
@@ -91,69 +73,104 @@ advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
   }
 }
 
-/* Rewrites pairs [i0 + i, i0 + i + 4) of the two rows at x0 and x1
-   with their exact values: recurrence values too near a float32 rounding
-   boundary (rare, out of line). */
+/* Rewrites pairs [i0 + i, i0 + i + 4) of the row at x with their exact
+   values: recurrence values too near a float32 rounding boundary (rare,
+   out of line). */
 __attribute__((noinline)) static void
-correct_2_rows_f32(float *row, size_t stride, const pe_columns *cols,
-                   const pe_angle_block *b, uint32_t i0, uint32_t i, double x0,
-                   double x1, double amplitude) {
+correct_row_f32(float *row, const pe_columns *cols, const pe_angle_block *b,
+                uint32_t i0, uint32_t i, double x, double amplitude) {
   double sin[4], cos[4];
+  pe_angle_pairs_exact(b, i, x, amplitude, sin, cos);
+  store_pairs_f32(row, cols, sin, cos, i0 + i, 0, 4);
+}
+
+/* Stores the sin s0, s1 and cos c0, c1 of pairs i ... i + 3 (two in each
+   vector) as float32 in a row of a constant layout. */
+static inline __attribute__((always_inline)) void
+store_steps_f32(float *row, int interleaved, int cos_first,
+                const pe_columns *cols, uint32_t i, v128_t s0, v128_t c0,
+                v128_t s1, v128_t c1) {
+  v128_t s32[2] = {wasm_f32x4_demote_f64x2_zero(s0),
+                   wasm_f32x4_demote_f64x2_zero(s1)};
+  v128_t c32[2] = {wasm_f32x4_demote_f64x2_zero(c0),
+                   wasm_f32x4_demote_f64x2_zero(c1)};
+  if (interleaved) {
+    float *d = row + PE_INTERLEAVED_STRIDE * i;
+    for (uint32_t k = 0; k < 2; k++)
+      wasm_v128_store(d + 4 * k,
+                      cos_first
+                          ? wasm_i32x4_shuffle(c32[k], s32[k], 0, 4, 1, 5)
+                          : wasm_i32x4_shuffle(s32[k], c32[k], 0, 4, 1, 5));
+  } else {
+    wasm_v128_store(row + pe_first_column(cols, i),
+                    wasm_i32x4_shuffle(s32[0], s32[1], 0, 1, 4, 5));
+    wasm_v128_store(row + pe_second_column(cols, i),
+                    wasm_i32x4_shuffle(c32[0], c32[1], 0, 1, 4, 5));
+  }
+}
+
+/* The rows of pairs [i0 + i, i0 + i + 4) at x0 and x1 when their values
+   fail the screen: the two steps again from the state, which still holds
+   the row before (the same bits), each row's values tested exactly and
+   the uncertain ones' pairs rewritten with their exact values (rare, out
+   of line). */
+__attribute__((noinline)) static void
+settle_2_rows_f32(float *row, size_t stride, const pe_columns *cols,
+                  const pe_angle_block *b, uint32_t i0, uint32_t i, double x0,
+                  double x1, double amplitude, double e) {
+  v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
+  v128_t s1 = wasm_v128_load(b->sin + i + 2);
+  v128_t c1 = wasm_v128_load(b->cos + i + 2);
   for (uint32_t r = 0; r < 2; r++) {
-    pe_angle_pairs_exact(b, i, r ? x1 : x0, amplitude, sin, cos);
-    store_pairs_f32(row + r * stride, cols, sin, cos, i0 + i, 0, 4);
+    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
+                  wasm_v128_load(b->step_cos + i + 2));
+    if (!pe_f32_sure4(s0, c0, s1, c1, e))
+      correct_row_f32(row + r * stride, cols, b, i0, i, r ? x1 : x0, amplitude);
   }
 }
 
 /* Advances pairs [i0, i0 + n) by one step per row and writes two
    consecutive rows, at x0 and x1: the hot loop of evenly spaced
    float32 tables, fused so the state is read and written once per two
-   rows. A value whose rounding the recurrence's error leaves uncertain is
-   replaced by its exact value, so every value is the rounding of its
-   exact sin/cos, as a seeded row's. */
+   rows. Where a value fails the screen, the rows' values are tested
+   exactly and those whose rounding the recurrence's error leaves uncertain
+   are replaced by their exact values, so every value is the rounding of
+   its exact sin/cos, as a seeded row's. */
 static inline __attribute__((always_inline)) void
 advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
                  const pe_columns *cols, pe_angle_block *b, uint32_t i0,
-                 uint32_t n, double x0, double x1, double amplitude) {
+                 uint32_t n, double x0, double x1, double amplitude,
+                 const pe_f32_screen *screen) {
   uint32_t i = 0;
-  v128_t s0[2], c0[2], s1[2], c1[2];
   double e = pe_recurrence_error(amplitude);
-  v128_t ev = wasm_f64x2_splat(e);
-  if (interleaved) {
-    float *dst = row + PE_INTERLEAVED_STRIDE * i0;
-    for (; i + 4 <= n; i += 4) {
-      v128_t sure = wasm_i32x4_splat(-1);
-      advance2(b, i, ev, s0, c0, &sure);
-      advance2(b, i + 2, ev, s1, c1, &sure);
-      for (uint32_t r = 0; r < 2; r++) {
-        float *d = dst + r * stride + PE_INTERLEAVED_STRIDE * i;
-        if (cos_first) {
-          wasm_v128_store(d, wasm_i32x4_shuffle(c0[r], s0[r], 0, 4, 1, 5));
-          wasm_v128_store(d + 4, wasm_i32x4_shuffle(c1[r], s1[r], 0, 4, 1, 5));
-        } else {
-          wasm_v128_store(d, wasm_i32x4_shuffle(s0[r], c0[r], 0, 4, 1, 5));
-          wasm_v128_store(d + 4, wasm_i32x4_shuffle(s1[r], c1[r], 0, 4, 1, 5));
-        }
-      }
-      if (!wasm_i32x4_all_true(sure))
-        correct_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude);
+  pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
+  for (; i + 4 <= n; i += 4) {
+    v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
+    v128_t s1 = wasm_v128_load(b->sin + i + 2);
+    v128_t c1 = wasm_v128_load(b->cos + i + 2);
+    v128_t sw0 = wasm_v128_load(b->step_sin + i);
+    v128_t cw0 = wasm_v128_load(b->step_cos + i);
+    v128_t sw1 = wasm_v128_load(b->step_sin + i + 2);
+    v128_t cw1 = wasm_v128_load(b->step_cos + i + 2);
+    v128_t acc = wasm_i32x4_splat(-1);
+    for (uint32_t r = 0; r < 2; r++) {
+      pe_angle_step(&s0, &c0, sw0, cw0);
+      pe_angle_step(&s1, &c1, sw1, cw1);
+      store_steps_f32(row + r * stride, interleaved, cos_first, cols, i0 + i,
+                      s0, c0, s1, c1);
+      acc = pe_f32_screen_add(acc, s0, &k);
+      acc = pe_f32_screen_add(acc, c0, &k);
+      acc = pe_f32_screen_add(acc, s1, &k);
+      acc = pe_f32_screen_add(acc, c1, &k);
     }
-  } else {
-    float *dst_sin = row + pe_first_column(cols, i0);
-    float *dst_cos = row + pe_second_column(cols, i0);
-    for (; i + 4 <= n; i += 4) {
-      v128_t sure = wasm_i32x4_splat(-1);
-      advance2(b, i, ev, s0, c0, &sure);
-      advance2(b, i + 2, ev, s1, c1, &sure);
-      for (uint32_t r = 0; r < 2; r++) {
-        wasm_v128_store(dst_sin + r * stride + i,
-                        wasm_i32x4_shuffle(s0[r], s1[r], 0, 1, 4, 5));
-        wasm_v128_store(dst_cos + r * stride + i,
-                        wasm_i32x4_shuffle(c0[r], c1[r], 0, 1, 4, 5));
-      }
-      if (!wasm_i32x4_all_true(sure))
-        correct_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude);
-    }
+    if (!pe_f32_screen_passes(acc, &k))
+      settle_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude, e);
+    wasm_v128_store(b->sin + i, s0);
+    wasm_v128_store(b->cos + i, c0);
+    wasm_v128_store(b->sin + i + 2, s1);
+    wasm_v128_store(b->cos + i + 2, c1);
   }
   /* Tail: the last one to three pairs, a step, a check and a store per row
      (the state is padded to a multiple of 4 pairs). */
@@ -169,13 +186,17 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
 static void advance_emit_2_rows_f32(float *row, size_t stride,
                                     const pe_columns *cols, pe_angle_block *b,
                                     uint32_t i0, uint32_t n, double x0,
-                                    double x1, double amplitude) {
+                                    double x1, double amplitude,
+                                    const pe_f32_screen *screen) {
   if (cols->stride == 1)
-    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n, x0, x1, amplitude);
+    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n, x0, x1, amplitude,
+                     screen);
   else if (cols->first == 1)
-    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n, x0, x1, amplitude);
+    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n, x0, x1, amplitude,
+                     screen);
   else
-    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n, x0, x1, amplitude);
+    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n, x0, x1, amplitude,
+                     screen);
 }
 
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
@@ -312,6 +333,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
                      pe_angle_block *b, uint32_t i0, uint32_t n, uint32_t n_pad,
                      double amplitude) {
   double e = pe_recurrence_error(amplitude);
+  pe_f32_screen screen = pe_f32_screen_of(e);
   for (uint32_t j = 0; j < count;) {
     float *row = out + (size_t)j * dim;
     double x = pe_row_position(plan, j);
@@ -325,7 +347,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
       j++;
     } else if (j + 1 < count && !pe_row_seeded(plan, j + 1)) {
       advance_emit_2_rows_f32(row, dim, cols, b, i0, n, x,
-                              pe_row_position(plan, j + 1), amplitude);
+                              pe_row_position(plan, j + 1), amplitude, &screen);
       j += 2;
     } else {
       advance_pairs(b, 0, n_pad);

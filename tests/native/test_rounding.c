@@ -362,6 +362,139 @@ static void settle_replaces_midpoints(void) {
   }
 }
 
+/* Whether rounding to float32 may differ within e of v, in quadruple
+   precision: the two ends v - e and v + e, exact there, rounded once each. */
+static int f32_uncertain_exact(double v, double e) {
+  float low = (float)((__float128)v - e), high = (float)((__float128)v + e);
+  return memcmp(&low, &high, sizeof low) != 0;
+}
+
+/* Whether v (in both lanes) passes the screen of bound e. */
+static int screen_passes(double v, double e) {
+  pe_f32_screen screen = pe_f32_screen_of(e);
+  v128_t acc =
+      pe_f32_screen_add(wasm_i32x4_splat(-1), wasm_f64x2_splat(v), &screen);
+  return pe_f32_screen_passes(acc, &screen);
+}
+
+/* A double near the float32 rounding midpoint of a random float32 of
+   binade 2^exponent: the midpoint plus `offset` ulps of the double, or
+   the binade's first float32 plus |offset| ulps when `at_edge`. */
+static double near_midpoint(int exponent, int64_t offset, int at_edge) {
+  double base = ldexp(1 + (at_edge ? 0 : below(1u << 23) * 0x1p-23), exponent);
+  double ulp = ldexp(1, exponent - 52);
+  return at_edge ? base + (double)(offset < 0 ? -offset : offset) * ulp
+                 : base + ldexp(1, exponent - 24) + (double)offset * ulp;
+}
+
+/* The screen passes only values whose float32 rounding is certain within
+   the bound (checked in quadruple precision): at midpoints and every
+   distance from them around the bound, at the first float32 of a binade,
+   at zero and at the midpoints of float32's subnormals, for amplitudes from
+   subnormal to FLT_MAX; and it passes nearly every value of a random sin/cos,
+   or it would save nothing. */
+static void screen_passes_only_certain(void) {
+  const double amplitudes[] = {1,         0.7,      3e-3,    1e-30, 3e30,
+                               0x1p-1030, 0x1p-140, FLT_MAX, 0};
+  for (size_t t = 0; t < sizeof amplitudes / sizeof amplitudes[0]; t++) {
+    double e = pe_recurrence_error(amplitudes[t]);
+    int e_exponent, wrong = 0, cases = 0;
+    frexp(e, &e_exponent);
+    for (int exponent = e_exponent - 10; exponent < e_exponent + 60;
+         exponent++) {
+      if (exponent < -1074 || exponent > 127)
+        continue;
+      /* Distances around e, in ulps of this binade's doubles. */
+      double bound = ldexp(e, 52 - exponent);
+      int64_t reach = bound < 0x1p30 ? (int64_t)bound : (int64_t)1 << 30;
+      int64_t offsets[] = {0,
+                           1,
+                           reach - 1,
+                           reach,
+                           reach + 1,
+                           2 * reach,
+                           (1 << 20) - 1,
+                           1 << 20,
+                           (1 << 20) + 1,
+                           1 << 27,
+                           (1 << 28) - 1};
+      for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++)
+        for (int sign = -1; sign <= 1; sign += 2)
+          for (int at_edge = 0; at_edge < 2; at_edge++) {
+            double v = near_midpoint(exponent, sign * offsets[k], at_edge);
+            for (int negative = 0; negative < 2; negative++) {
+              double x = negative ? -v : v;
+              cases++;
+              wrong += screen_passes(x, e) && f32_uncertain_exact(x, e);
+            }
+          }
+    }
+    const double small[] = {0, -0.0, 0x1p-1074, 0x1p-126, 0x1p-127, 1e-45};
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++, cases++)
+      wrong += screen_passes(small[k], e) && f32_uncertain_exact(small[k], e);
+    /* Midpoints of float32's subnormals, which are not those of 24 bits. */
+    for (int k = 0; k < 100; k++, cases++) {
+      double x = (below(1u << 23) + 0.5) * 0x1p-149;
+      wrong += screen_passes(x, e) && f32_uncertain_exact(x, e);
+    }
+    CHECK(wrong == 0, "amplitude %g: %d of %d passed uncertain", amplitudes[t],
+          wrong, cases);
+  }
+  int passed = 0, draws = 100000;
+  for (int k = 0; k < draws; k++)
+    passed += screen_passes(sin(uniform() * 100), pe_recurrence_error(1));
+  printf("screen: %.2f%% of random sin values pass\n", 100.0 * passed / draws);
+  CHECK(passed > 0.98 * draws, "%d of %d passed", passed, draws);
+}
+
+/* float32 RoPE rows of one head at consecutive positions, whose states
+   advance by the recurrence, equal rows turned alone, bit for bit, where
+   a turned value nearly cancels (x = 1 and y the float32 nearest cos/sin:
+   a result far below the recurrence's error, whose rounding only exact
+   values decide), at positions past 2^20, in both pairings, with an
+   attention factor, and with an input holding an infinity. */
+static void rope_rows_advanced_equal_alone(void) {
+  enum { tokens = 600, dim = 26, h = dim / 2 };
+  static float in[tokens * dim], bulk[tokens * dim], alone[dim];
+  static pe_angle_block b;
+  static double positions[tokens];
+  double omega[h];
+  for (uint32_t i = 0; i < h; i++)
+    omega[i] = pow(10000, -2.0 * i / dim);
+  int mismatches = 0, cancelling = 0;
+  for (int t = 0; t < 8; t++) {
+    double first = t < 4 ? below(1000) : 0x1p20 + below(1000);
+    int32_t pairing = t % 2 ? PE_PAIRING_HALVES : PE_PAIRING_INTERLEAVED;
+    double amplitude = t % 3 ? 1 : 1.25;
+    uint32_t n_pad = pe_angle_block_frequencies(&b, omega, h, 1);
+    for (uint32_t j = 0; j < tokens; j++) {
+      positions[j] = first + j;
+      pe_angle_block_seed(&b, n_pad, positions[j], amplitude);
+      for (uint32_t i = 0; i < h; i++) {
+        uint32_t x = pairing == PE_PAIRING_HALVES ? i : 2 * i;
+        uint32_t y = pairing == PE_PAIRING_HALVES ? i + h : 2 * i + 1;
+        double ratio = b.cos[i] / b.sin[i];
+        int cancels = fabs(ratio) < 100 && below(4) != 0;
+        cancelling += cancels;
+        in[j * dim + x] = cancels ? 1 : (float)(uniform() - 0.5);
+        in[j * dim + y] = cancels ? (float)ratio : (float)(uniform() - 0.5);
+      }
+    }
+    if (t == 7)
+      in[5 * dim + 3] = INFINITY;
+    CHECK(pe_rope(bulk, in, PE_CACHE_FLOAT32, tokens, dim, dim, 1, 1, positions,
+                  0, pairing, omega, h, 1, amplitude) == PE_OK,
+          "bulk");
+    for (uint32_t j = 0; j < tokens; j++) {
+      pe_rope(alone, in + j * dim, PE_CACHE_FLOAT32, 1, dim, dim, 1, 1,
+              positions + j, 0, pairing, omega, h, 1, amplitude);
+      mismatches += memcmp(alone, bulk + j * dim, sizeof alone) != 0;
+    }
+  }
+  CHECK(cancelling > 10000, "%d cancelling pairs", cancelling);
+  CHECK(mismatches == 0, "%d rows differ from rows alone", mismatches);
+}
+
 /* The recurrence stays within a third of PE_RECURRENCE_ERROR of the exact
    values over PE_RESEED steps, at random frequencies and starts. */
 static void recurrence_within_bound(void) {
@@ -397,6 +530,8 @@ int main(void) {
   largest_frequency_is_fmax();
   recurrence_within_bound();
   settle_replaces_midpoints();
+  screen_passes_only_certain();
+  rope_rows_advanced_equal_alone();
   scaled_products_keep_bits();
   for (int t = 0; t < 40; t++)
     table_case();

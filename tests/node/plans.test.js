@@ -217,6 +217,32 @@ test("a table plan writes rows of a growing cache into the caller's array", () =
   );
 });
 
+test("a table plan keeps its memory between calls of any size and quotes a refused position without writing", () => {
+  const options = { dim: 24, scale: 10 };
+  const plan = pe.createTable(options);
+  const many = Float64Array.from({ length: 3000 }, (_, i) => i * 0.75);
+  for (const positions of [[7], many, [5, 9], 40, many.subarray(0, 3)])
+    assert.deepEqual(plan.rows(positions), pe.table({ ...options, positions }));
+  const out = new Float32Array(2 * 24).fill(NaN);
+  assert.throws(
+    () => plan.rows([1, 1e308], { out }),
+    (error) => {
+      assert.ok(error instanceof RangeError, error.message);
+      assert.equal(error.option, "positions");
+      assert.ok(
+        error.message.includes("must be a finite angle: 1e+308 × "),
+        error.message,
+      );
+      return true;
+    },
+  );
+  assert.ok(out.every(Number.isNaN), "nothing was written");
+  assert.deepEqual(
+    plan.rows([1, 2], { out }),
+    pe.table({ ...options, positions: [1, 2] }),
+  );
+});
+
 test("a cache plan follows each call's sequence and keeps its own options", () => {
   const options = {
     dim: 32,
