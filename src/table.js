@@ -329,9 +329,10 @@ function run(p, positions, startOption, outOption, view, kept = null) {
     for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
     return filled;
   };
-  // A plan keeps its block between calls, and its frequencies in it.
+  // A plan keeps its block between calls, and its frequencies in it where
+  // they are fixed.
   if (kept !== null)
-    return fill(kept.memory.reserve(blockBytes), !kept.memory.fresh);
+    return fill(kept.memory.reserve(blockBytes), fixed && !kept.memory.fresh);
   return withScratch((scratch) =>
     fill(scratch(blockBytes, "the table"), false),
   );

@@ -302,3 +302,19 @@ for (const c of cases.filter(
       "one token at the last position",
     );
   });
+
+test("a table plan called within the context, then past it, follows each call's positions", () => {
+  const options = {
+    dim: 8,
+    scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 16 },
+    dtype: "float64",
+  };
+  const plan = createTable(options);
+  const short = [0, 3, 7];
+  const long = [0, 50, 100];
+  assert.deepEqual(plan.rows(short), table({ ...options, positions: short }));
+  assert.deepEqual(plan.rows(long), table({ ...options, positions: long }));
+  // And back: the first call's frequencies again.
+  assert.deepEqual(plan.rows(short), table({ ...options, positions: short }));
+  plan.dispose();
+});
