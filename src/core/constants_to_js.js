@@ -5,6 +5,7 @@
 // type takes (rope_scaling.h) and the bounds (bounds.h).
 // Usage: node src/core/constants_to_js.js build/constants.js
 import { readFileSync, writeFileSync } from "node:fs";
+import { JS_RULES } from "./error_codes.js";
 
 const header = (name) =>
   readFileSync(new URL(name, import.meta.url), "utf8").replace(/\\\n/g, " ");
@@ -127,6 +128,26 @@ function enumMembers(text, name, prefix, last) {
   throw new Error(`enum ${name} has no PE_${prefix}_${last}`);
 }
 
+// Every error code, the core's statuses (but PE_OK) and the rules only JS
+// checks, each once: { error, description }. A status says what its options
+// must be, as its message does without the values.
+function errorCodes(list) {
+  const codes = {};
+  for (const { name, error, options, rule } of list.slice(1)) {
+    const quoted = options.map((path) => `"${path}"`).join(" and ");
+    const noun = options.length === 1 ? "option" : "options";
+    codes[name.replace(/^PE_/, "")] = {
+      error,
+      description: options.length === 0 ? rule : `${noun} ${quoted} ${rule}`,
+    };
+  }
+  for (const [code, error, description] of JS_RULES) {
+    if (Object.hasOwn(codes, code)) throw new Error(`${code} is defined twice`);
+    codes[code] = { error, description };
+  }
+  return codes;
+}
+
 const enums = header("enums.h");
 const lists = {
   LAYOUTS: "PE_LAYOUT_LIST",
@@ -159,6 +180,14 @@ const lines = [
   `export const STATUS_NAMES = ${frozen(
     statuses(header("status.h")).map(({ name }) => name),
   )};`,
+  "",
+  "// ERROR_CODES[code]: { error, description } of every code an error of the",
+  "// library carries, the statuses' and those of error_codes.js.",
+  `export const ERROR_CODES = Object.freeze({\n${Object.entries(
+    errorCodes(statuses(header("status.h"))),
+  )
+    .map(([code, entry]) => `  ${code}: ${frozen(entry)},\n`)
+    .join("")}});`,
   "",
   "// Option values in the order of the C enums: value i is passed as i.",
   ...Object.entries(lists).map(
