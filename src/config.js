@@ -255,7 +255,7 @@ function ropeType(rope, modelType) {
       rangeError,
       rope.at(key),
       `names rope type ${show(name)}, which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
-      "ERR_NOT_ONE_OF",
+      "ERR_ROPE_TYPE",
     );
   return { type, typePath: rope.at(key) };
 }
@@ -359,7 +359,7 @@ function fromConfigOf(config, options = {}) {
     throw rangeError(
       `option "pairing" must be "halves" or "interleaved", got ${show(given.pairing)}`,
       "pairing",
-      "ERR_NOT_ONE_OF",
+      "ERR_PAIRING",
     );
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(
@@ -441,7 +441,7 @@ function fromConfigOf(config, options = {}) {
         throw rangeError(
           `config field "${rope.at(layerType)}" is missing (it has ${listing(keys)})`,
           rope.at(layerType),
-          "ERR_REQUIRED",
+          "ERR_NOT_ONE_OF",
         );
       const entry = rope;
       rope = objectField(entry, layerType);

@@ -57,7 +57,7 @@ function checkedShape(shape) {
     throw rangeError(
       `shape [${dims.join(", ")}] holds ${count} values, more than ${Number.MAX_SAFE_INTEGER}`,
       "shape",
-      "ERR_SIZE",
+      "ERR_OUT_OF_RANGE",
     );
   return { dims, count };
 }

@@ -65,8 +65,7 @@ export function isProbeRefusal(error) {
   return (
     option === "out" ||
     (typeof option === "string" && option.startsWith("out.")) ||
-    error?.code === "ERR_SIZE" ||
-    error?.code === "ERR_TOO_LARGE"
+    error?.code === "ERR_SIZE"
   );
 }
 

@@ -25,8 +25,8 @@ test("library refusals read as the page's own sentences in both languages", () =
     ],
     [
       () => pe.table({ positions: [0, NaN], dim: 8 }),
-      "The positions must be a finite number.",
-      "位置必须是有限的数。",
+      "The positions must be finite, and give finite angles with the frequencies.",
+      "位置必须是有限的数，且与频率相乘得到有限的角度。",
     ],
     [
       () => pe.table({ preset: "whisper", positions: 4, dim: 65 }),

@@ -225,7 +225,7 @@ test("config values the engine itself would refuse get coded refusals, and quote
     () =>
       fromConfig(llama({ rope_scaling: { rope_type: "x".repeat(1 << 20) } })),
     RangeError,
-    "ERR_NOT_ONE_OF",
+    "ERR_ROPE_TYPE",
     "rope_scaling.rope_type",
   );
   assert.throws(
