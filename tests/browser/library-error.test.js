@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pe from "../../dist/index.js";
-import { inWords } from "../../web/parts/library-error.js";
+import { inWords, RULES } from "../../web/parts/library-error.js";
 
 await pe.init();
 
@@ -61,4 +61,14 @@ test("library refusals read as the page's own sentences in both languages", () =
 
 test("an error that is not about an input keeps its own words", () => {
   assert.equal(inWords(new Error("out of memory"), "zh"), "out of memory");
+  // A code that is not the library's, such as a file system's, too.
+  const missing = Object.assign(new Error("no such file"), { code: "ENOENT" });
+  assert.equal(inWords(missing, "en"), "no such file");
+});
+
+test("the page words only codes of the library's registry, in both languages alike", () => {
+  assert.deepEqual(Object.keys(RULES.zh).sort(), Object.keys(RULES.en).sort());
+  for (const code of Object.keys(RULES.en))
+    if (code !== "other")
+      assert.ok(Object.hasOwn(pe.errorCodes, code), `${code} is no code`);
 });
