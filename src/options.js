@@ -292,12 +292,10 @@ export function number(value, name) {
   return value;
 }
 
-// `code`: the rule's, where the core has one for this option ("ERR_BASE").
-export function finiteNumber(
-  value,
-  name,
-  { min, max, above, code = "ERR_OUT_OF_RANGE" } = {},
-) {
+// `code`: the rule's, where the core has one for this option ("ERR_BASE");
+// without one, NaN or an infinity and a value out of range have codes of
+// their own.
+export function finiteNumber(value, name, { min, max, above, code } = {}) {
   if (typeof value !== "number")
     throw typeError(
       `option "${name}" must be a number, got ${show(value)}`,
@@ -317,7 +315,7 @@ export function finiteNumber(
     throw rangeError(
       `option "${name}" must be a finite number ${range}, got ${show(value)}`,
       name,
-      code,
+      code ?? (Number.isFinite(value) ? "ERR_OUT_OF_RANGE" : "ERR_NOT_FINITE"),
     );
   return value;
 }
