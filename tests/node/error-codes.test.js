@@ -405,6 +405,16 @@ test("the source raises only registered codes, each with its class, and the regi
   assert.deepEqual(unraised, []);
 });
 
+test("the declarations' ErrorCode union is the registry's codes", () => {
+  const declarations = readFileSync(
+    join(root, "dist/error-codes.d.ts"),
+    "utf8",
+  );
+  const union = /export type ErrorCode =([^;]*);/.exec(declarations)[1];
+  const declared = [...union.matchAll(/"(ERR_[A-Z0-9_]+)"/g)].map(([, c]) => c);
+  assert.deepEqual(declared.sort(), Object.keys(errorCodes).sort());
+});
+
 test("docs/api.md lists every code with its class and rule", () => {
   assert.equal(errorCodesSection(readPage()), renderErrorCodes());
   for (const code of Object.keys(errorCodes))
