@@ -5,7 +5,7 @@
 // as written), and an option read from --config is named as the config's,
 // never as a flag the user did not give.
 
-import { STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+import { ERROR_CODES, STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
 
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
@@ -53,6 +53,19 @@ export class Names {
     if (this.known.has(option)) return this.known.get(option);
     return undefined;
   }
+}
+
+/**
+ * Whether `error` is the library's refusal of an input, a usage error of
+ * the command line: a TypeError or RangeError with one of the library's
+ * error codes. Any other is no fault of the user's flags.
+ */
+export function isLibraryRefusal(error) {
+  return (
+    (error instanceof TypeError || error instanceof RangeError) &&
+    typeof error.code === "string" &&
+    Object.hasOwn(ERROR_CODES, error.code)
+  );
 }
 
 /**
