@@ -5,7 +5,8 @@
 // as written), and an option read from --config is named as the config's,
 // never as a flag the user did not give.
 
-import { ERROR_CODES, STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+import { STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+import { errorCodes } from "../error-codes.js";
 
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
@@ -64,7 +65,7 @@ export function isLibraryRefusal(error) {
   return (
     (error instanceof TypeError || error instanceof RangeError) &&
     typeof error.code === "string" &&
-    Object.hasOwn(ERROR_CODES, error.code)
+    Object.hasOwn(errorCodes, error.code)
   );
 }
 

@@ -128,24 +128,19 @@ function enumMembers(text, name, prefix, last) {
   throw new Error(`enum ${name} has no PE_${prefix}_${last}`);
 }
 
-// Every error code, the core's statuses (but PE_OK) and the rules only JS
-// checks, each once: { error, description }. A status says what its options
-// must be, as its message does without the values.
-function errorCodes(list) {
-  const codes = {};
-  for (const { name, error, options, rule } of list.slice(1)) {
-    const quoted = options.map((path) => `"${path}"`).join(" and ");
-    const noun = options.length === 1 ? "option" : "options";
-    codes[name.replace(/^PE_/, "")] = {
-      error,
-      description: options.length === 0 ? rule : `${noun} ${quoted} ${rule}`,
-    };
+// The rules only JS checks, refused where one has the code of a status:
+// every code is defined once, whichever list holds it.
+function jsRules(list) {
+  const statusCodes = new Set(list.map(({ name }) => name.replace(/^PE_/, "")));
+  const seen = new Set();
+  for (const [code, error] of JS_RULES) {
+    if (statusCodes.has(code) || seen.has(code))
+      throw new Error(`${code} is defined twice`);
+    if (!["TypeError", "RangeError", "Error"].includes(error))
+      throw new Error(`${code}: no error class ${error}`);
+    seen.add(code);
   }
-  for (const [code, error, description] of JS_RULES) {
-    if (Object.hasOwn(codes, code)) throw new Error(`${code} is defined twice`);
-    codes[code] = { error, description };
-  }
-  return codes;
+  return JS_RULES;
 }
 
 const enums = header("enums.h");
@@ -181,13 +176,9 @@ const lines = [
     statuses(header("status.h")).map(({ name }) => name),
   )};`,
   "",
-  "// ERROR_CODES[code]: { error, description } of every code an error of the",
-  "// library carries, the statuses' and those of error_codes.js.",
-  `export const ERROR_CODES = Object.freeze({\n${Object.entries(
-    errorCodes(statuses(header("status.h"))),
-  )
-    .map(([code, entry]) => `  ${code}: ${frozen(entry)},\n`)
-    .join("")}});`,
+  "// JS_RULES: [code, error class, description] of each rule only JS checks;",
+  "// with STATUS, the registry of error codes (src/error-codes.js).",
+  `export const JS_RULES = ${frozen(jsRules(statuses(header("status.h"))))};`,
   "",
   "// Option values in the order of the C enums: value i is passed as i.",
   ...Object.entries(lists).map(

@@ -3,8 +3,9 @@
 // any value reaches the core. Together the two lists are the one registry
 // of error codes: a rule that both sides check is the core's status, and
 // JS raises it under the status's name ("ERR_DIM"), so a rule has one code
-// whichever side detects it. constants_to_js.js merges the two into
-// ERROR_CODES and refuses a code defined twice.
+// whichever side detects it. constants_to_js.js writes this list beside
+// the statuses and refuses a code defined twice; src/error-codes.js joins
+// the two into `errorCodes`.
 //
 // [code, error class, what the code says is wrong]
 export const JS_RULES = [
