@@ -97,7 +97,7 @@ dist/slim.js dist/cli.js dist/library.js &: src/slim.js src/cli.js $(JS_SRC) $(C
 	chmod +x dist/cli.js
 
 # The constants C and JS share, read from the headers that define them.
-build/constants.js: src/core/constants_to_js.js src/core/status.h \
+build/constants.js: src/core/constants_to_js.js src/core/error_codes.js src/core/status.h \
 		src/core/enums.h src/core/rope_scaling.h src/core/bounds.h
 	@mkdir -p build
 	node $< $@

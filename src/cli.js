@@ -18,7 +18,7 @@ import {
   parse,
   usage,
 } from "./cli/flags.js";
-import { Names, describe } from "./cli/messages.js";
+import { Names, describe, isLibraryRefusal } from "./cli/messages.js";
 import { init } from "./slim-node.js";
 
 export async function main(argv) {
@@ -51,7 +51,7 @@ export async function main(argv) {
       process.stderr.write(`${error.message}${more}`);
       return 2;
     }
-    if (error instanceof TypeError || error instanceof RangeError) {
+    if (isLibraryRefusal(error)) {
       process.stderr.write(`${describe(error, names)}\n${HELP_HINT}`);
       return 2;
     }

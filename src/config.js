@@ -18,6 +18,7 @@ import {
   rangeError,
   readability,
   readOptions,
+  ruleOf,
   show,
   typeError,
   write,
@@ -116,9 +117,12 @@ function configError(Make, field, rule, code) {
   return Make(`config field "${field}" ${rule}`, field, code);
 }
 
-function numberField(n, key, path = n.at(key)) {
+// `code`: that of a field that is NaN or infinite, the rule's of the option
+// it becomes ("ERR_BASE" for rope_theta), so a rule has one code whether an
+// option or a config field breaks it.
+function numberField(n, key, path = n.at(key), code) {
   const value = n.get(key);
-  return value === undefined ? undefined : numberElement(value, path);
+  return value === undefined ? undefined : numberElement(value, path, code);
 }
 
 function stringField(n, key) {
@@ -200,7 +204,7 @@ function listField(n, key, max, element) {
   return list;
 }
 
-function numberElement(value, path) {
+function numberElement(value, path, code = "ERR_NOT_FINITE") {
   if (typeof value !== "number")
     throw configError(
       typeError,
@@ -213,7 +217,7 @@ function numberElement(value, path) {
       rangeError,
       path,
       `must be a finite number, got ${value}`,
-      "ERR_NOT_FINITE",
+      code,
     );
   return value;
 }
@@ -255,7 +259,7 @@ function ropeType(rope, modelType) {
       rangeError,
       rope.at(key),
       `names rope type ${show(name)}, which is not one of ${Object.keys(PARAMETERS).join(", ")}`,
-      "ERR_NOT_ONE_OF",
+      "ERR_ROPE_TYPE",
     );
   return { type, typePath: rope.at(key) };
 }
@@ -359,7 +363,7 @@ function fromConfigOf(config, options = {}) {
     throw rangeError(
       `option "pairing" must be "halves" or "interleaved", got ${show(given.pairing)}`,
       "pairing",
-      "ERR_NOT_ONE_OF",
+      "ERR_PAIRING",
     );
   if (layerType !== undefined && typeof layerType !== "string")
     throw typeError(
@@ -460,7 +464,7 @@ function fromConfigOf(config, options = {}) {
         throw rangeError(
           `config field "${rope.at(layerType)}" is missing (it has ${listing(keys)})`,
           rope.at(layerType),
-          "ERR_REQUIRED",
+          "ERR_NOT_ONE_OF",
         );
       const entry = rope;
       rope = objectField(entry, layerType);
@@ -505,12 +509,12 @@ function fromConfigOf(config, options = {}) {
     : ["global_rope_theta", "rope_theta", "rotary_emb_base"];
   if (rope !== undefined && rope.has("rope_theta")) {
     basePath = baseField = rope.at("rope_theta");
-    base = numberField(rope, "rope_theta");
+    base = numberField(rope, "rope_theta", undefined, "ERR_BASE");
   } else {
     const key = baseKeys.find((k) => c.has(k));
     if (key !== undefined) {
       basePath = baseField = c.at(key);
-      base = numberField(c, key);
+      base = numberField(c, key, undefined, "ERR_BASE");
     }
   }
   const hasRope =
@@ -642,8 +646,15 @@ function fromConfigOf(config, options = {}) {
   for (const [key, name] of Object.entries(SCALING_KEYS)) {
     if (!takes.includes(name) || !rope.has(key)) continue;
     const path = rope.at(key);
+    const code = ruleOf(`scaling.${name}`);
     if (name === "shortFactor" || name === "longFactor")
-      setScaling(name, listField(rope, key, MAX_FACTORS, numberElement), path);
+      setScaling(
+        name,
+        listField(rope, key, MAX_FACTORS, (value, at) =>
+          numberElement(value, at, code),
+        ),
+        path,
+      );
     else if (name === "truncate") {
       const value = rope.get(key);
       if (typeof value !== "boolean")
@@ -651,11 +662,11 @@ function fromConfigOf(config, options = {}) {
           typeError,
           path,
           `must be true or false, got ${show(value)}`,
-          "ERR_NOT_BOOLEAN",
+          code,
         );
       setScaling(name, value, path);
     } else {
-      const value = numberField(rope, key);
+      const value = numberField(rope, key, undefined, code);
       // v5 reads YaRN's betas with `or`: a 0 takes the default (32, 1).
       if (value === 0 && (name === "betaFast" || name === "betaSlow")) continue;
       setScaling(name, value, path);

@@ -30,7 +30,7 @@ const ODD_DIM_ZERO_PAD = ODD_DIMS.indexOf("zero-pad");
 // type-checked: the C core owns their ranges. `api` and `given` name the
 // function and the values for its messages.
 function familyOf(options, api) {
-  const theta = oneOf(options.theta, "theta", THETAS, "exp");
+  const theta = oneOf(options.theta, "theta", THETAS, "exp", "ERR_THETA");
   const name = THETAS[theta];
   if (options.base !== undefined && name !== "exp")
     throw typeError(
@@ -175,7 +175,7 @@ function decayComparisonOf(options) {
     "decayComparison()",
   );
   // dim sizes the frequencies' buffer.
-  const dim = integer(options.dim, "dim", 2, MAX_DIM);
+  const dim = integer(options.dim, "dim", 2, MAX_DIM, "ERR_DIM");
   const family = familyOf(options, "decayComparison");
   const points = grid(options.x, "x", MAX_POINTS);
   const n = points.count;

@@ -500,3 +500,4 @@ export function toCsv(
   columns: number,
   header?: readonly string[],
 ): string;
+export * from "./error-codes.js";

@@ -20,12 +20,14 @@ export function mropeSpec(raw) {
       );
     return null;
   }
-  const section = numbers(raw.mropeSection, "mropeSection");
+  const section = numbers(raw.mropeSection, "mropeSection", {
+    code: "ERR_MROPE_SECTION",
+  });
   if (section.length !== 3)
     throw rangeError(
       `option "mropeSection" must hold 3 numbers (t, h, w pairs), got ${section.length}`,
       "mropeSection",
-      "ERR_LENGTH",
+      "ERR_MROPE_SECTION",
     );
   const interleaved =
     raw.mropeInterleaved === undefined
@@ -70,7 +72,7 @@ export function readStreams(value) {
         `positions.${key}`,
         "ERR_REQUIRED",
       );
-    return numbers(given[key], `positions.${key}`);
+    return numbers(given[key], `positions.${key}`, { code: "ERR_POSITIONS" });
   });
   const count = streams[0].length;
   streams.forEach((list, k) => {

@@ -57,17 +57,19 @@ function checkedShape(shape) {
     throw rangeError(
       `shape [${dims.join(", ")}] holds ${count} values, more than ${Number.MAX_SAFE_INTEGER}`,
       "shape",
-      "ERR_SIZE",
+      "ERR_OUT_OF_RANGE",
     );
   return { dims, count };
 }
 
 /** The header of a .npy file holding `shape` values of `descriptor` ("<f4", "<f8", "<f2"). */
 function npyHeaderOf(descriptor, shape) {
-  if (!WRITTEN.includes(descriptor))
-    throw (typeof descriptor === "string" ? rangeError : typeError)(
-      `descriptor must be one of ${WRITTEN.map((d) => `"${d}"`).join(", ")}, got ${typeof descriptor === "string" ? JSON.stringify(descriptor) : typeof descriptor}`,
-    );
+  if (!WRITTEN.includes(descriptor)) {
+    const message = `descriptor must be one of ${WRITTEN.map((d) => `"${d}"`).join(", ")}, got ${typeof descriptor === "string" ? JSON.stringify(descriptor) : typeof descriptor}`;
+    throw typeof descriptor === "string"
+      ? rangeError(message, "descriptor", "ERR_NOT_ONE_OF")
+      : typeError(message, "descriptor", "ERR_NOT_STRING");
+  }
   const { dims } = checkedShape(shape);
   const tuple = dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(", ")})`;
   const dict = `{'descr': '${descriptor}', 'fortran_order': False, 'shape': ${tuple}, }`;

@@ -4,7 +4,12 @@
 // mistakes are TypeErrors, out-of-range values RangeErrors; both carry
 // `option`, `code` and `function`.
 
-import { MAX_COUNT, MEMORY_BYTES } from "sinusoidal-pe-constants";
+import {
+  MAX_COUNT,
+  MEMORY_BYTES,
+  STATUS,
+  STATUS_NAMES,
+} from "sinusoidal-pe-constants";
 
 // A caller's typed array is read only through intrinsics captured when this
 // module loads. An instance's own `length`, `buffer`, `byteOffset`,
@@ -156,8 +161,9 @@ function prefixed(message) {
 
 // An error about an input is data as well as text: `option` is the path of
 // the option (or argument) as the caller wrote it ("scaling.factor",
-// "positions[3]"), `code` a stable name of the rule it breaks, `function`
-// the public function that raised it. Callers that speak of the input in
+// "positions[3]"), `code` the rule it breaks, from the one registry of
+// codes (the core's statuses and src/core/error_codes.js), `function` the
+// public function that raised it. Callers that speak of the input in
 // their own words (fromConfig's config fields, the command line's flags)
 // map `option`, never the message.
 function inputError(Class, message, option, code) {
@@ -168,12 +174,24 @@ function inputError(Class, message, option, code) {
   return error;
 }
 
-export function typeError(message, option, code = "ERR_TYPE") {
+export function typeError(message, option, code) {
   return inputError(TypeError, message, option, code);
 }
 
-export function rangeError(message, option, code = "ERR_RANGE") {
+export function rangeError(message, option, code) {
   return inputError(RangeError, message, option, code);
+}
+
+/**
+ * The code of the core's rule on the option at `path`: the first status
+ * that names it ("scaling.factor" → "ERR_ROPE_FACTOR"). JS refuses that
+ * option's values under the same code, so a rule has one code whichever
+ * side detects it.
+ */
+export function ruleOf(path) {
+  const status = STATUS.findIndex(({ options }) => options.includes(path));
+  if (status < 0) throw new Error(`no status of the core names ${path}`);
+  return STATUS_NAMES[status].replace(/^PE_/, "");
 }
 
 export function show(value) {
@@ -274,7 +292,10 @@ export function number(value, name) {
   return value;
 }
 
-export function finiteNumber(value, name, { min, max, above } = {}) {
+// `code`: the rule's, where the core has one for this option ("ERR_BASE");
+// without one, NaN or an infinity and a value out of range have codes of
+// their own.
+export function finiteNumber(value, name, { min, max, above, code } = {}) {
   if (typeof value !== "number")
     throw typeError(
       `option "${name}" must be a number, got ${show(value)}`,
@@ -294,12 +315,14 @@ export function finiteNumber(value, name, { min, max, above } = {}) {
     throw rangeError(
       `option "${name}" must be a finite number ${range}, got ${show(value)}`,
       name,
-      "ERR_OUT_OF_RANGE",
+      code ?? (Number.isFinite(value) ? "ERR_OUT_OF_RANGE" : "ERR_NOT_FINITE"),
     );
   return value;
 }
 
-export function integer(value, name, min = -Infinity, max = Infinity) {
+// `code`: the rule's, where the core has one for this option ("ERR_DIM");
+// without one, a fraction and a value out of range have codes of their own.
+export function integer(value, name, min = -Infinity, max = Infinity, code) {
   if (typeof value !== "number")
     throw typeError(
       `option "${name}" must be an integer, got ${show(value)}`,
@@ -316,31 +339,33 @@ export function integer(value, name, min = -Infinity, max = Infinity) {
     throw rangeError(
       `option "${name}" must be an integer${range}, got ${show(value)}`,
       name,
-      Number.isInteger(value) ? "ERR_OUT_OF_RANGE" : "ERR_NOT_INTEGER",
+      code ??
+        (Number.isInteger(value) ? "ERR_OUT_OF_RANGE" : "ERR_NOT_INTEGER"),
     );
   }
   return value;
 }
 
-// One of `choices`, as its index; `fallback` when the option is left out
-// (undefined, not null: null is a value, and not one of the choices).
-export function oneOf(value, name, choices, fallback) {
+// One of `choices` (names), as its index; `fallback` when the option is
+// left out (undefined, not null: null is a value, and not one of the
+// choices). `code`: the rule's, where the core has one ("ERR_LAYOUT").
+export function oneOf(value, name, choices, fallback, code = "ERR_NOT_ONE_OF") {
   if (value === undefined && fallback !== undefined) value = fallback;
-  if (!choices.includes(value))
-    throw (typeof value === "string" ? rangeError : typeError)(
-      `option "${name}" must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${show(value)}`,
-      name,
-      "ERR_NOT_ONE_OF",
-    );
+  if (!choices.includes(value)) {
+    const message = `option "${name}" must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${show(value)}`;
+    throw typeof value === "string"
+      ? rangeError(message, name, code)
+      : typeError(message, name, "ERR_NOT_STRING");
+  }
   return choices.indexOf(value);
 }
 
-export function boolean(value, name) {
+export function boolean(value, name, code = "ERR_NOT_BOOLEAN") {
   if (typeof value !== "boolean")
     throw typeError(
       `option "${name}" must be true or false, got ${show(value)}`,
       name,
-      "ERR_NOT_BOOLEAN",
+      code,
     );
   return value;
 }
@@ -396,14 +421,15 @@ export function arrayLength(value, name, bigints = false) {
     throw rangeError(
       `${name} has ${length} elements, more than the module's memory can hold (${MAX_ELEMENTS})`,
       name,
-      "ERR_TOO_LONG",
+      "ERR_SIZE",
     );
   return length;
 }
 
 // Reads `length` elements of an array-like once each, checked, into `target`.
 // Typed arrays are copied whole through the intrinsic: their elements run no
-// code.
+// code. `finite`: the code of a non-finite element, or null where any
+// number goes.
 function readInto(values, length, target, name, finite) {
   const kind = kindOf(values);
   if (kind?.startsWith("Big")) return readBigInts(values, length, target, name);
@@ -415,7 +441,7 @@ function readInto(values, length, target, name, finite) {
           throw rangeError(
             `${name}[${i}] must be finite, got ${target[i]}`,
             `${name}[${i}]`,
-            "ERR_NOT_FINITE",
+            finite,
           );
     return target;
   }
@@ -431,7 +457,7 @@ function readInto(values, length, target, name, finite) {
       throw rangeError(
         `${name}[${i}] must be finite, got ${show(v)}`,
         `${name}[${i}]`,
-        "ERR_NOT_FINITE",
+        finite,
       );
     target[i] = v;
   }
@@ -470,7 +496,9 @@ export function isStreams(value) {
 /**
  * An array-like of finite numbers read once (its length, then each element)
  * into a new Float64Array that nothing else can reach: later calls into the
- * module, or user code, cannot change what the kernel reads.
+ * module, or user code, cannot change what the kernel reads. `code`: that
+ * of a non-finite element, the rule's where the core has one
+ * ("ERR_POSITIONS").
  */
 export function numbers(
   value,
@@ -480,6 +508,7 @@ export function numbers(
     max = Infinity,
     expected = "an array of numbers",
     bigints = false,
+    code = "ERR_NOT_FINITE",
   } = {},
 ) {
   const length = arrayLength(value, name, bigints);
@@ -501,7 +530,7 @@ export function numbers(
       name,
       "ERR_LENGTH",
     );
-  return readInto(value, length, new Float64Array(length), name, true);
+  return readInto(value, length, new Float64Array(length), name, code);
 }
 
 /**
@@ -509,15 +538,16 @@ export function numbers(
  * array of the given type; `length` was read before.
  */
 export function rowValues(values, length, Typed, name) {
-  return readInto(values, length, new Typed(length), name, false);
+  return readInto(values, length, new Typed(length), name, null);
 }
 
 // A number or a non-empty array-like of finite numbers, as a Float64Array.
-export function numberList(value, name, max = Infinity) {
+export function numberList(value, name, max = Infinity, code) {
   return numbers(typeof value === "number" ? [value] : value, name, {
     min: 1,
     max,
     expected: "a number or an array of numbers",
+    code,
   });
 }
 
@@ -526,7 +556,11 @@ export function numberList(value, name, max = Infinity) {
 export function positionList(positions, start, { min, maxCount, maxArray }) {
   if (typeof positions === "number") {
     const count = integer(positions, "positions", min, maxCount);
-    const first = start === undefined ? 0 : finiteNumber(start, "start");
+    // A start is the first position: the rule on positions is its own.
+    const first =
+      start === undefined
+        ? 0
+        : finiteNumber(start, "start", { code: "ERR_POSITIONS" });
     return { count, start: first, values: null };
   }
   const values = numbers(positions, "positions", {
@@ -534,6 +568,7 @@ export function positionList(positions, start, { min, maxCount, maxArray }) {
     max: maxArray,
     expected: `a count (an integer >= ${min}) or an array of numbers`,
     bigints: true,
+    code: "ERR_POSITIONS",
   });
   if (start !== undefined)
     throw typeError(
@@ -545,8 +580,9 @@ export function positionList(positions, start, { min, maxCount, maxArray }) {
 }
 
 // Evenly spaced points { from, to, count } or a list of numbers. Returns
-// { count, from, step, values }: values is null for an even grid.
-export function grid(value, name, maxCount = MAX_COUNT) {
+// { count, from, step, values }: values is null for an even grid. `code`:
+// that of a point that is not finite, the rule's where the core has one.
+export function grid(value, name, maxCount = MAX_COUNT, code) {
   if (
     value !== null &&
     typeof value === "object" &&
@@ -559,8 +595,8 @@ export function grid(value, name, maxCount = MAX_COUNT) {
       nested: true,
     });
     const count = integer(value.count, `${name}.count`, 1, maxCount);
-    const from = finiteNumber(value.from, `${name}.from`);
-    const to = finiteNumber(value.to, `${name}.to`);
+    const from = finiteNumber(value.from, `${name}.from`, { code });
+    const to = finiteNumber(value.to, `${name}.to`, { code });
     if (count === 1 && to !== from)
       throw rangeError(
         `option "${name}.count" is 1, so "${name}.to" must equal "${name}.from" (${from}), got ${to}`,
@@ -572,11 +608,11 @@ export function grid(value, name, maxCount = MAX_COUNT) {
       throw rangeError(
         `option "${name}": (to - from) must be finite`,
         name,
-        "ERR_NOT_FINITE",
+        code ?? "ERR_NOT_FINITE",
       );
     return { count, from, step, values: null };
   }
-  const values = numberList(value, name, maxCount);
+  const values = numberList(value, name, maxCount, code);
   return { count: values.length, from: 0, step: 0, values };
 }
 

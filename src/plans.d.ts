@@ -9,6 +9,7 @@ import type {
   TableArray,
   TablePlacement,
 } from "./index.js";
+import type { ErrorCode } from "./error-codes.js";
 import type { RopeFields, RopeResult, RopeScale } from "./relation.js";
 import type {
   RopePositions,
@@ -178,6 +179,6 @@ export function createRopeCache<D extends RopeDType = "float32">(
  */
 export interface InputErrorFields {
   option: string | undefined;
-  code: string;
+  code: ErrorCode;
   function: string | undefined;
 }

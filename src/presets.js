@@ -201,7 +201,10 @@ const resolvers = {
   paper(p) {
     const engine = {
       schedule: "paper",
-      base: finiteNumber(p.maxWavelength, "maxWavelength", { above: 1 }),
+      base: finiteNumber(p.maxWavelength, "maxWavelength", {
+        above: 1,
+        code: "ERR_BASE",
+      }),
     };
     const start = finiteNumber(p.startIndex, "startIndex");
     return { engine, start: { key: "startIndex", value: start } };
@@ -210,8 +213,14 @@ const resolvers = {
   tensor2tensor(p) {
     const engine = {
       schedule: "timescale",
-      minTimescale: finiteNumber(p.minTimescale, "minTimescale", { above: 0 }),
-      maxTimescale: finiteNumber(p.maxTimescale, "maxTimescale", { above: 0 }),
+      minTimescale: finiteNumber(p.minTimescale, "minTimescale", {
+        above: 0,
+        code: "ERR_TIMESCALE",
+      }),
+      maxTimescale: finiteNumber(p.maxTimescale, "maxTimescale", {
+        above: 0,
+        code: "ERR_TIMESCALE",
+      }),
     };
     const start = integer(p.startIndex, "startIndex");
     return { engine, start: { key: "startIndex", value: start } };
@@ -233,6 +242,7 @@ const resolvers = {
   whisper(p, dim) {
     const maxTimescale = finiteNumber(p.maxTimescale, "maxTimescale", {
       above: 0,
+      code: "ERR_TIMESCALE",
     });
     if (dim % 2 === 1)
       refuse("whisper", dim, "sinusoids asserts channels % 2 == 0");
@@ -248,19 +258,24 @@ const resolvers = {
 
   diffusers(p, dim) {
     boolean(p.flipSinToCos, "flipSinToCos");
-    const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift");
+    const shift = finiteNumber(p.downscaleFreqShift, "downscaleFreqShift", {
+      code: "ERR_SHIFT",
+    });
     const h = Math.floor(dim / 2);
     if (h > 0 && h - shift === 0)
       throw rangeError(
         `option "downscaleFreqShift" must differ from floor(dim/2) = ${h}, got ${shift} (the source divides by floor(dim/2) - downscaleFreqShift)`,
         "downscaleFreqShift",
-        "ERR_OUT_OF_RANGE",
+        "ERR_SHIFT",
       );
     const engine = {
       schedule: "shifted",
-      base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
+      base: finiteNumber(p.maxPeriod, "maxPeriod", {
+        above: 1,
+        code: "ERR_BASE",
+      }),
       shift,
-      scale: finiteNumber(p.scale, "scale"),
+      scale: finiteNumber(p.scale, "scale", { code: "ERR_SCALE" }),
     };
     return { engine };
   },
@@ -274,7 +289,10 @@ const resolvers = {
       );
     const engine = {
       schedule: "shifted",
-      base: finiteNumber(p.maxPeriod, "maxPeriod", { above: 1 }),
+      base: finiteNumber(p.maxPeriod, "maxPeriod", {
+        above: 1,
+        code: "ERR_BASE",
+      }),
       shift: 0,
     };
     return { engine };
@@ -301,7 +319,10 @@ const resolvers = {
         "maxFreq",
         "ERR_OUT_OF_RANGE",
       );
-    const scale = p.scale === null ? null : finiteNumber(p.scale, "scale");
+    const scale =
+      p.scale === null
+        ? null
+        : finiteNumber(p.scale, "scale", { code: "ERR_OUTPUT_SCALE" });
     boolean(p.cosFirst, "cosFirst");
     const fullTurns = boolean(p.fullTurns, "fullTurns");
     if (dim % 2 === 1)
@@ -336,7 +357,7 @@ export function resolvePreset(name, given, dim) {
     throw typeError(
       `option "preset" must be one of ${NAMES.join(", ")}, got ${name === null ? "null" : typeof name}`,
       "preset",
-      "ERR_NOT_ONE_OF",
+      "ERR_NOT_STRING",
     );
   if (!Object.hasOwn(presets, name))
     throw rangeError(

@@ -138,7 +138,12 @@ function linearRelationErrorOf(options) {
     p.options.start,
     { min: 1, maxCount: 2 ** 24, maxArray: 2 ** 24 },
   );
-  const offsets = numberList(p.options.offsets, "offsets");
+  const offsets = numberList(
+    p.options.offsets,
+    "offsets",
+    undefined,
+    "ERR_OFFSETS",
+  );
   const [Typed, table, rotation] = p.float32
     ? [Float32Array, kernels.tableF32, kernels.rotateF32]
     : [Float64Array, kernels.tableF64, kernels.rotateF64];
@@ -204,7 +209,12 @@ function dotProductsOf(options) {
     withPreset: ["offsets", "out"],
     dtype: "float64",
   });
-  const { count, from, step, values } = grid(p.options.offsets, "offsets");
+  const { count, from, step, values } = grid(
+    p.options.offsets,
+    "offsets",
+    undefined,
+    "ERR_OFFSETS",
+  );
   const result = outArray(p.options.out, Float64Array, count);
   return withScratch((scratch) => {
     const { omega, amplitude } = writeFrequencies(p, scratch);

@@ -77,8 +77,8 @@ function readCache(raw) {
     typeof raw.layout === "string" && Object.hasOwn(LAYOUT_ALIASES, raw.layout)
       ? LAYOUT_ALIASES[raw.layout]
       : raw.layout;
-  const layout = oneOf(named, "layout", ROPE_LAYOUTS, "compact");
-  const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32");
+  const layout = oneOf(named, "layout", ROPE_LAYOUTS, "compact", "ERR_LAYOUT");
+  const dtype = oneOf(raw.dtype, "dtype", CACHE_DTYPES, "float32", "ERR_DTYPE");
   // The stream of each pair; the C core checks the section.
   const streamOf =
     mrope === null
@@ -146,7 +146,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
     throw rangeError(
       `a cos/sin cache of ${count} × ${width} ${CACHE_DTYPES[dtype]} needs 2 × ${bytes} bytes, more than the module's 4 GiB address space allows`,
       "positions",
-      "ERR_TOO_LARGE",
+      "ERR_SIZE",
     );
   const out = cacheOut(outOption, ARRAYS[dtype], count * width);
   const { Typed } = out;
@@ -259,8 +259,11 @@ class RopeCachePlan {
 
   rows(positions, perCall) {
     if (this.#disposed)
-      throw new Error(
-        "sinusoidal-pe: rope cache plan: rows() after dispose(); create a new plan with createRopeCache()",
+      throw Object.assign(
+        new Error(
+          "sinusoidal-pe: rope cache plan: rows() after dispose(); create a new plan with createRopeCache()",
+        ),
+        { code: "ERR_DISPOSED" },
       );
     return calling("ropeCache", planCacheRows, [
       this.#cache,

@@ -118,7 +118,7 @@ function readSpec(given, api, perCall) {
   let batch = 1;
   if (own.order !== undefined) {
     order = oneOf(own.order, "order", ORDERS);
-    heads = integer(own.heads, "heads", 1, MAX_COUNT);
+    heads = integer(own.heads, "heads", 1, MAX_COUNT, "ERR_HEADS");
     if (own.batch !== undefined)
       batch = integer(own.batch, "batch", 1, MAX_COUNT);
   }
@@ -138,6 +138,7 @@ function readSpec(given, api, perCall) {
     "pairing",
     PAIRINGS,
     "halves",
+    "ERR_PAIRING",
   );
   const spec = new RopeSpec(
     dim,
@@ -177,7 +178,7 @@ function readPositions(spec, positions) {
       throw rangeError(
         `positions must be finite, got ${positions}`,
         "positions",
-        "ERR_NOT_FINITE",
+        "ERR_POSITIONS",
       );
     return { plain: positions, streams: null };
   }
@@ -202,7 +203,10 @@ function readPositions(spec, positions) {
     return { plain: t, streams: null };
   }
   return {
-    plain: numbers(positions, "positions", { bigints: true }),
+    plain: numbers(positions, "positions", {
+      bigints: true,
+      code: "ERR_POSITIONS",
+    }),
     streams: null,
   };
 }
@@ -477,8 +481,11 @@ class RopePlan {
 
   apply(vectors, positions, perCall) {
     if (this.#disposed)
-      throw new Error(
-        "sinusoidal-pe: rope plan: apply() after dispose(); create a new plan with createRope()",
+      throw Object.assign(
+        new Error(
+          "sinusoidal-pe: rope plan: apply() after dispose(); create a new plan with createRope()",
+        ),
+        { code: "ERR_DISPOSED" },
       );
     return calling("rope", applyPlan, [
       this.#spec,

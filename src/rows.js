@@ -20,6 +20,7 @@ import {
   rangeError,
   requireReadable,
   rowValues,
+  ruleOf,
   show,
   typeError,
   write,
@@ -132,7 +133,7 @@ export function perRowInput(values, name) {
       throw rangeError(
         `${name} must be finite, got ${values}`,
         name,
-        "ERR_NOT_FINITE",
+        ruleOf(name),
       );
     return values;
   }
@@ -142,7 +143,7 @@ export function perRowInput(values, name) {
       name,
       "ERR_TYPE",
     );
-  return numbers(values, name, { bigints: true });
+  return numbers(values, name, { bigints: true, code: ruleOf(name) });
 }
 
 /** perRowInput's value checked to give one angle for each of `count` rows. */

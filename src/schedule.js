@@ -18,6 +18,7 @@ import {
   rangeError,
   readOptions,
   rejectUnknown,
+  ruleOf,
   runningFunction,
   show,
   typeError,
@@ -85,14 +86,20 @@ export function prepare(
     given.preset === undefined ? null : expandPreset(given, withPreset);
   const engine = preset === null ? given : preset.engine;
   const p = new Prepared(scheduleOf(engine, oddDim));
-  p.layout = oneOf(engine.layout, "layout", LAYOUTS, "interleaved");
+  p.layout = oneOf(
+    engine.layout,
+    "layout",
+    LAYOUTS,
+    "interleaved",
+    "ERR_LAYOUT",
+  );
   p.scale = engine.scale === undefined ? 1 : number(engine.scale, "scale");
   p.amplitude =
     (preset === null ? 1 : preset.outputScale) *
     (engine.outputScale === undefined
       ? 1
       : number(engine.outputScale, "outputScale"));
-  p.dtype = oneOf(engine.dtype, "dtype", DTYPES, dtype);
+  p.dtype = oneOf(engine.dtype, "dtype", DTYPES, dtype, "ERR_DTYPE");
   p.float32 = DTYPES[p.dtype] === "float32";
   p.preset = preset === null ? null : given.preset;
   p.presetStart = preset === null ? null : preset.start;
@@ -151,7 +158,7 @@ class Prepared {
 // The preset's engine options, plus the caller's dim and `withPreset` keys;
 // every other key goes to the preset as its parameter.
 function expandPreset(given, withPreset) {
-  const dim = integer(given.dim, "dim", 1, MAX_DIM);
+  const dim = integer(given.dim, "dim", 1, MAX_DIM, "ERR_DIM");
   const own = { dim };
   const parameters = {};
   for (const [key, value] of Object.entries(given))
@@ -167,7 +174,7 @@ function expandPreset(given, withPreset) {
 function scheduleOf(options, defaultOddDim) {
   // dim sizes every buffer (pairs frequencies, rows of dim values), so it is
   // checked before any is allocated.
-  const dim = integer(options.dim, "dim", 1, MAX_DIM);
+  const dim = integer(options.dim, "dim", 1, MAX_DIM, "ERR_DIM");
   const oddDim = oneOf(options.oddDim, "oddDim", ODD_DIMS, defaultOddDim);
   const pairs =
     Math.floor(dim / 2) +
@@ -199,18 +206,26 @@ function scheduleOf(options, defaultOddDim) {
           key,
           "ERR_COMBINATION",
         );
-    const explicit = numbers(options.frequencies, "frequencies");
+    const explicit = numbers(options.frequencies, "frequencies", {
+      code: "ERR_FREQUENCIES",
+    });
     // They are copied into a buffer of `pairs` numbers.
     if (explicit.length !== pairs)
       throw rangeError(
         `option "frequencies" must have ${pairs} entries for dim ${dim}, got ${explicit.length}`,
         "frequencies",
-        "ERR_LENGTH",
+        "ERR_FREQUENCIES",
       );
     spec.explicit = explicit;
     return spec;
   }
-  spec.schedule = oneOf(options.schedule, "schedule", SCHEDULES, "paper");
+  spec.schedule = oneOf(
+    options.schedule,
+    "schedule",
+    SCHEDULES,
+    "paper",
+    "ERR_SCHEDULE",
+  );
   const name = SCHEDULES[spec.schedule];
   const allowed = {
     paper: ["base"],
@@ -286,7 +301,7 @@ export function amplitudeOf(prepared, attention) {
     throw rangeError(
       `the attention factor of option "scaling" (${attention}, from its attentionFactor, mscale or mscaleAllDim) times the output scale ${prepared.amplitude} exceeds float32's largest value ${FLOAT32_MAX}`,
       "scaling",
-      "ERR_ATTENTION_OVERFLOW",
+      "ERR_ROPE_ATTENTION",
     );
   return amplitude;
 }
@@ -312,16 +327,19 @@ export const PARAMETERS = Object.fromEntries(
   ]),
 );
 
-// The slot of each parameter, and its option path for messages.
+// The slot of each parameter, its option path for messages, and the code
+// of the core's rule on it, under which JS refuses it too.
 const SLOT = Object.fromEntries(ROPE_PARAMETER_SLOTS.map((key, k) => [key, k]));
 const SCALING_PATHS = ROPE_PARAMETER_SLOTS.map((key) => `scaling.${key}`);
+const SCALING_RULES = SCALING_PATHS.map(ruleOf);
 
 // Every key a scaling may have.
 const SCALING_KEYS = ["type", ...new Set(Object.values(PARAMETERS).flat())];
 
 // A number option that must be finite: NaN or an infinity is refused by
-// name here, so that no caller's value can read as "absent" below.
-function finite(value, name) {
+// name here, so that no caller's value can read as "absent" below, with the
+// code of the core's rule on the option.
+function finite(value, name, code) {
   if (typeof value !== "number")
     throw typeError(
       `option "${name}" must be a number, got ${show(value)}`,
@@ -332,7 +350,7 @@ function finite(value, name) {
     throw rangeError(
       `option "${name}" must be a finite number, got ${show(value)}`,
       name,
-      "ERR_NOT_FINITE",
+      code,
     );
   return value;
 }
@@ -344,11 +362,11 @@ function finite(value, name) {
  * sized by them. `options` holds the caller's values the message quotes.
  */
 export function ropeDims(options) {
-  const dim = integer(options.dim, "dim", 1, MAX_DIM);
+  const dim = integer(options.dim, "dim", 1, MAX_DIM, "ERR_DIM");
   const rotary =
     options.rotaryDim === undefined
       ? dim
-      : integer(options.rotaryDim, "rotaryDim", 0, MAX_DIM);
+      : integer(options.rotaryDim, "rotaryDim", 0, MAX_DIM, "ERR_ROTARY_DIM");
   kernels.ropeDims({ api: runningFunction(), given: options, dim, rotary });
   return { dim, rotary };
 }
@@ -362,10 +380,12 @@ export function ropeDims(options) {
 export function ropeSpec(raw) {
   // The frequencies are those of the rotary part: rotaryDim / 2 of them.
   const { dim: headDim, rotary: dim } = ropeDims(raw);
-  const base = raw.base === undefined ? 10000 : finite(raw.base, "base");
+  const base =
+    raw.base === undefined ? 10000 : finite(raw.base, "base", "ERR_BASE");
   // A model's pairing goes with its options (fromConfig gives it); the
   // frequencies and caches do not depend on it.
-  if (raw.pairing !== undefined) oneOf(raw.pairing, "pairing", PAIRINGS);
+  if (raw.pairing !== undefined)
+    oneOf(raw.pairing, "pairing", PAIRINGS, undefined, "ERR_PAIRING");
   const scaling =
     raw.scaling === undefined
       ? { type: "default" }
@@ -376,14 +396,20 @@ export function ropeSpec(raw) {
         });
   // A rope_scaling without a type is the default, as transformers reads it.
   const typeName = scaling.type === undefined ? "default" : scaling.type;
-  const type = oneOf(typeName, "scaling.type", ROPE_TYPES);
+  const type = oneOf(
+    typeName,
+    "scaling.type",
+    ROPE_TYPES,
+    undefined,
+    "ERR_ROPE_TYPE",
+  );
   const { takes, requires } = ROPE_TYPE_PARAMETERS[typeName];
   for (const key of Object.keys(scaling))
     if (key !== "type" && !takes.includes(key))
       throw typeError(
         `option "scaling.${key}" does not apply to rope type "${typeName}" (it takes ${takes.join(", ") || "no parameters"})`,
         `scaling.${key}`,
-        "ERR_NOT_APPLICABLE",
+        "ERR_ROPE_PARAMETER",
       );
   for (const key of requires)
     if (scaling[key] === undefined)
@@ -402,10 +428,10 @@ export function ropeSpec(raw) {
     if (scaling[key] === undefined) continue;
     params[k] =
       key === "truncate"
-        ? boolean(scaling.truncate, "scaling.truncate")
+        ? boolean(scaling.truncate, "scaling.truncate", SCALING_RULES[k])
           ? 1
           : 0
-        : finite(scaling[key], SCALING_PATHS[k]);
+        : finite(scaling[key], SCALING_PATHS[k], SCALING_RULES[k]);
     present |= 1 << k;
   }
   const p = {
@@ -427,19 +453,23 @@ export function ropeSpec(raw) {
       "ERR_REQUIRED",
     );
   if (ROPE_TYPES[type] === "longrope") {
-    const short = numbers(scaling.shortFactor, "scaling.shortFactor");
-    const long = numbers(scaling.longFactor, "scaling.longFactor");
+    const short = numbers(scaling.shortFactor, "scaling.shortFactor", {
+      code: "ERR_ROPE_SHORT_FACTOR",
+    });
+    const long = numbers(scaling.longFactor, "scaling.longFactor", {
+      code: "ERR_ROPE_LONG_FACTOR",
+    });
     // The two lists reach the core as one array of rotaryDim numbers, so
     // the length of each is checked here, where they are still apart.
-    for (const [key, list] of [
-      ["shortFactor", short],
-      ["longFactor", long],
+    for (const [key, list, code] of [
+      ["shortFactor", short, "ERR_ROPE_SHORT_FACTOR"],
+      ["longFactor", long, "ERR_ROPE_LONG_FACTOR"],
     ])
       if (list.length !== dim / 2)
         throw rangeError(
           `option "scaling.${key}" must have rotaryDim / 2 = ${dim / 2} entries, got ${list.length}`,
           `scaling.${key}`,
-          "ERR_LENGTH",
+          code,
         );
     factors = new Float64Array(dim);
     factors.set(short);

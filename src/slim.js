@@ -5,6 +5,7 @@
 // This file is the index: each function lives in the file of its concern,
 // and names itself there in the errors it raises.
 export { init } from "./core.js";
+export { errorCodes } from "./error-codes.js";
 export { fromConfig } from "./config.js";
 export { ci, decayComparison, decayIntegral, si, THETAS } from "./decay.js";
 export { npyHeader, toNpy } from "./npy.js";

@@ -136,8 +136,11 @@ class TablePlan {
 
   rows(positions, perCall) {
     if (this.#disposed)
-      throw new Error(
-        "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
+      throw Object.assign(
+        new Error(
+          "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
+        ),
+        { code: "ERR_DISPOSED" },
       );
     return calling("table", planRows, [
       this.#prepared,

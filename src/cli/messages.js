@@ -6,6 +6,7 @@
 // never as a flag the user did not give.
 
 import { STATUS, STATUS_NAMES } from "sinusoidal-pe-constants";
+import { errorCodes } from "../error-codes.js";
 
 /** What the user typed for each library option, filled in as flags are read. */
 export class Names {
@@ -56,6 +57,19 @@ export class Names {
 }
 
 /**
+ * Whether `error` is the library's refusal of an input, a usage error of
+ * the command line: a TypeError or RangeError with one of the library's
+ * error codes. Any other is no fault of the user's flags.
+ */
+export function isLibraryRefusal(error) {
+  return (
+    (error instanceof TypeError || error instanceof RangeError) &&
+    typeof error.code === "string" &&
+    Object.hasOwn(errorCodes, error.code)
+  );
+}
+
+/**
  * Whether the library refused only a probe's `out` (which fits no result)
  * or the size of one call's result, which blocks never reach: every other
  * refusal of a probe is the user's.
@@ -65,8 +79,7 @@ export function isProbeRefusal(error) {
   return (
     option === "out" ||
     (typeof option === "string" && option.startsWith("out.")) ||
-    error?.code === "ERR_SIZE" ||
-    error?.code === "ERR_TOO_LARGE"
+    error?.code === "ERR_SIZE"
   );
 }
 

@@ -5,6 +5,7 @@
 // type takes (rope_scaling.h) and the bounds (bounds.h).
 // Usage: node src/core/constants_to_js.js build/constants.js
 import { readFileSync, writeFileSync } from "node:fs";
+import { JS_RULES } from "./error_codes.js";
 
 const header = (name) =>
   readFileSync(new URL(name, import.meta.url), "utf8").replace(/\\\n/g, " ");
@@ -127,6 +128,21 @@ function enumMembers(text, name, prefix, last) {
   throw new Error(`enum ${name} has no PE_${prefix}_${last}`);
 }
 
+// The rules only JS checks, refused where one has the code of a status:
+// every code is defined once, whichever list holds it.
+function jsRules(list) {
+  const statusCodes = new Set(list.map(({ name }) => name.replace(/^PE_/, "")));
+  const seen = new Set();
+  for (const [code, error] of JS_RULES) {
+    if (statusCodes.has(code) || seen.has(code))
+      throw new Error(`${code} is defined twice`);
+    if (!["TypeError", "RangeError", "Error"].includes(error))
+      throw new Error(`${code}: no error class ${error}`);
+    seen.add(code);
+  }
+  return JS_RULES;
+}
+
 const enums = header("enums.h");
 const lists = {
   LAYOUTS: "PE_LAYOUT_LIST",
@@ -159,6 +175,10 @@ const lines = [
   `export const STATUS_NAMES = ${frozen(
     statuses(header("status.h")).map(({ name }) => name),
   )};`,
+  "",
+  "// JS_RULES: [code, error class, description] of each rule only JS checks;",
+  "// with STATUS, the registry of error codes (src/error-codes.js).",
+  `export const JS_RULES = ${frozen(jsRules(statuses(header("status.h"))))};`,
   "",
   "// Option values in the order of the C enums: value i is passed as i.",
   ...Object.entries(lists).map(

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pe from "../../dist/index.js";
-import { inWords } from "../../web/parts/library-error.js";
+import { inWords, RULES } from "../../web/parts/library-error.js";
 
 await pe.init();
 
@@ -25,8 +25,8 @@ test("library refusals read as the page's own sentences in both languages", () =
     ],
     [
       () => pe.table({ positions: [0, NaN], dim: 8 }),
-      "The positions must be a finite number.",
-      "位置必须是有限的数。",
+      "The positions must be finite, and give finite angles with the frequencies.",
+      "位置必须是有限的数，且与频率相乘得到有限的角度。",
     ],
     [
       () => pe.table({ preset: "whisper", positions: 4, dim: 65 }),
@@ -61,4 +61,14 @@ test("library refusals read as the page's own sentences in both languages", () =
 
 test("an error that is not about an input keeps its own words", () => {
   assert.equal(inWords(new Error("out of memory"), "zh"), "out of memory");
+  // A code that is not the library's, such as a file system's, too.
+  const missing = Object.assign(new Error("no such file"), { code: "ENOENT" });
+  assert.equal(inWords(missing, "en"), "no such file");
+});
+
+test("the page words only codes of the library's registry, in both languages alike", () => {
+  assert.deepEqual(Object.keys(RULES.zh).sort(), Object.keys(RULES.en).sort());
+  for (const code of Object.keys(RULES.en))
+    if (code !== "other")
+      assert.ok(Object.hasOwn(pe.errorCodes, code), `${code} is no code`);
 });

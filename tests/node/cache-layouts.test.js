@@ -61,13 +61,11 @@ test('a cache and a table in "halves" place pair i at columns i and i + h, as ro
 });
 
 test("an unknown cache layout names the three words, and the module works afterwards", () => {
-  assert.throws(
-    () => ropeCache({ ...options, layout: "rows" }),
-    (error) =>
-      error instanceof RangeError &&
-      /"layout" must be one of "compact", "halves", "interleaved"/.test(
-        error.message,
-      ),
-  );
+  assert.throws(() => ropeCache({ ...options, layout: "rows" }), {
+    name: "RangeError",
+    code: "ERR_LAYOUT",
+    option: "layout",
+    message: /"layout" must be one of "compact", "halves", "interleaved"/,
+  });
   assert.deepEqual(ropeCache(options).shape, [3, h]);
 });

@@ -56,7 +56,7 @@ test("fromConfig's pairing option: one of two, and a word where it overrules the
     () => fromConfig(plain({ model_type: "llama" }), { pairing: "pairs" }),
     (error) =>
       error instanceof RangeError &&
-      error.code === "ERR_NOT_ONE_OF" &&
+      error.code === "ERR_PAIRING" &&
       error.option === "pairing" &&
       /"halves" or "interleaved"/.test(error.message),
   );

@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Names, describe } from "../../build/internals.js";
+import {
+  api,
+  isLibraryRefusal,
+  Names,
+  describe,
+} from "../../build/internals.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pe-cli-flags-"));
@@ -417,6 +422,27 @@ test("a refusal about a --config value names the config, not a flag the user did
   assert.doesNotMatch(result.stderr, /--dim\b/);
 });
 
+test("a usage error is a refusal with one of the library's codes; any other error is not the flags' fault", () => {
+  const refusal = (call) => {
+    try {
+      call();
+    } catch (error) {
+      return error;
+    }
+  };
+  assert.ok(isLibraryRefusal(refusal(() => api.table({ dim: 0 }))));
+  assert.ok(isLibraryRefusal(refusal(() => api.ropeCache({ dim: "8" }))));
+  assert.ok(!isLibraryRefusal(new TypeError("x is not a function")));
+  const foreign = Object.assign(new TypeError("bad argument"), {
+    code: "ERR_INVALID_ARG_TYPE",
+  });
+  assert.ok(!isLibraryRefusal(foreign));
+  const plain = Object.assign(new Error("after dispose()"), {
+    code: "ERR_DISPOSED",
+  });
+  assert.ok(!isLibraryRefusal(plain), "no plan is the flags' to dispose");
+});
+
 // describe() on errors as the library raises them: option, code, function.
 function libraryError(Class, message, option, code, fn) {
   return Object.assign(new Class(`sinusoidal-pe: ${fn}: ${message}`), {
@@ -452,7 +478,7 @@ test("messages map error.option to the flag typed, or to the --config it came fr
         RangeError,
         'option "scaling.lowFreqFactor" must be > 0, got 0',
         "scaling.lowFreqFactor",
-        "ERR_RANGE",
+        "ERR_ROPE_FREQ_FACTOR",
         "table",
       ),
       'sinusoidal-pe: table: option --scaling key "low_freq_factor" must be > 0, got 0',
@@ -499,7 +525,7 @@ test("messages map error.option to the flag typed, or to the --config it came fr
         RangeError,
         'config field "rope_scaling.factor" must be > 0, got 0',
         "rope_scaling.factor",
-        "ERR_RANGE",
+        "ERR_ROPE_FACTOR",
         "fromConfig",
       ),
       /^sinusoidal-pe: fromConfig: config field "rope_scaling\.factor" of --config c\.json must be > 0, got 0$/,

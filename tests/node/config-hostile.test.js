@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
+import { errorCodes } from "../../dist/index.js";
 
 const library = new URL("../../dist/index.js", import.meta.url).href;
 
@@ -67,7 +68,12 @@ const run = (name, config, options) => {
     const read = fromConfig(config, options);
     results[name] = { ok: read.rotaryDim, warnings: read.warnings.length };
   } catch (error) {
-    results[name] = { error: error.name, message: error.message };
+    results[name] = {
+      error: error.name,
+      message: error.message,
+      code: error.code,
+      option: error.option,
+    };
   }
   results[name].ms = performance.now() - started;
 };
@@ -144,8 +150,14 @@ test("hostile configs are answered at once, in a child process that exits normal
         factor: "rope_scaling.factor",
         rope_scaling: "rope_scaling",
       }[where];
+      // A coded refusal of the field, or of one of its elements or keys.
       assert.ok(
-        result.message.includes(`"${field}"`),
+        Object.hasOwn(errorCodes, result.code),
+        `${name}: ${result.code}`,
+      );
+      assert.match(
+        result.option,
+        new RegExp(`^${field.replace(".", "\\.")}(\\[\\d+\\]|\\.|$)`),
         `${name}: ${result.message}`,
       );
     }
@@ -225,7 +237,7 @@ test("config values the engine itself would refuse get coded refusals, and quote
     () =>
       fromConfig(llama({ rope_scaling: { rope_type: "x".repeat(1 << 20) } })),
     RangeError,
-    "ERR_NOT_ONE_OF",
+    "ERR_ROPE_TYPE",
     "rope_scaling.rope_type",
   );
   assert.throws(

@@ -23,14 +23,21 @@ const fragment = (name) =>
   );
 const clone = (value) => JSON.parse(JSON.stringify(value));
 
-// A throwing call whose error is of the class, carries one prefix and names
-// the text; the module keeps working afterwards.
-function refuses(call, Class, text) {
+// A throwing call whose error is of the class, carries the rule's code and
+// the option (the config field as written), one prefix and, where the
+// wording is the point, the text; the module keeps working afterwards.
+function refuses(call, Class, code, option, text) {
   let caught;
   assert.throws(call, (error) => {
     caught = error;
     assert.ok(error instanceof Class, `${error.name}: ${error.message}`);
-    assert.ok(error.message.includes(text), `"${error.message}" names ${text}`);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.option, option, error.message);
+    if (text !== undefined)
+      assert.ok(
+        error.message.includes(text),
+        `"${error.message}" names ${text}`,
+      );
     assert.ok(!/(\w+: )\1/.test(error.message), `one prefix: ${error.message}`);
     return true;
   });
@@ -81,7 +88,12 @@ test('"type" and "rope_type" that mean the same type are one', () => {
   }
   const disagree = clone(fragment("qwen2-vl-7b.v4.json"));
   disagree.rope_scaling.rope_type = "linear";
-  refuses(() => fromConfig(disagree), TypeError, "rope_scaling.type");
+  refuses(
+    () => fromConfig(disagree),
+    TypeError,
+    "ERR_CONFLICT",
+    "rope_scaling.type",
+  );
 });
 
 test("top-level fields take precedence as standardize_rope_params gives them", () => {
@@ -149,22 +161,40 @@ test("configs of models without RoPE are refused, naming the model type", () => 
     n_head: 12,
     n_positions: 1024,
   };
-  refuses(() => fromConfig(gpt2), TypeError, 'model type "gpt2" has no RoPE');
+  refuses(
+    () => fromConfig(gpt2),
+    TypeError,
+    "ERR_NO_ROPE",
+    "model_type",
+    'model type "gpt2" has no RoPE',
+  );
   const bert = {
     model_type: "bert",
     hidden_size: 768,
     num_attention_heads: 12,
   };
-  refuses(() => fromConfig(bert), TypeError, 'model type "bert"');
+  refuses(
+    () => fromConfig(bert),
+    TypeError,
+    "ERR_NO_ROPE",
+    "model_type",
+    'model type "bert"',
+  );
   const alibi = { ...fragment("falcon-7b.v4.json"), alibi: true };
-  refuses(() => fromConfig(alibi), TypeError, "ALiBi");
+  refuses(() => fromConfig(alibi), TypeError, "ERR_NO_ROPE", "alibi", "ALiBi");
   const unknown = {
     model_type: "mystery",
     hidden_size: 64,
     num_attention_heads: 2,
   };
-  refuses(() => fromConfig(unknown), TypeError, 'model type "mystery"');
-  refuses(() => fromConfig(unknown), TypeError, '"rope_theta"');
+  refuses(
+    () => fromConfig(unknown),
+    TypeError,
+    "ERR_REQUIRED",
+    "rope_theta",
+    'model type "mystery"',
+  );
+  refuses(() => fromConfig(unknown), TypeError, "ERR_REQUIRED", "rope_theta");
 });
 
 test("errors name the config field as written, with its index, behind one prefix", () => {
@@ -173,18 +203,26 @@ test("errors name the config field as written, with its index, behind one prefix
   const element = refuses(
     () => fromConfig(phi),
     TypeError,
-    '"rope_scaling.short_factor[2]"',
+    "ERR_NOT_NUMBER",
+    "rope_scaling.short_factor[2]",
   );
   assert.deepEqual(
     [element.option, element.code, element.function],
     ["rope_scaling.short_factor[2]", "ERR_NOT_NUMBER", "fromConfig"],
   );
   phi.rope_scaling.short_factor[2] = NaN;
-  refuses(() => fromConfig(phi), RangeError, '"rope_scaling.short_factor[2]"');
+  refuses(
+    () => fromConfig(phi),
+    RangeError,
+    "ERR_ROPE_SHORT_FACTOR",
+    "rope_scaling.short_factor[2]",
+  );
   phi.rope_scaling.short_factor[2] = -1;
   const negative = refuses(
     () => fromConfig(phi),
     RangeError,
+    "ERR_ROPE_SHORT_FACTOR",
+    "rope_scaling.short_factor",
     'config field "rope_scaling.short_factor"',
   );
   assert.deepEqual(
@@ -197,7 +235,8 @@ test("errors name the config field as written, with its index, behind one prefix
   const beta = refuses(
     () => fromConfig(yarn),
     RangeError,
-    '"rope_parameters.beta_fast"',
+    "ERR_ROPE_BETA",
+    "rope_parameters.beta_fast",
   );
   assert.equal(beta.option, "rope_parameters.beta_fast");
   // A missing field is named as the config would hold it.
@@ -206,6 +245,8 @@ test("errors name the config field as written, with its index, behind one prefix
   const missing = refuses(
     () => fromConfig(dynamic),
     TypeError,
+    "ERR_REQUIRED",
+    "max_position_embeddings",
     'config field "max_position_embeddings"',
   );
   assert.equal(missing.option, "max_position_embeddings");
@@ -215,7 +256,8 @@ test("errors name the config field as written, with its index, behind one prefix
   const entry = refuses(
     () => fromConfig(gemma, { layerType: "sliding_attention" }),
     TypeError,
-    '"text_config.rope_parameters.sliding_attention"',
+    "ERR_NOT_OBJECT",
+    "text_config.rope_parameters.sliding_attention",
   );
   assert.ok(!entry.message.includes("rope_theta"));
 });
@@ -223,7 +265,12 @@ test("errors name the config field as written, with its index, behind one prefix
 test("a rule of the core on config values is said of the config's fields, with their values", () => {
   const llama = clone(fragment("llama-3.1-8b.v4.json"));
   llama.rope_theta = -5;
-  const base = refuses(() => fromConfig(llama), RangeError, "rope_theta");
+  const base = refuses(
+    () => fromConfig(llama),
+    RangeError,
+    "ERR_BASE",
+    "rope_theta",
+  );
   assert.equal(
     base.message,
     'sinusoidal-pe: fromConfig: config field "rope_theta" must be a finite number > 1, got -5',
@@ -234,7 +281,12 @@ test("a rule of the core on config values is said of the config's fields, with t
   );
   llama.rope_theta = 500000;
   llama.rope_scaling.high_freq_factor = 0;
-  const bands = refuses(() => fromConfig(llama), RangeError, "high_freq");
+  const bands = refuses(
+    () => fromConfig(llama),
+    RangeError,
+    "ERR_ROPE_FREQ_FACTOR",
+    "rope_scaling.low_freq_factor",
+  );
   assert.equal(
     bands.message,
     'sinusoidal-pe: fromConfig: config fields "rope_scaling.low_freq_factor" and "rope_scaling.high_freq_factor" must be finite numbers > 0, got "rope_scaling.low_freq_factor" = 1, "rope_scaling.high_freq_factor" = 0',
@@ -247,6 +299,7 @@ test("a rule of the core on config values is said of the config's fields, with t
   const odd = refuses(
     () => fromConfig({ rope_theta: 10000, head_dim: 7 }),
     RangeError,
+    "ERR_ROTARY_DIM",
     "head_dim",
   );
   assert.match(
@@ -255,7 +308,12 @@ test("a rule of the core on config values is said of the config's fields, with t
   );
   const yarn = clone(fragment("qwen2.5-7b-instruct-yarn.v5.json"));
   yarn.rope_parameters.beta_fast = -1;
-  const beta = refuses(() => fromConfig(yarn), RangeError, "beta_fast");
+  const beta = refuses(
+    () => fromConfig(yarn),
+    RangeError,
+    "ERR_ROPE_BETA",
+    "rope_parameters.beta_fast",
+  );
   assert.match(
     beta.message,
     /^sinusoidal-pe: fromConfig: options "scaling\.betaFast" and "scaling\.betaSlow" must be finite numbers > 0, got "scaling\.betaFast" = -1 \(config field "rope_parameters\.beta_fast"\)$/,
@@ -263,18 +321,19 @@ test("a rule of the core on config values is said of the config's fields, with t
 });
 
 test("NaN and infinities are refused by name in config fields and options", () => {
-  for (const [key, value] of [
-    ["attention_factor", NaN],
-    ["factor", NaN],
-    ["beta_slow", Infinity],
-    ["mscale", -Infinity],
+  // Each field under the code of its option's rule.
+  for (const [key, value, code] of [
+    ["attention_factor", NaN, "ERR_ROPE_ATTENTION"],
+    ["factor", NaN, "ERR_ROPE_FACTOR"],
+    ["beta_slow", Infinity, "ERR_ROPE_BETA"],
+    ["mscale", -Infinity, "ERR_ROPE_MSCALE"],
   ]) {
     const yarn = clone(fragment("qwen2.5-7b-instruct-yarn.v5.json"));
     yarn.rope_parameters[key] = value;
-    refuses(() => fromConfig(yarn), RangeError, `"rope_parameters.${key}"`);
+    refuses(() => fromConfig(yarn), RangeError, code, `rope_parameters.${key}`);
   }
   const theta = { ...fragment("qwen3-8b.v4.json"), rope_theta: NaN };
-  refuses(() => fromConfig(theta), RangeError, '"rope_theta"');
+  refuses(() => fromConfig(theta), RangeError, "ERR_BASE", "rope_theta");
   const yarn = { type: "yarn", factor: 4, originalMaxPositionEmbeddings: 4096 };
   const options = [
     ["attentionFactor", { ...yarn }],
@@ -296,13 +355,25 @@ test("NaN and infinities are refused by name in config fields and options", () =
       },
     ],
   ];
+  // The code of each parameter's rule, as when the core refuses a value.
+  const RULE = {
+    attentionFactor: "ERR_ROPE_ATTENTION",
+    mscale: "ERR_ROPE_MSCALE",
+    mscaleAllDim: "ERR_ROPE_MSCALE",
+    betaFast: "ERR_ROPE_BETA",
+    betaSlow: "ERR_ROPE_BETA",
+    seqLen: "ERR_ROPE_SEQ_LEN",
+    factor: "ERR_ROPE_FACTOR",
+    partialRotaryFactor: "ERR_ROPE_PARTIAL",
+  };
   for (const [key, scaling] of options)
     for (const value of [NaN, Infinity]) {
       refuses(
         () =>
           ropeFrequencies({ dim: 4, scaling: { ...scaling, [key]: value } }),
         RangeError,
-        `"scaling.${key}"`,
+        RULE[key],
+        `scaling.${key}`,
       );
       refuses(
         () =>
@@ -312,7 +383,8 @@ test("NaN and infinities are refused by name in config fields and options", () =
             scaling: { ...scaling, [key]: value },
           }),
         RangeError,
-        `"scaling.${key}"`,
+        RULE[key],
+        `scaling.${key}`,
       );
     }
 });

@@ -253,11 +253,19 @@ test("M-RoPE: each pair takes its own stream's position", () => {
   );
 });
 
-// A throwing call whose error is of the class and names the text.
-function refuses(call, Class, text) {
+// A throwing call whose error is of the class, with the rule's code and the
+// option (or config field) it names, and the text where the message names
+// more than the option.
+function refuses(call, Class, code, option, text) {
   assert.throws(call, (error) => {
     assert.ok(error instanceof Class, `${error.name}: ${error.message}`);
-    assert.ok(error.message.includes(text), `"${error.message}" names ${text}`);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.option, option, error.message);
+    if (text !== undefined)
+      assert.ok(
+        error.message.includes(text),
+        `"${error.message}" names ${text}`,
+      );
     return true;
   });
   // The module keeps working.
@@ -268,10 +276,12 @@ const clone = (value) => JSON.parse(JSON.stringify(value));
 
 test("fromConfig refuses what it cannot read, naming the field", () => {
   const gemma3 = configs["gemma-3-4b.v5.json"];
-  refuses(() => fromConfig(gemma3), TypeError, "layerType");
+  refuses(() => fromConfig(gemma3), TypeError, "ERR_REQUIRED", "layerType");
   refuses(
     () => fromConfig(gemma3, { layerType: "chunked_attention" }),
     RangeError,
+    "ERR_NOT_ONE_OF",
+    "layerType",
     "text_config.layer_types",
   );
   const noList = clone(gemma3);
@@ -279,6 +289,7 @@ test("fromConfig refuses what it cannot read, naming the field", () => {
   refuses(
     () => fromConfig(noList, { layerType: "chunked_attention" }),
     RangeError,
+    "ERR_NOT_ONE_OF",
     "text_config.rope_parameters.chunked_attention",
   );
   const zero = clone(gemma3);
@@ -286,6 +297,7 @@ test("fromConfig refuses what it cannot read, naming the field", () => {
   refuses(
     () => fromConfig(zero, { layerType: "full_attention" }),
     RangeError,
+    "ERR_ROPE_FACTOR",
     "text_config.rope_parameters.full_attention.factor",
   );
   const text = clone(gemma3);
@@ -293,25 +305,56 @@ test("fromConfig refuses what it cannot read, naming the field", () => {
   refuses(
     () => fromConfig(text, { layerType: "full_attention" }),
     TypeError,
+    "ERR_NOT_NUMBER",
     "text_config.rope_parameters.full_attention.factor",
   );
   const noHeads = clone(configs["llama-3.1-8b.v4.json"]);
   delete noHeads.num_attention_heads;
-  refuses(() => fromConfig(noHeads), TypeError, "num_attention_heads");
+  refuses(
+    () => fromConfig(noHeads),
+    TypeError,
+    "ERR_NOT_NUMBER",
+    "num_attention_heads",
+  );
   const disagree = clone(configs["qwen2.5-7b-instruct-yarn.v4.json"]);
   disagree.rope_scaling.rope_type = "linear";
-  refuses(() => fromConfig(disagree), TypeError, "rope_scaling.type");
+  refuses(
+    () => fromConfig(disagree),
+    TypeError,
+    "ERR_CONFLICT",
+    "rope_scaling.type",
+  );
   const kind = clone(configs["qwen3-8b.v5.json"]);
   kind.rope_parameters.rope_type = "ntk";
-  refuses(() => fromConfig(kind), RangeError, "rope_parameters.rope_type");
+  refuses(
+    () => fromConfig(kind),
+    RangeError,
+    "ERR_ROPE_TYPE",
+    "rope_parameters.rope_type",
+  );
   const section = clone(configs["qwen2-vl-7b.v4.json"]);
   section.rope_scaling.mrope_section = [16, 24, 23];
-  refuses(() => fromConfig(section), RangeError, "rope_scaling.mrope_section");
+  refuses(
+    () => fromConfig(section),
+    RangeError,
+    "ERR_MROPE_SECTION",
+    "rope_scaling.mrope_section",
+  );
   const odd = clone(configs["phi-2.v4.json"]);
   odd.partial_rotary_factor = 0.4125; // 80 × 0.4125 = 33
-  refuses(() => fromConfig(odd), RangeError, "partial_rotary_factor");
-  refuses(() => fromConfig(null), TypeError, "config");
-  refuses(() => fromConfig({}, { layer: "x" }), TypeError, "layer");
+  refuses(
+    () => fromConfig(odd),
+    RangeError,
+    "ERR_ROTARY_DIM",
+    "partial_rotary_factor",
+  );
+  refuses(() => fromConfig(null), TypeError, "ERR_NOT_OBJECT", "config");
+  refuses(
+    () => fromConfig({}, { layer: "x" }),
+    TypeError,
+    "ERR_UNKNOWN_OPTION",
+    "layer",
+  );
 });
 
 test("fromConfig reads the config once and never its prototypes", () => {
@@ -338,7 +381,7 @@ test("fromConfig reads the config once and never its prototypes", () => {
   // Inherited fields are not the config's.
   const inherited = Object.create({ rope_theta: 10000 });
   Object.assign(inherited, { hidden_size: 64, num_attention_heads: 2 });
-  refuses(() => fromConfig(inherited), TypeError, "rope_theta");
+  refuses(() => fromConfig(inherited), TypeError, "ERR_REQUIRED", "rope_theta");
   assert.equal(
     fromConfig(Object.assign(inherited, { model_type: "llama" })).base,
     10000,
@@ -432,11 +475,13 @@ test("rotaryDim: the frequencies and cache of the rotary part only", () => {
   refuses(
     () => ropeFrequencies({ dim: 80, rotaryDim: 31 }),
     RangeError,
+    "ERR_ROTARY_DIM",
     "rotaryDim",
   );
   refuses(
     () => ropeFrequencies({ dim: 80, rotaryDim: 82 }),
     RangeError,
+    "ERR_ROTARY_DIM",
     "rotaryDim",
   );
   refuses(
@@ -447,6 +492,7 @@ test("rotaryDim: the frequencies and cache of the rotary part only", () => {
         scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 10 },
       }),
     RangeError,
+    "ERR_ROPE_DYNAMIC_DIM",
     "rotaryDim",
   );
 });
@@ -456,46 +502,55 @@ test("ropeCache refuses bad M-RoPE input, naming the option", () => {
   refuses(
     () => ropeCache({ dim: 8, positions: { t: [1], h: [1], w: [1] } }),
     TypeError,
+    "ERR_REQUIRED",
     "mropeSection",
   );
   refuses(
     () => ropeCache({ ...base, positions: { t: [1], h: [1] } }),
     TypeError,
+    "ERR_REQUIRED",
     "positions.w",
   );
   refuses(
     () => ropeCache({ ...base, positions: { t: [1], h: [1], w: [1, 2] } }),
     RangeError,
+    "ERR_LENGTH",
     "positions.w",
   );
   refuses(
     () => ropeCache({ ...base, positions: { t: [1], h: [NaN], w: [1] } }),
     RangeError,
-    "positions.h",
+    "ERR_POSITIONS",
+    "positions.h[0]",
   );
   refuses(
     () => ropeCache({ ...base, positions: { t: [1], h: [1], w: [1], x: [1] } }),
     TypeError,
-    "x",
+    "ERR_UNKNOWN_OPTION",
+    "positions.x",
   );
   refuses(
     () => ropeCache({ ...base, mropeSection: [2, 1], positions: 1 }),
     RangeError,
+    "ERR_MROPE_SECTION",
     "mropeSection",
   );
   refuses(
     () => ropeCache({ ...base, mropeSection: [2, 1, 2], positions: 1 }),
     RangeError,
+    "ERR_MROPE_SECTION",
     "mropeSection",
   );
   refuses(
     () => ropeCache({ ...base, mropeInterleaved: 1, positions: 1 }),
     TypeError,
+    "ERR_NOT_BOOLEAN",
     "mropeInterleaved",
   );
   refuses(
     () => ropeCache({ dim: 8, mropeInterleaved: true, positions: 1 }),
     TypeError,
+    "ERR_NOT_APPLICABLE",
     "mropeInterleaved",
   );
 });
@@ -532,10 +587,17 @@ test("fromConfig: ModernBERT's base per layer type, v4 and v5", () => {
           pairing: "halves",
         },
       );
-  refuses(() => fromConfig(v4), TypeError, "local_rope_theta");
+  refuses(
+    () => fromConfig(v4),
+    TypeError,
+    "ERR_REQUIRED",
+    "layerType",
+    "local_rope_theta",
+  );
   refuses(
     () => fromConfig(v4, { layerType: "chunked_attention" }),
     RangeError,
+    "ERR_NOT_ONE_OF",
     "layerType",
   );
 });

@@ -168,46 +168,75 @@ test("the finite-d sum beside (d/2)·f(x): d = 768, x = 1000", () => {
 test("bad input names the option; the module keeps working", () => {
   const good = decayIntegral({ x: [0.5, 7] });
   const bad = [
-    [{ x: [1], base: 1 }, RangeError, /"base" must be a finite number > 1/],
-    [{ x: [1], base: Infinity }, RangeError, /"base"/],
-    [{ x: [1], base: "10" }, TypeError, /"base" must be a number/],
-    [{ theta: "power", x: [1] }, TypeError, /"alpha" is required/],
     [
-      { theta: "power", alpha: 0, x: [1] },
+      { x: [1], base: 1 },
       RangeError,
-      /"alpha" must be a finite number/,
+      "ERR_BASE",
+      "base",
+      /"base" must be a finite number > 1/,
     ],
-    [{ theta: "power", alpha: -1, x: [1] }, RangeError, /"alpha"/],
-    [{ theta: "linear", alpha: 2, x: [1] }, TypeError, /"alpha" applies only/],
+    [{ x: [1], base: Infinity }, RangeError, "ERR_BASE", "base"],
+    [{ x: [1], base: "10" }, TypeError, "ERR_NOT_NUMBER", "base"],
+    [{ theta: "power", x: [1] }, TypeError, "ERR_REQUIRED", "alpha"],
+    [{ theta: "power", alpha: 0, x: [1] }, RangeError, "ERR_ALPHA", "alpha"],
+    [{ theta: "power", alpha: -1, x: [1] }, RangeError, "ERR_ALPHA", "alpha"],
+    [
+      { theta: "linear", alpha: 2, x: [1] },
+      TypeError,
+      "ERR_NOT_APPLICABLE",
+      "alpha",
+    ],
     [
       { theta: "power", alpha: 2, base: 10, x: [1] },
       TypeError,
-      /"base" applies only/,
+      "ERR_NOT_APPLICABLE",
+      "base",
     ],
-    [
-      { theta: "gauss", x: [1] },
-      RangeError,
-      /"theta" must be one of "exp", "power", "linear"/,
-    ],
-    [{ x: [1, NaN] }, RangeError, /x\[1\] must be finite/],
-    [{ x: [Infinity] }, RangeError, /x\[0\] must be finite/],
-    [{ x: ["1"] }, TypeError, /x\[0\] must be a number/],
-    [{ x: [] }, RangeError, /"x" must hold at least one number/],
-    [{}, TypeError, /"x" must be a number or an array/],
+    [{ theta: "gauss", x: [1] }, RangeError, "ERR_THETA", "theta"],
+    [{ x: [1, NaN] }, RangeError, "ERR_NOT_FINITE", "x[1]"],
+    [{ x: [Infinity] }, RangeError, "ERR_NOT_FINITE", "x[0]"],
+    [{ x: ["1"] }, TypeError, "ERR_NOT_NUMBER", "x[0]"],
+    [{ x: [] }, RangeError, "ERR_LENGTH", "x"],
+    [{}, TypeError, "ERR_NOT_ARRAY", "x"],
     [
       { x: { from: 0, to: 1, count: 0 } },
       RangeError,
+      "ERR_OUT_OF_RANGE",
+      "x.count",
       /"x.count" must be an integer in \[1, 268435456\]/,
     ],
-    [{ x: { from: 0, to: 1, count: 2 ** 29 } }, RangeError, /"x.count"/],
-    [{ x: { from: 0, to: 1, count: 1.5 } }, RangeError, /"x.count"/],
-    [{ x: { from: 0, to: NaN, count: 3 } }, RangeError, /"x.to"/],
-    [{ x: { from: 0, count: 3 } }, TypeError, /"x.to"/],
-    [{ x: [1], method: "simpson" }, RangeError, /"method" must be one of/],
-    [{ x: [2e6], method: "quadrature" }, RangeError, /\|x\| <= 1000000/],
-    [{ x: [1], beta: 2 }, TypeError, /unknown option "beta"/],
+    [
+      { x: { from: 0, to: 1, count: 2 ** 29 } },
+      RangeError,
+      "ERR_OUT_OF_RANGE",
+      "x.count",
+    ],
+    [
+      { x: { from: 0, to: 1, count: 1.5 } },
+      RangeError,
+      "ERR_NOT_INTEGER",
+      "x.count",
+    ],
+    [
+      { x: { from: 0, to: NaN, count: 3 } },
+      RangeError,
+      "ERR_NOT_FINITE",
+      "x.to",
+    ],
+    [{ x: { from: 0, count: 3 } }, TypeError, "ERR_NOT_NUMBER", "x.to"],
+    [{ x: [1], method: "simpson" }, RangeError, "ERR_NOT_ONE_OF", "method"],
+    [
+      { x: [2e6], method: "quadrature" },
+      RangeError,
+      "ERR_QUADRATURE_X",
+      "x",
+      /\|x\| <= 1000000/,
+    ],
+    [{ x: [1], beta: 2 }, TypeError, "ERR_UNKNOWN_OPTION", "beta"],
   ];
-  for (const [options, ErrorClass, pattern] of bad) {
+  // The class, the rule's code and the option; the message where a range
+  // is the point.
+  for (const [options, ErrorClass, code, option, pattern] of bad) {
     assert.throws(
       () => decayIntegral(options),
       (error) => {
@@ -215,7 +244,9 @@ test("bad input names the option; the module keeps working", () => {
           error instanceof ErrorClass,
           `${JSON.stringify(options)}: ${error.name} ${error.message}`,
         );
-        assert.match(error.message, pattern);
+        assert.equal(error.code, code, error.message);
+        assert.equal(error.option, option, error.message);
+        if (pattern !== undefined) assert.match(error.message, pattern);
         return true;
       },
     );
@@ -225,13 +256,15 @@ test("bad input names the option; the module keeps working", () => {
     () => ci(0),
     /sinusoidal-pe: ci: option "x" must be > 0 \(Ci is real only for positive x\), got 0$/,
   );
-  assert.throws(() => ci([1, -2]), /ci: option "x" must be > 0/);
+  assert.throws(() => ci([1, -2]), { code: "ERR_CI_X", option: "x" });
   assert.throws(() => si([NaN]), RangeError);
   assert.throws(() => si("1"), TypeError);
-  assert.throws(
-    () => decayComparison({ dim: 1, x: [1] }),
-    /"dim" must be an integer in \[2, /,
-  );
+  assert.throws(() => decayComparison({ dim: 1, x: [1] }), {
+    name: "RangeError",
+    code: "ERR_DIM",
+    option: "dim",
+    message: /"dim" must be an integer in \[2, /,
+  });
   assert.deepEqual(decayIntegral({ x: [0.5, 7] }), good);
   assert.equal(ci(1), ci([1])[0]);
 });

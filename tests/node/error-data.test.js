@@ -45,7 +45,7 @@ const CASES = [
     {
       type: RangeError,
       option: "positions[2]",
-      code: "ERR_NOT_FINITE",
+      code: "ERR_POSITIONS",
       function: "table",
     },
   ],
@@ -54,7 +54,7 @@ const CASES = [
     {
       type: RangeError,
       option: "layout",
-      code: "ERR_NOT_ONE_OF",
+      code: "ERR_LAYOUT",
       function: "table",
     },
   ],
@@ -120,7 +120,7 @@ test("a getter that calls the library again gets its own function named", () => 
   refusedWith(() => pe.table(options), {
     type: RangeError,
     option: "dim",
-    code: "ERR_OUT_OF_RANGE",
+    code: "ERR_DIM",
     function: "table",
   });
 });

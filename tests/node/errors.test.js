@@ -8,14 +8,18 @@ await init();
 const good = { positions: 4, dim: 6 };
 const expected = table(good);
 
-// Each bad call throws the given class with a message naming the option,
-// and the next valid call still returns the same correct table.
-function rejects(options, ErrorClass, pattern) {
+// Each bad call throws the given class with the code of the rule it breaks
+// and the option it names (null: not checked), and, where the wording is
+// the point (a range, a list, the values quoted), a message that matches
+// `pattern`; the next valid call still returns the same correct table.
+function rejects(options, ErrorClass, code, option, pattern) {
   assert.throws(
     () => table(options),
     (error) => {
       assert.ok(error instanceof ErrorClass, `${error.name}: ${error.message}`);
-      assert.match(error.message, pattern);
+      assert.equal(error.code, code, error.message);
+      if (option !== null) assert.equal(error.option, option, error.message);
+      if (pattern !== undefined) assert.match(error.message, pattern);
       return true;
     },
   );
@@ -23,26 +27,42 @@ function rejects(options, ErrorClass, pattern) {
 }
 
 test("counts and shapes", () => {
-  rejects({ dim: 4 }, TypeError, /"positions" must be a count/);
+  rejects({ dim: 4 }, TypeError, "ERR_NOT_ARRAY", "positions");
   rejects(
     { positions: -1, dim: 4 },
     RangeError,
+    "ERR_OUT_OF_RANGE",
+    "positions",
     /"positions" must be an integer in \[0, /,
   );
-  rejects({ positions: -3, dim: 4 }, RangeError, /"positions"/);
-  rejects({ positions: 2.5, dim: 4 }, RangeError, /"positions"/);
-  rejects({ positions: "3", dim: 4 }, TypeError, /"positions"/);
-  rejects({ positions: 3 }, TypeError, /"dim" must be an integer/);
+  rejects(
+    { positions: -3, dim: 4 },
+    RangeError,
+    "ERR_OUT_OF_RANGE",
+    "positions",
+  );
+  rejects(
+    { positions: 2.5, dim: 4 },
+    RangeError,
+    "ERR_NOT_INTEGER",
+    "positions",
+  );
+  rejects({ positions: "3", dim: 4 }, TypeError, "ERR_NOT_ARRAY", "positions");
+  rejects({ positions: 3 }, TypeError, "ERR_NOT_NUMBER", "dim");
   rejects(
     { positions: 3, dim: 0 },
     RangeError,
+    "ERR_DIM",
+    "dim",
     /"dim" must be an integer in \[1, 1048576\]/,
   );
-  rejects({ positions: 3, dim: 2 ** 20 + 2 }, RangeError, /"dim"/);
-  rejects({ positions: 3, dim: 4.5 }, RangeError, /"dim"/);
+  rejects({ positions: 3, dim: 2 ** 20 + 2 }, RangeError, "ERR_DIM", "dim");
+  rejects({ positions: 3, dim: 4.5 }, RangeError, "ERR_DIM", "dim");
   rejects(
     { positions: 3, dim: 5, oddDim: "error" },
     RangeError,
+    "ERR_ODD_DIM",
+    "dim",
     /table: options "dim" and "oddDim" must be an even dim, .* got "dim" = 5, "oddDim" = "error"/,
   );
 });
@@ -51,42 +71,66 @@ test("numbers that must be finite and in range", () => {
   rejects(
     { positions: 3, dim: 4, base: 1 },
     RangeError,
+    "ERR_BASE",
+    "base",
     /"base" must be a finite number > 1/,
   );
-  rejects({ positions: 3, dim: 4, base: 0.5 }, RangeError, /"base"/);
-  rejects({ positions: 3, dim: 4, base: Infinity }, RangeError, /"base"/);
-  rejects({ positions: 3, dim: 4, base: NaN }, RangeError, /"base"/);
+  rejects({ positions: 3, dim: 4, base: 0.5 }, RangeError, "ERR_BASE", "base");
+  rejects(
+    { positions: 3, dim: 4, base: Infinity },
+    RangeError,
+    "ERR_BASE",
+    "base",
+  );
+  rejects({ positions: 3, dim: 4, base: NaN }, RangeError, "ERR_BASE", "base");
   rejects(
     { positions: 3, dim: 4, base: "1e4" },
     TypeError,
-    /"base" must be a number/,
+    "ERR_NOT_NUMBER",
+    "base",
   );
-  rejects({ positions: 3, dim: 4, scale: NaN }, RangeError, /"scale"/);
+  rejects(
+    { positions: 3, dim: 4, scale: NaN },
+    RangeError,
+    "ERR_SCALE",
+    "scale",
+  );
   rejects(
     { positions: 3, dim: 4, outputScale: Infinity },
     RangeError,
-    /"outputScale"/,
+    "ERR_OUTPUT_SCALE",
+    "outputScale",
   );
-  rejects({ positions: 3, dim: 4, start: NaN }, RangeError, /"start"/);
+  rejects(
+    { positions: 3, dim: 4, start: NaN },
+    RangeError,
+    "ERR_POSITIONS",
+    "start",
+  );
   rejects(
     { positions: 3, dim: 4, schedule: "timescale", minTimescale: 0 },
     RangeError,
-    /"minTimescale"/,
+    "ERR_TIMESCALE",
+    "minTimescale",
   );
   rejects(
     { positions: 3, dim: 4, schedule: "timescale", maxTimescale: -1 },
     RangeError,
-    /"maxTimescale"/,
+    "ERR_TIMESCALE",
+    null,
   );
   rejects(
     { positions: 3, dim: 8, schedule: "shifted", shift: 4 },
     RangeError,
+    "ERR_SHIFT",
+    "shift",
     /"shift" must be finite, differ from floor\(dim \/ 2\)/,
   );
   rejects(
     { positions: 3, dim: 8, schedule: "shifted", shift: NaN },
     RangeError,
-    /"shift"/,
+    "ERR_SHIFT",
+    "shift",
   );
 });
 
@@ -94,33 +138,47 @@ test("positions must be finite, and so must every angle", () => {
   rejects(
     { positions: [0, 1, NaN], dim: 4 },
     RangeError,
-    /positions\[2\] must be finite/,
+    "ERR_POSITIONS",
+    "positions[2]",
   );
-  rejects({ positions: [0, Infinity], dim: 4 }, RangeError, /positions\[1\]/);
+  rejects(
+    { positions: [0, Infinity], dim: 4 },
+    RangeError,
+    "ERR_POSITIONS",
+    "positions[1]",
+  );
   rejects(
     { positions: [0, "1"], dim: 4 },
     TypeError,
-    /positions\[1\] must be a number/,
+    "ERR_NOT_NUMBER",
+    "positions[1]",
   );
   rejects(
     { positions: BigInt64Array.of(0n, 2n ** 53n + 1n), dim: 4 },
     RangeError,
+    "ERR_OUT_OF_RANGE",
+    "positions[1]",
     /positions\[1\] must be within ±2\^53/,
   );
   rejects(
     { positions: [1e308], dim: 4, scale: 10 },
     RangeError,
+    "ERR_POSITIONS",
+    "positions",
     /positions × the largest frequency (times option "scale" \(\d+\) )?must be a finite angle/,
   );
   rejects(
     { positions: 3, start: 1.7e308, dim: 4, scale: 2 },
     RangeError,
+    "ERR_POSITIONS",
+    "positions",
     /positions × the largest frequency (times option "scale" \(\d+\) )?must be a finite angle/,
   );
   rejects(
     { positions: [1, 2], start: 1, dim: 4 },
     TypeError,
-    /"start" applies only/,
+    "ERR_NOT_APPLICABLE",
+    "start",
   );
 });
 
@@ -128,38 +186,52 @@ test("names that must be one of a list", () => {
   rejects(
     { positions: 3, dim: 4, layout: "rows" },
     RangeError,
+    "ERR_LAYOUT",
+    "layout",
     /"layout" must be one of "interleaved"/,
   );
   rejects(
     { positions: 3, dim: 4, schedule: "rope" },
     RangeError,
-    /"schedule" must be one of/,
+    "ERR_SCHEDULE",
+    "schedule",
   );
   rejects(
     { positions: 3, dim: 5, oddDim: "pad" },
     RangeError,
-    /"oddDim" must be one of/,
+    "ERR_NOT_ONE_OF",
+    "oddDim",
   );
   rejects(
     { positions: 3, dim: 4, dtype: "float16" },
     RangeError,
+    "ERR_DTYPE",
+    "dtype",
     /"dtype" must be one of "float32", "float64"/,
   );
-  rejects({ positions: 3, dim: 4, dtype: Float32Array }, TypeError, /"dtype"/);
+  rejects(
+    { positions: 3, dim: 4, dtype: Float32Array },
+    TypeError,
+    "ERR_NOT_STRING",
+    "dtype",
+  );
   rejects(
     { positions: 3, dim: 4, view: 1 },
     TypeError,
-    /"view" must be true or false/,
+    "ERR_NOT_BOOLEAN",
+    "view",
   );
   rejects(
     { positions: 3, dim: 4, dimension: 4 },
     TypeError,
-    /unknown option "dimension"/,
+    "ERR_UNKNOWN_OPTION",
+    "dimension",
   );
   rejects(
     { positions: 3, dim: 4, schedule: "timescale", base: 100 },
     TypeError,
-    /"base" does not apply to schedule "timescale"/,
+    "ERR_NOT_APPLICABLE",
+    "base",
   );
   assert.throws(() => table(null), TypeError);
   assert.throws(() => table([3, 4]), TypeError);
@@ -169,22 +241,27 @@ test("explicit frequencies", () => {
   rejects(
     { positions: 3, dim: 4, frequencies: [1] },
     RangeError,
+    "ERR_FREQUENCIES",
+    "frequencies",
     /must have 2 entries for dim 4, got 1/,
   );
   rejects(
     { positions: 3, dim: 4, frequencies: [1, NaN] },
     RangeError,
-    /frequencies\[1\] must be finite/,
+    "ERR_FREQUENCIES",
+    "frequencies[1]",
   );
   rejects(
     { positions: 3, dim: 4, frequencies: 1 },
     TypeError,
-    /"frequencies" must be an array/,
+    "ERR_NOT_ARRAY",
+    "frequencies",
   );
   rejects(
     { positions: 3, dim: 4, frequencies: [1, 2], base: 10 },
     TypeError,
-    /cannot be combined/,
+    "ERR_COMBINATION",
+    "base",
   );
   assert.throws(() => frequencies({ dim: 0 }), RangeError);
   assert.equal(frequencies({ dim: 4 }).length, 2);
@@ -194,13 +271,21 @@ test("results larger than the 4 GiB address space", () => {
   rejects(
     { positions: 70000, dim: 65536 },
     RangeError,
+    "ERR_SIZE",
+    "positions",
     /more than the module's 4 GiB/,
   );
-  rejects({ positions: 2 ** 32 - 1, dim: 2 }, RangeError, /4 GiB/);
+  rejects(
+    { positions: 2 ** 32 - 1, dim: 2 },
+    RangeError,
+    "ERR_SIZE",
+    "positions",
+  );
   rejects(
     { positions: 2 ** 27, dim: 8, dtype: "float64" },
     RangeError,
-    /4 GiB/,
+    "ERR_SIZE",
+    "positions",
   );
 });
 
@@ -214,7 +299,8 @@ test("timescales that give non-finite frequencies", () => {
       maxTimescale: 1e-309,
     },
     RangeError,
-    /give finite frequencies/,
+    "ERR_TIMESCALE",
+    "minTimescale",
   );
 });
 
@@ -222,6 +308,8 @@ test("an outputScale beyond the float32 range", () => {
   rejects(
     { positions: 3, dim: 4, outputScale: 1e39 },
     RangeError,
+    "ERR_OUTPUT_SCALE",
+    "outputScale",
     /table: option "outputScale" must be a finite number whose values fit the result \(float32: within ±3\.4028234663852886e38;.*, got 1e\+39$/,
   );
   assert.equal(

@@ -66,10 +66,23 @@ test("npyHeader: magic, version, a 64-byte aligned length, a newline", () => {
 });
 
 test("toNpy refuses a shape that does not match, and other array types", () => {
-  assert.throws(() => toNpy(new Float32Array(6), [4, 2]), RangeError);
-  assert.throws(() => toNpy(new Int32Array(4), [4]), TypeError);
-  assert.throws(() => toNpy(new Float32Array(4), [4.5]), RangeError);
-  assert.throws(() => toNpy(new Float32Array(4), "4"), TypeError);
+  const refusal = (name, code, option) => ({ name, code, option });
+  assert.throws(
+    () => toNpy(new Float32Array(6), [4, 2]),
+    refusal("RangeError", "ERR_LENGTH", "shape"),
+  );
+  assert.throws(
+    () => toNpy(new Int32Array(4), [4]),
+    refusal("TypeError", "ERR_TYPE", "values"),
+  );
+  assert.throws(
+    () => toNpy(new Float32Array(4), [4.5]),
+    refusal("RangeError", "ERR_NOT_INTEGER", "shape[0]"),
+  );
+  assert.throws(
+    () => toNpy(new Float32Array(4), "4"),
+    refusal("TypeError", "ERR_NOT_ARRAY", "shape"),
+  );
 });
 
 test("toCsv: every value parses back to the same number", () => {
@@ -102,21 +115,44 @@ test("toCsv: float32 values take at most 9 significant digits", () => {
   assert.deepEqual(fields.slice(0, 1), ["0.1"]);
   for (const f of fields)
     assert.ok(f.replace(/^-|e.*$|\./g, "").replace(/^0+/, "").length <= 9, f);
-  assert.throws(() => toCsv(values, 2), RangeError);
-  assert.throws(() => toCsv(new Int8Array(2), 1), TypeError);
+  assert.throws(() => toCsv(values, 2), {
+    name: "RangeError",
+    code: "ERR_LENGTH",
+    option: "values",
+  });
+  assert.throws(() => toCsv(new Int8Array(2), 1), {
+    name: "TypeError",
+    code: "ERR_TYPE",
+    option: "values",
+  });
 });
 
 test("npyHeader refuses a descriptor other than <f4, <f8, <f2", () => {
   const injected = "<f4', 'fortran_order': True, 'shape': (9,), 'x': '";
+  const descriptor = (name, code) => ({ name, code, option: "descriptor" });
   assert.throws(() => npyHeader(injected, [1]), {
-    name: "RangeError",
+    ...descriptor("RangeError", "ERR_NOT_ONE_OF"),
     message: /descriptor must be one of "<f4", "<f8", "<f2", got "<f4', /,
   });
-  assert.throws(() => npyHeader(">f4", [1]), RangeError);
-  assert.throws(() => npyHeader(undefined, [1]), TypeError);
+  assert.throws(
+    () => npyHeader(">f4", [1]),
+    descriptor("RangeError", "ERR_NOT_ONE_OF"),
+  );
+  assert.throws(
+    () => npyHeader(undefined, [1]),
+    descriptor("TypeError", "ERR_NOT_STRING"),
+  );
   // A shape that holds more values than a safe integer counts.
-  assert.throws(() => npyHeader("<f4", [2 ** 30, 2 ** 30]), RangeError);
-  assert.throws(() => npyHeader("<f4", [2, -1]), RangeError);
+  assert.throws(() => npyHeader("<f4", [2 ** 30, 2 ** 30]), {
+    name: "RangeError",
+    code: "ERR_OUT_OF_RANGE",
+    option: "shape",
+  });
+  assert.throws(() => npyHeader("<f4", [2, -1]), {
+    name: "RangeError",
+    code: "ERR_OUT_OF_RANGE",
+    option: "shape[1]",
+  });
 });
 
 // NumPy's own header reader (format 2.0), without building the array:

@@ -9,4 +9,4 @@ export * as kernels from "../../src/core.js";
 // The public API in the same bundle, sharing the instance above.
 export * as api from "../../src/index.js";
 // The command line's mapping of library errors to its flags.
-export { Names, describe } from "../../src/cli/messages.js";
+export { Names, describe, isLibraryRefusal } from "../../src/cli/messages.js";

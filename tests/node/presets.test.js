@@ -354,6 +354,20 @@ function assertError(options, Kind, ...mentions) {
   stillWorks();
 }
 
+// The class, the rule's code and the option named.
+function assertRule(options, Kind, code, option) {
+  assert.throws(
+    () => table(options),
+    (e) => {
+      assert.ok(e instanceof Kind, `${e.name}: ${e.message}`);
+      assert.equal(e.code, code, e.message);
+      assert.equal(e.option, option, e.message);
+      return true;
+    },
+  );
+  stillWorks();
+}
+
 test("a parameter the preset does not have is a TypeError naming both", () => {
   const foreign = {
     paper: ["minTimescale", "base", "paddingIdx"],
@@ -377,58 +391,135 @@ test("a parameter the preset does not have is a TypeError naming both", () => {
 
 test("bad parameter values raise and name the option", () => {
   const p = [0, 1, 2];
-  // Preset, options besides dim 8 and positions p, error type, named option.
+  // Preset, options besides dim 8 and positions p, error type, the rule's
+  // code (the core's where the parameter becomes its option: maxPeriod a
+  // base, maxTimescale a timescale), named option.
   const cases = [
-    ["nope", {}, RangeError, "preset"],
-    [3, {}, TypeError, "preset"],
-    ["paper", { maxWavelength: Infinity }, RangeError, "maxWavelength"],
-    ["paper", { maxWavelength: "1e4" }, TypeError, "maxWavelength"],
-    ["paper", { startIndex: 3 }, TypeError, "startIndex"],
-    ["tensor2tensor", { minTimescale: 0 }, RangeError, "minTimescale"],
-    ["tensor2tensor", { maxTimescale: -1 }, RangeError, "maxTimescale"],
+    ["nope", {}, RangeError, "ERR_NOT_ONE_OF", "preset"],
+    [3, {}, TypeError, "ERR_NOT_STRING", "preset"],
+    [
+      "paper",
+      { maxWavelength: Infinity },
+      RangeError,
+      "ERR_BASE",
+      "maxWavelength",
+    ],
+    [
+      "paper",
+      { maxWavelength: "1e4" },
+      TypeError,
+      "ERR_NOT_NUMBER",
+      "maxWavelength",
+    ],
+    ["paper", { startIndex: 3 }, TypeError, "ERR_NOT_APPLICABLE", "startIndex"],
+    [
+      "tensor2tensor",
+      { minTimescale: 0 },
+      RangeError,
+      "ERR_TIMESCALE",
+      "minTimescale",
+    ],
+    [
+      "tensor2tensor",
+      { maxTimescale: -1 },
+      RangeError,
+      "ERR_TIMESCALE",
+      "maxTimescale",
+    ],
     [
       "tensor2tensor",
       { positions: 3, startIndex: 0.5 },
       RangeError,
+      "ERR_NOT_INTEGER",
       "startIndex",
     ],
-    ["fairseq", { paddingIdx: -1 }, RangeError, "paddingIdx"],
-    ["fairseq", { paddingIdx: "1" }, TypeError, "paddingIdx"],
-    ["whisper", { maxTimescale: NaN }, RangeError, "maxTimescale"],
-    ["diffusers", { flipSinToCos: 1 }, TypeError, "flipSinToCos"],
-    ["diffusers", { downscaleFreqShift: 4 }, RangeError, "downscaleFreqShift"],
-    ["diffusers", { scale: Infinity }, RangeError, "scale"],
-    ["diffusers", { maxPeriod: 1 }, RangeError, "maxPeriod"],
-    ["guided-diffusion", { maxPeriod: null }, TypeError, "maxPeriod"],
+    [
+      "fairseq",
+      { paddingIdx: -1 },
+      RangeError,
+      "ERR_OUT_OF_RANGE",
+      "paddingIdx",
+    ],
+    ["fairseq", { paddingIdx: "1" }, TypeError, "ERR_NOT_NUMBER", "paddingIdx"],
+    [
+      "whisper",
+      { maxTimescale: NaN },
+      RangeError,
+      "ERR_TIMESCALE",
+      "maxTimescale",
+    ],
+    [
+      "diffusers",
+      { flipSinToCos: 1 },
+      TypeError,
+      "ERR_NOT_BOOLEAN",
+      "flipSinToCos",
+    ],
+    [
+      "diffusers",
+      { downscaleFreqShift: 4 },
+      RangeError,
+      "ERR_SHIFT",
+      "downscaleFreqShift",
+    ],
+    ["diffusers", { scale: Infinity }, RangeError, "ERR_SCALE", "scale"],
+    ["diffusers", { maxPeriod: 1 }, RangeError, "ERR_BASE", "maxPeriod"],
+    [
+      "guided-diffusion",
+      { maxPeriod: null },
+      TypeError,
+      "ERR_NOT_NUMBER",
+      "maxPeriod",
+    ],
     [
       "marian",
       { positions: 2, pastKeyValuesLength: 1.5 },
       RangeError,
+      "ERR_NOT_INTEGER",
       "pastKeyValuesLength",
     ],
-    ["marian", { pastKeyValuesLength: 2 }, TypeError, "pastKeyValuesLength"],
-    ["mlx", { maxFreq: 0 }, RangeError, "maxFreq"],
-    ["mlx", { cosFirst: "no" }, TypeError, "cosFirst"],
-    ["mlx", { fullTurns: null }, TypeError, "fullTurns"],
-    ["mlx", { scale: NaN }, RangeError, "scale"],
-    ["mlx", { dim: 9 }, RangeError, "dim"],
-    ["whisper", { dim: 9 }, RangeError, "dim"],
-    ["fairseq", { dim: 2 }, RangeError, "dim"],
-    ["guided-diffusion", { dim: 1 }, RangeError, "dim"],
+    [
+      "marian",
+      { pastKeyValuesLength: 2 },
+      TypeError,
+      "ERR_NOT_APPLICABLE",
+      "pastKeyValuesLength",
+    ],
+    ["mlx", { maxFreq: 0 }, RangeError, "ERR_OUT_OF_RANGE", "maxFreq"],
+    ["mlx", { cosFirst: "no" }, TypeError, "ERR_NOT_BOOLEAN", "cosFirst"],
+    ["mlx", { fullTurns: null }, TypeError, "ERR_NOT_BOOLEAN", "fullTurns"],
+    ["mlx", { scale: NaN }, RangeError, "ERR_OUTPUT_SCALE", "scale"],
+    ["mlx", { dim: 9 }, RangeError, "ERR_PRESET_DIM", "dim"],
+    ["whisper", { dim: 9 }, RangeError, "ERR_PRESET_DIM", "dim"],
+    ["fairseq", { dim: 2 }, RangeError, "ERR_PRESET_DIM", "dim"],
+    ["guided-diffusion", { dim: 1 }, RangeError, "ERR_PRESET_DIM", "dim"],
   ];
-  for (const [preset, options, Kind, name] of cases)
-    assertError({ preset, dim: 8, positions: p, ...options }, Kind, name);
+  for (const [preset, options, Kind, code, option] of cases)
+    assertRule(
+      { preset, dim: 8, positions: p, ...options },
+      Kind,
+      code,
+      option,
+    );
 });
 
 test("the engine still validates the generic options under a preset", () => {
-  assertError({ preset: "paper", dim: 0, positions: 2 }, RangeError, "dim");
-  assertError(
+  assertRule(
+    { preset: "paper", dim: 0, positions: 2 },
+    RangeError,
+    "ERR_DIM",
+    "dim",
+  );
+  assertRule(
     { preset: "whisper", dim: 8, positions: [0, Infinity] },
     RangeError,
+    "ERR_POSITIONS",
+    "positions[1]",
   );
-  assertError(
+  assertRule(
     { preset: "diffusers", dim: 8, positions: [0], dtype: "float16" },
     RangeError,
+    "ERR_DTYPE",
     "dtype",
   );
 });
@@ -456,14 +547,16 @@ test("fairseq paddingIdx indexes get_embedding's rows as Python does", () => {
   }
   // Outside the rows the source raises IndexError.
   for (const paddingIdx of [5, 6, -6])
-    assertError(
+    assertRule(
       { preset: "fairseq", dim, positions: n, paddingIdx },
       RangeError,
+      "ERR_OUT_OF_RANGE",
       "paddingIdx",
     );
-  assertError(
+  assertRule(
     { preset: "fairseq", dim, positions: 0, paddingIdx: 0 },
     RangeError,
+    "ERR_OUT_OF_RANGE",
     "paddingIdx",
   );
   // Explicit positions index that table: each row at paddingIdx is zeros.

@@ -415,7 +415,7 @@ test("a live view given as input is read before the call moves the memory", () =
         dim: 4,
         inPlace: true,
       }),
-    /view of the module's memory/,
+    { name: "TypeError", code: "ERR_MODULE_MEMORY", option: "vectors" },
   );
 });
 

@@ -440,14 +440,17 @@ test("rope takes a preset's schedule and scale; pairing stays its own", () => {
   );
 });
 
-// Each bad call throws the class and message given, and a valid call still
-// returns the same result afterwards.
+// Each bad call throws the class, code and option given (and a message
+// that matches `pattern` where a range, a list or the values quoted are the
+// point), and a valid call still returns the same result afterwards.
 const good = () => rope(new Float32Array([1, 2, 3, 4]), 3, { dim: 4 });
 const expected = good();
-function rejects(fn, ErrorClass, pattern) {
+function rejects(fn, ErrorClass, code, option, pattern) {
   assert.throws(fn, (error) => {
     assert.ok(error instanceof ErrorClass, `${error.name}: ${error.message}`);
-    assert.match(error.message, pattern);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.option, option, error.message);
+    if (pattern !== undefined) assert.match(error.message, pattern);
     return true;
   });
   assert.deepEqual(good(), expected);
@@ -458,153 +461,184 @@ test("bad input is refused with a message naming the option", () => {
   rejects(
     () => rotate(x, 1, { dim: 5, oddDim: "zero-pad" }),
     RangeError,
-    /not a multiple of dim 5/,
+    "ERR_LENGTH",
+    "vectors",
   );
-  rejects(() => rope(x, 1, { dim: 8 }), RangeError, /not a multiple of dim 8/);
+  rejects(() => rope(x, 1, { dim: 8 }), RangeError, "ERR_LENGTH", "vectors");
   rejects(
     () => rotate(x, [1, 2], { dim: 4 }),
     RangeError,
+    "ERR_LENGTH",
+    "offsets",
     /offsets must have one entry per row: 3 rows, got 2/,
   );
   rejects(
     () => rope(x, [1, 2, 3, 4], { dim: 4 }),
     RangeError,
-    /positions must have one entry per row/,
+    "ERR_LENGTH",
+    "positions",
   );
   rejects(
     () => rotate(x, NaN, { dim: 4 }),
     RangeError,
-    /offsets must be finite/,
+    "ERR_OFFSETS",
+    "offsets",
   );
   rejects(
     () => rotate(x, [0, Infinity, 1], { dim: 4 }),
     RangeError,
-    /offsets\[1\] must be finite/,
+    "ERR_OFFSETS",
+    "offsets[1]",
   );
   rejects(
     () => rope(x, [0, 1, NaN], { dim: 4 }),
     RangeError,
-    /positions\[2\] must be finite/,
+    "ERR_POSITIONS",
+    "positions[2]",
   );
-  rejects(
-    () => rotate(x, "1", { dim: 4 }),
-    TypeError,
-    /offsets must be a finite number or an array/,
-  );
+  rejects(() => rotate(x, "1", { dim: 4 }), TypeError, "ERR_TYPE", "offsets");
   rejects(
     () => rotate(x, [1e308, 0, 0], { dim: 4, scale: 10 }),
     RangeError,
+    "ERR_OFFSETS",
+    "offsets",
     /rotate: offsets × the largest frequency times option "scale" \(10\) must be a finite angle: 1e\+308 × 10 is not finite/,
   );
   rejects(
     () => rope(x, 1, { dim: 3 }),
     RangeError,
+    "ERR_ROTARY_DIM",
+    "dim",
     /"rotaryDim" and "dim" must give a rotary part.*got "dim" = 3$/,
   );
   rejects(
     () => rotate(new Float32Array(10), 1, { dim: 5 }),
     RangeError,
+    "ERR_NO_PARTNER",
+    "dim",
     /^sinusoidal-pe: rotate: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad" .*"extra-sin" column has no partner for R\(k\) to turn it with\), got "dim" = 5, "oddDim" = "extra-sin"$/,
   );
   rejects(
     () => linearRelationError({ dim: 5, positions: 2, offsets: [1] }),
     RangeError,
+    "ERR_NO_PARTNER",
+    "dim",
     /linearRelationError: options "dim" and "oddDim" .*, got "dim" = 5, "oddDim" = "extra-sin"$/,
   );
   rejects(
     () => rotationMatrix(1, { dim: 5, oddDim: "extra-sin" }),
     RangeError,
+    "ERR_NO_PARTNER",
+    "dim",
     /rotationMatrix: options "dim" and "oddDim" must be an even dim, or an odd dim with oddDim "zero-pad"/,
   );
   rejects(
     () => rotate([1, 2, 3, 4], 1, { dim: 4, inPlace: true }),
     TypeError,
-    /must be a Float32Array or Float64Array or Uint16Array when "inPlace"/,
+    "ERR_TYPE",
+    "vectors",
   );
   rejects(
     () => rope(new Int32Array(4), 1, { dim: 4, inPlace: true }),
     TypeError,
-    /Float32Array or Float64Array or Uint16Array.* when "inPlace"/,
+    "ERR_TYPE",
+    "vectors",
   );
   rejects(
     () => rotate(x, 1, { dim: 4, inPlace: "yes" }),
     TypeError,
-    /"inPlace" must be true or false/,
+    "ERR_NOT_BOOLEAN",
+    "inPlace",
   );
   rejects(
     () => rotate([1, "2", 3, 4], 1, { dim: 4 }),
     TypeError,
-    /vectors\[1\] must be a number/,
+    "ERR_NOT_NUMBER",
+    "vectors[1]",
   );
   rejects(
     () => rotate(new BigInt64Array(4), 1, { dim: 4 }),
     TypeError,
-    /BigInt/,
+    "ERR_TYPE",
+    "vectors",
   );
-  rejects(
-    () => rotate(5, 1, { dim: 4 }),
-    TypeError,
-    /vectors must be a Float32Array/,
-  );
+  rejects(() => rotate(5, 1, { dim: 4 }), TypeError, "ERR_TYPE", "vectors");
   rejects(
     () => rope(x, 1, { dim: 4, pairing: "every-two" }),
     RangeError,
+    "ERR_PAIRING",
+    "pairing",
     /"pairing" must be one of "interleaved", "halves"/,
   );
   rejects(
     () => rope(x, 1, { dim: 4, layout: "halves" }),
     TypeError,
+    "ERR_NOT_APPLICABLE",
+    "layout",
     /"layout" does not apply to rope\(\): rope pairs columns by option "pairing"/,
   );
   rejects(
     () => rotate(x, 1, { dim: 4, layout: "rows" }),
     RangeError,
-    /"layout" must be one of/,
+    "ERR_LAYOUT",
+    "layout",
   );
   rejects(
     () => rotate(x, 1, { dim: 4, base: 1 }),
     RangeError,
+    "ERR_BASE",
+    "base",
     /"base" must be a finite number > 1/,
   );
   rejects(
     () => rotate(x, 1, { dim: 4, frequencies: [1] }),
     RangeError,
-    /"frequencies" must have 2 entries/,
+    "ERR_FREQUENCIES",
+    "frequencies",
   );
   rejects(
     () => rotate(x, 1, { dim: 4, offset: 1 }),
     TypeError,
-    /unknown option "offset"/,
+    "ERR_UNKNOWN_OPTION",
+    "offset",
   );
   rejects(
     () => rotate(x, 1, { preset: "whisper", dim: 4, inPlace: 1 }),
     TypeError,
-    /"inPlace"/,
+    "ERR_NOT_BOOLEAN",
+    "inPlace",
   );
   rejects(
     () => rotationMatrix(1, { dim: 2048 }),
     RangeError,
+    "ERR_OUT_OF_RANGE",
+    "dim",
     /"dim" must be at most 1024/,
   );
   rejects(
     () => rotationMatrix(NaN, { dim: 4 }),
     RangeError,
-    /k must be finite/,
+    "ERR_NOT_FINITE",
+    "k",
   );
   rejects(
     () => linearRelationError({ dim: 4, positions: 3 }),
     TypeError,
-    /"offsets" must be a number or an array/,
+    "ERR_NOT_ARRAY",
+    "offsets",
   );
   rejects(
     () => linearRelationError({ dim: 4, positions: 0, offsets: [1] }),
     RangeError,
+    "ERR_OUT_OF_RANGE",
+    "positions",
     /"positions" must be an integer in \[1, /,
   );
   rejects(
     () => linearRelationError({ dim: 4, positions: 3, offsets: [1, NaN] }),
     RangeError,
-    /offsets\[1\] must be finite/,
+    "ERR_OFFSETS",
+    "offsets[1]",
   );
   rejects(
     () =>
@@ -615,59 +649,67 @@ test("bad input is refused with a message naming the option", () => {
         dtype: "float16",
       }),
     RangeError,
-    /"dtype"/,
+    "ERR_DTYPE",
+    "dtype",
   );
   rejects(
     () => dotProducts({ dim: 4, offsets: { from: 0, to: 1 } }),
     TypeError,
-    /"offsets.count" must be an integer/,
+    "ERR_NOT_NUMBER",
+    "offsets.count",
   );
   rejects(
     () => dotProducts({ dim: 4, offsets: { from: 0, to: 1, count: 0 } }),
     RangeError,
-    /"offsets.count"/,
+    "ERR_OUT_OF_RANGE",
+    "offsets.count",
   );
   rejects(
     () => dotProducts({ dim: 4, offsets: { from: 0, to: Infinity, count: 3 } }),
     RangeError,
-    /"offsets.to" must be a finite number/,
+    "ERR_OFFSETS",
+    "offsets.to",
   );
   rejects(
     () =>
       dotProducts({ dim: 4, offsets: { from: 0, to: 1, count: 2, step: 1 } }),
     TypeError,
-    /unknown option "step"/,
+    "ERR_UNKNOWN_OPTION",
+    "offsets.step",
   );
   rejects(
     () => dotProducts({ dim: 4, offsets: [0, NaN] }),
     RangeError,
-    /offsets\[1\] must be finite/,
+    "ERR_OFFSETS",
+    "offsets[1]",
   );
   rejects(
     () => dotProducts({ dim: 4, offsets: [1e308], scale: 1e10 }),
     RangeError,
-    /offset × frequency/,
+    "ERR_OFFSETS",
+    "offsets",
   );
   rejects(
     () => toeplitzError({ dim: 4, positions: 5000 }),
     RangeError,
+    "ERR_OUT_OF_RANGE",
+    "positions",
     /"positions" must be an integer in \[1, 4096\]/,
   );
   rejects(
     () => toeplitzError({ dim: 4, positions: new Array(1025).fill(0) }),
     RangeError,
+    "ERR_LENGTH",
+    "positions",
     /1 to 1024 numbers/,
   );
   rejects(
     () => toeplitzError({ dim: 4, positions: [1, 2], start: 3 }),
     TypeError,
-    /"start" applies only/,
+    "ERR_NOT_APPLICABLE",
+    "start",
   );
-  rejects(
-    () => rotate(x, 1, null),
-    TypeError,
-    /options must be a plain object/,
-  );
+  rejects(() => rotate(x, 1, null), TypeError, "ERR_NOT_OBJECT", "options");
 });
 
 test("dotProducts at two offsets whose real difference is not a double", () => {

@@ -262,46 +262,59 @@ test("M-RoPE refusals name the option, and the module goes on", () => {
     [
       () => rope(x, { t: [1, 2, 3], h: [1, 2], w: [1, 2, 3] }, section),
       RangeError,
+      "ERR_LENGTH",
+      "positions.h",
       /"positions.h" must have as many positions as "positions.t" \(3\), got 2/,
     ],
     [
       () => rope(x, { t: [1, 2, 3], h: [1, 2, 3] }, section),
       TypeError,
-      /"positions.w" is required/,
+      "ERR_REQUIRED",
+      "positions.w",
     ],
     [
       () => rope(x, streams, { dim: 8, mropeSection: [2, 2, 1] }),
       RangeError,
+      "ERR_MROPE_SECTION",
+      "mropeSection",
       /rope: option "mropeSection" must hold 3 integers >= 0 summing to rotaryDim \/ 2 \(4 pairs\), got \[2, 2, 1\]/,
     ],
     [
       () => rope(x, 1, { dim: 8, mropeSection: [1.5, 1.5, 1] }),
       RangeError,
+      "ERR_MROPE_SECTION",
+      "mropeSection",
       /"mropeSection" .* got \[1.5, 1.5, 1\]/,
     ],
     [
       () => rope(x, streams, { dim: 8, mropeSection: [2, 2] }),
       RangeError,
-      /"mropeSection" must hold 3 numbers/,
+      "ERR_MROPE_SECTION",
+      "mropeSection",
     ],
     [
       () => rope(x, streams, { dim: 8 }),
       TypeError,
-      /positions as \{ t, h, w \} \(M-RoPE\) need option "mropeSection"/,
+      "ERR_REQUIRED",
+      "mropeSection",
     ],
     [
       () => rope(x, [1, 2, 3], { dim: 8, mropeInterleaved: true }),
       TypeError,
-      /"mropeInterleaved" applies only with "mropeSection"/,
+      "ERR_NOT_APPLICABLE",
+      "mropeInterleaved",
     ],
     [
       () => rope(x, streams, { ...section, mropeInterleaved: 1 }),
       TypeError,
-      /"mropeInterleaved"/,
+      "ERR_NOT_BOOLEAN",
+      "mropeInterleaved",
     ],
     [
       () => rope(x, { t: [1, 2], h: [1, 2], w: [3, 4] }, section),
       RangeError,
+      "ERR_LENGTH",
+      "positions.t",
       /one entry per row: 3 rows, got 2/,
     ],
     [
@@ -316,11 +329,14 @@ test("M-RoPE refusals name the option, and the module goes on", () => {
           },
         ),
       RangeError,
-      /positions.t must hold seq \(1\) or batch × seq \(1\) positions/,
+      "ERR_LENGTH",
+      "positions.t",
     ],
     [
       () => rope(x, { t: [1, 2, 3], h: [1, 2, 3], w: [1, NaN, 3] }, section),
       RangeError,
+      "ERR_POSITIONS",
+      "positions.w[1]",
       /positions.w\[1\] must be finite, got NaN/,
     ],
     [
@@ -331,14 +347,21 @@ test("M-RoPE refusals name the option, and the module goes on", () => {
           { ...section, scale: 10 },
         ),
       RangeError,
-      /must be a finite angle/,
+      "ERR_POSITIONS",
+      "positions",
     ],
   ];
-  for (const [call, Type, pattern] of cases)
+  // The class, the rule's code and the option; the message where the
+  // values quoted are the point.
+  for (const [call, Type, code, option, pattern] of cases)
     assert.throws(
       call,
-      (error) => error instanceof Type && pattern.test(error.message),
-      String(pattern),
+      (error) =>
+        error instanceof Type &&
+        error.code === code &&
+        error.option === option &&
+        (pattern === undefined || pattern.test(error.message)),
+      `${code} ${option} ${pattern ?? ""}`,
     );
   // Nothing was written by a refused in-place call, and the module goes on.
   const y = Float32Array.from(seededValues(3 * 8, 1));

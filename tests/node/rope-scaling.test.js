@@ -479,6 +479,8 @@ test("an error in a later block of a cache leaves out untouched: every angle is 
   throwsNaming(
     () => ropeCache({ ...options, positions, out }),
     RangeError,
+    "ERR_POSITIONS",
+    "positions",
     "positions × the largest frequency",
   );
   assert.ok(out.cos.every(Number.isNaN), "nothing was written to cos");
@@ -491,13 +493,21 @@ test("an error in a later block of a cache leaves out untouched: every angle is 
   );
 });
 
-function throwsNaming(fn, Type, word) {
+// The class, the rule's code and the option; the words where the rule's
+// wording is the point.
+function throwsNaming(fn, Type, code, option, words) {
   assert.throws(fn, (error) => {
     assert.ok(
       error instanceof Type,
       `${error.constructor.name}: ${error.message}`,
     );
-    assert.ok(error.message.includes(word), `"${error.message}" names ${word}`);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.option, option, error.message);
+    if (words !== undefined)
+      assert.ok(
+        error.message.includes(words),
+        `"${error.message}" names ${words}`,
+      );
     return true;
   });
 }
@@ -519,38 +529,53 @@ test("bad options are errors that name them, and the module keeps working", () =
     originalMaxPositionEmbeddings: 4096,
   };
   const bad = [
-    [{ dim: 127 }, RangeError, "dim"],
-    [{ dim: 0 }, RangeError, "dim"],
-    [{ dim: "64" }, TypeError, "dim"],
-    [{ dim: 64, base: 1 }, RangeError, "base"],
-    [{ dim: 64, base: Infinity }, RangeError, "base"],
-    [{ dim: 64, colour: 1 }, TypeError, "colour"],
-    [{ dim: 64, scaling: "linear" }, TypeError, "scaling"],
-    [{ dim: 64, scaling: { type: "ntk" } }, RangeError, "scaling.type"],
-    [{ dim: 64, scaling: { type: "linear" } }, TypeError, "scaling.factor"],
+    [{ dim: 127 }, RangeError, "ERR_ROTARY_DIM", "dim"],
+    [{ dim: 0 }, RangeError, "ERR_DIM", "dim"],
+    [{ dim: "64" }, TypeError, "ERR_NOT_NUMBER", "dim"],
+    [{ dim: 64, base: 1 }, RangeError, "ERR_BASE", "base"],
+    [{ dim: 64, base: Infinity }, RangeError, "ERR_BASE", "base"],
+    [{ dim: 64, colour: 1 }, TypeError, "ERR_UNKNOWN_OPTION", "colour"],
+    [{ dim: 64, scaling: "linear" }, TypeError, "ERR_NOT_OBJECT", "scaling"],
+    [
+      { dim: 64, scaling: { type: "ntk" } },
+      RangeError,
+      "ERR_ROPE_TYPE",
+      "scaling.type",
+    ],
+    [
+      { dim: 64, scaling: { type: "linear" } },
+      TypeError,
+      "ERR_REQUIRED",
+      "scaling.factor",
+    ],
     [
       { dim: 64, scaling: { type: "linear", factor: 0 } },
       RangeError,
+      "ERR_ROPE_FACTOR",
       "scaling.factor",
     ],
     [
       { dim: 64, scaling: { type: "linear", factor: NaN } },
       RangeError,
+      "ERR_ROPE_FACTOR",
       "scaling.factor",
     ],
     [
       { dim: 64, scaling: { type: "linear", factor: 2, seqLen: 5 } },
       TypeError,
+      "ERR_ROPE_PARAMETER",
       "scaling.seqLen",
     ],
     [
       { dim: 64, scaling: { type: "linear", factor: 2, facter: 5 } },
       TypeError,
-      "facter",
+      "ERR_UNKNOWN_OPTION",
+      "scaling.facter",
     ],
     [
       { dim: 64, scaling: { type: "dynamic", factor: 2 } },
       TypeError,
+      "ERR_REQUIRED",
       "scaling.maxPositionEmbeddings",
     ],
     [
@@ -559,7 +584,8 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 4 },
       },
       RangeError,
-      "dim",
+      "ERR_ROPE_DYNAMIC_DIM",
+      "rotaryDim",
     ],
     [
       {
@@ -572,6 +598,7 @@ test("bad options are errors that name them, and the module keeps working", () =
         },
       },
       RangeError,
+      "ERR_ROPE_SEQ_LEN",
       "scaling.seqLen",
     ],
     [
@@ -580,46 +607,55 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { type: "dynamic", factor: 2, maxPositionEmbeddings: 1.5 },
       },
       RangeError,
+      "ERR_ROPE_MAX_LENGTH",
       "scaling.maxPositionEmbeddings",
     ],
     [
       { dim: 64, scaling: { type: "yarn", factor: 4 } },
       TypeError,
+      "ERR_REQUIRED",
       "scaling.originalMaxPositionEmbeddings",
     ],
     [
       { dim: 64, scaling: { ...yarn, betaFast: 0 } },
       RangeError,
+      "ERR_ROPE_BETA",
       "scaling.betaFast",
     ],
     [
       { dim: 64, scaling: { ...yarn, betaFast: Infinity } },
       RangeError,
+      "ERR_ROPE_BETA",
       "scaling.betaFast",
     ],
     [
       { dim: 64, scaling: { ...yarn, attentionFactor: -1 } },
       RangeError,
+      "ERR_ROPE_ATTENTION",
       "scaling.attentionFactor",
     ],
     [
       { dim: 64, scaling: { ...yarn, mscale: -1 } },
       RangeError,
+      "ERR_ROPE_MSCALE",
       "scaling.mscale",
     ],
     [
       { dim: 64, scaling: { ...yarn, truncate: 1 } },
       TypeError,
+      "ERR_ROPE_TRUNCATE",
       "scaling.truncate",
     ],
     [
       { dim: 128, scaling: { ...llama3, highFreqFactor: -1 } },
       RangeError,
-      "scaling.highFreqFactor",
+      "ERR_ROPE_FREQ_FACTOR",
+      "scaling.lowFreqFactor",
     ],
     [
       { dim: 128, scaling: { ...llama3, lowFreqFactor: 0 } },
       RangeError,
+      "ERR_ROPE_FREQ_FACTOR",
       "scaling.lowFreqFactor",
     ],
     [
@@ -628,11 +664,13 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { ...llama3, originalMaxPositionEmbeddings: undefined },
       },
       TypeError,
+      "ERR_REQUIRED",
       "scaling.originalMaxPositionEmbeddings",
     ],
     [
       { dim: 96, scaling: { ...phi, shortFactor: [1, 2] } },
       RangeError,
+      "ERR_ROPE_SHORT_FACTOR",
       "scaling.shortFactor",
     ],
     [
@@ -641,6 +679,7 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { ...phi, longFactor: [...phi.longFactor.slice(1), 0] },
       },
       RangeError,
+      "ERR_ROPE_LONG_FACTOR",
       "scaling.longFactor",
     ],
     [
@@ -649,22 +688,27 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { ...phi, shortFactor: [1e-310, ...phi.shortFactor.slice(1)] },
       },
       RangeError,
+      "ERR_ROPE_SHORT_FACTOR",
+      "scaling.shortFactor",
       'option "scaling.shortFactor" must hold rotaryDim / 2 numbers > 0 with finite reciprocals',
     ],
     [
       { dim: 96, scaling: { ...phi, longFactor: 3 } },
       TypeError,
+      "ERR_NOT_ARRAY",
       "scaling.longFactor",
     ],
     [
       { dim: 96, scaling: { ...phi, factor: NaN } },
       RangeError,
+      "ERR_ROPE_FACTOR",
       "scaling.factor",
     ],
     [
       { dim: 96, scaling: { ...phi, originalMaxPositionEmbeddings: 1 } },
       RangeError,
-      "originalMaxPositionEmbeddings",
+      "ERR_ROPE_ORIGINAL",
+      "scaling.originalMaxPositionEmbeddings",
     ],
     [
       {
@@ -672,11 +716,12 @@ test("bad options are errors that name them, and the module keeps working", () =
         scaling: { ...phi, originalMaxPositionEmbeddings: undefined },
       },
       TypeError,
+      "ERR_REQUIRED",
       "scaling.factor",
     ],
   ];
-  for (const [options, Type, word] of bad)
-    throwsNaming(() => ropeFrequencies(options), Type, word);
+  for (const [options, ...expected] of bad)
+    throwsNaming(() => ropeFrequencies(options), ...expected);
   // transformers v5's longrope takes a factor beside the original length:
   // the factor sets the attention factor, the length the logarithm's base.
   const both = ropeFrequencies({ dim: 96, scaling: { ...phi, factor: 8 } });
@@ -686,14 +731,39 @@ test("bad options are errors that name them, and the module keeps working", () =
     ) <= 4e-16,
   );
   const cacheBad = [
-    [{ dim: 64 }, TypeError, "positions"],
-    [{ dim: 64, positions: -1 }, RangeError, "positions"],
-    [{ dim: 64, positions: 1.5 }, RangeError, "positions"],
-    [{ dim: 64, positions: [0, NaN] }, RangeError, "positions"],
-    [{ dim: 64, positions: [1], start: 2 }, TypeError, "start"],
-    [{ dim: 64, positions: 4, layout: "rows" }, RangeError, "layout"],
-    [{ dim: 64, positions: 4, dtype: "bfloat16" }, RangeError, "dtype"],
-    [{ dim: 64, positions: [1, "2"] }, TypeError, "positions"],
+    [{ dim: 64 }, TypeError, "ERR_NOT_ARRAY", "positions"],
+    [{ dim: 64, positions: -1 }, RangeError, "ERR_OUT_OF_RANGE", "positions"],
+    [{ dim: 64, positions: 1.5 }, RangeError, "ERR_NOT_INTEGER", "positions"],
+    [
+      { dim: 64, positions: [0, NaN] },
+      RangeError,
+      "ERR_POSITIONS",
+      "positions[1]",
+    ],
+    [
+      { dim: 64, positions: [1], start: 2 },
+      TypeError,
+      "ERR_NOT_APPLICABLE",
+      "start",
+    ],
+    [
+      { dim: 64, positions: 4, layout: "rows" },
+      RangeError,
+      "ERR_LAYOUT",
+      "layout",
+    ],
+    [
+      { dim: 64, positions: 4, dtype: "bfloat16" },
+      RangeError,
+      "ERR_DTYPE",
+      "dtype",
+    ],
+    [
+      { dim: 64, positions: [1, "2"] },
+      TypeError,
+      "ERR_NOT_NUMBER",
+      "positions[1]",
+    ],
     [
       {
         dim: 64,
@@ -707,11 +777,12 @@ test("bad options are errors that name them, and the module keeps working", () =
         },
       },
       RangeError,
-      "attention",
+      "ERR_ROPE_ATTENTION",
+      "scaling.attentionFactor",
     ],
   ];
-  for (const [options, Type, word] of cacheBad)
-    throwsNaming(() => ropeCache(options), Type, word);
+  for (const [options, ...expected] of cacheBad)
+    throwsNaming(() => ropeCache(options), ...expected);
   // Still working, with the same answer as before.
   const { cos } = ropeCache({ positions: [1], dim: 2, dtype: "float64" });
   assert.equal(cos[0], Math.cos(1));

@@ -235,36 +235,46 @@ test("tensor and rotary options are checked by name", () => {
     [
       { dim: 8, rotaryDim: 5 },
       RangeError,
+      "ERR_ROTARY_DIM",
+      "rotaryDim",
       /"rotaryDim" and "dim" must give a rotary part \(the whole head when no rotary dim is given\) that is even, >= 2 and <= the head dim, got "rotaryDim" = 5, "dim" = 8$/,
     ],
     [
       { dim: 8, rotaryDim: 10 },
       RangeError,
+      "ERR_ROTARY_DIM",
+      "rotaryDim",
       /"rotaryDim" and "dim" must give a rotary part.*got "rotaryDim" = 10, "dim" = 8$/,
     ],
-    [{ dim: 8, rotaryDim: "4" }, TypeError, /"rotaryDim" must be an integer/],
-    [{ dim: 8, heads: 3 }, TypeError, /give "order"/],
-    [
-      { dim: 8, heads: 4, order: "bhsd" },
-      RangeError,
-      /not a multiple of batch × heads = 1 × 4/,
-    ],
+    [{ dim: 8, rotaryDim: "4" }, TypeError, "ERR_NOT_NUMBER", "rotaryDim"],
+    [{ dim: 8, heads: 3 }, TypeError, "ERR_REQUIRED", "order"],
+    [{ dim: 8, heads: 4, order: "bhsd" }, RangeError, "ERR_HEADS", "heads"],
     [
       { dim: 8, heads: 3, order: "bsdh" },
       RangeError,
+      "ERR_NOT_ONE_OF",
+      "order",
       /"order" must be one of "bhsd", "bshd"/,
     ],
-    [{ dim: 8, order: "bhsd" }, TypeError, /"heads" must be an integer/],
+    [{ dim: 8, order: "bhsd" }, TypeError, "ERR_NOT_NUMBER", "heads"],
     [
       { dim: 7 },
       RangeError,
+      "ERR_ROTARY_DIM",
+      "dim",
       /"rotaryDim" and "dim" must give a rotary part.*got "dim" = 7$/,
     ],
   ];
-  for (const [options, Type, pattern] of cases)
+  // The class, the rule's code and the option; the message where the
+  // values quoted or the list allowed are the point.
+  for (const [options, Type, code, option, pattern] of cases)
     assert.throws(
       () => rope(x, 1, options),
-      (error) => error instanceof Type && pattern.test(error.message),
+      (error) =>
+        error instanceof Type &&
+        error.code === code &&
+        error.option === option &&
+        (pattern === undefined || pattern.test(error.message)),
       JSON.stringify(options),
     );
   // The core's rule on both dims names the one the caller gave.

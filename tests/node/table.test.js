@@ -192,10 +192,11 @@ test("odd dims: extra-sin puts w_h's sin last or at the end of the sin block", (
   assert.equal(h[2], t[4]);
   const z = table({ positions: [2], dim: 5, oddDim: "zero-pad" });
   assert.equal(z[4], 0);
-  assert.throws(
-    () => table({ positions: 1, dim: 5, oddDim: "error" }),
-    RangeError,
-  );
+  assert.throws(() => table({ positions: 1, dim: 5, oddDim: "error" }), {
+    name: "RangeError",
+    code: "ERR_ODD_DIM",
+    option: "dim",
+  });
 });
 
 test("evenly spaced position arrays: the recurrence, exactly where it applies", () => {
@@ -241,7 +242,11 @@ test("positions: 0 and positions: [] both give an empty table", () => {
     }
   assert.equal(table({ positions: 0, start: 5, dim: 4 }).length, 0);
   assert.equal(table({ preset: "whisper", positions: 0, dim: 8 }).length, 0);
-  assert.throws(() => table({ positions: -1, dim: 4 }), RangeError);
+  assert.throws(() => table({ positions: -1, dim: 4 }), {
+    name: "RangeError",
+    code: "ERR_OUT_OF_RANGE",
+    option: "positions",
+  });
 });
 
 // "0x1.f3dd9b4840eecp-1" → the double it names, exactly.

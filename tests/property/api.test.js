@@ -275,6 +275,19 @@ function expectNamedError(call, bad) {
     error.message.includes(name),
     `"${error.message}" does not name ${name}`,
   );
+  // Its code is one of the registry's, which gives the class it has, and
+  // its option is the spoilt one (or an element or key of it).
+  assert.equal(
+    pe.errorCodes[error.code]?.error,
+    error.name,
+    `${error.code}: ${error.message}`,
+  );
+  assert.ok(
+    error.option === name ||
+      (String(error.option).startsWith(name) &&
+        /^[[.]/.test(error.option.slice(name.length))),
+    `option ${error.option} for ${name}: ${error.message}`,
+  );
   stillWorks();
 }
 

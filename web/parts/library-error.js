@@ -1,8 +1,9 @@
 // A library error said in the reader's language: the library's errors are
 // data (`error.option`, the option's path; `error.code`, the rule it
-// breaks), so the page names the setting in its own words and says the rule
-// in English or Chinese. An error without a code (not an input's) keeps its
-// own text.
+// breaks, one of the library's `errorCodes`), so the page names the setting
+// in its own words and says the rule in English or Chinese. An error
+// without one of those codes keeps its own text.
+import { errorCodes } from "sinusoidal-pe";
 
 const SETTINGS = {
   en: {
@@ -33,8 +34,9 @@ const SETTINGS = {
   },
 };
 
-// Rules by code; a code not listed takes `other`.
-const RULES = {
+// Rules by code, each one of the library's `errorCodes`; a code not listed
+// takes `other`.
+export const RULES = {
   en: {
     ERR_BASE: "must be a finite number above 1",
     ERR_DIM: "is outside the range the page can use",
@@ -46,11 +48,10 @@ const RULES = {
     ERR_ROTARY_DIM: "must be even for RoPE, which turns pairs of columns",
     ERR_PRESET_DIM: "does not suit this preset",
     ERR_SIZE: "asks for more than the module's memory can hold",
-    ERR_TOO_LARGE: "asks for more than the module's memory can hold",
     ERR_MEMORY: "asks for more than the module's memory can hold",
-    ERR_ANGLE: "times the frequencies must give finite angles",
-    ERR_POSITIONS: "times the frequencies must give finite angles",
-    ERR_OFFSETS: "times the frequencies must give finite angles",
+    ERR_POSITIONS:
+      "must be finite, and give finite angles with the frequencies",
+    ERR_OFFSETS: "must be finite, and give finite angles with the frequencies",
     ERR_SCALE: "is too large for these frequencies",
     other: "cannot be used with these settings",
   },
@@ -65,11 +66,9 @@ const RULES = {
     ERR_ROTARY_DIM: "在 RoPE 中必须是偶数，因为它成对旋转各列",
     ERR_PRESET_DIM: "不适用于这个预设",
     ERR_SIZE: "所需内存超出了模块能容纳的大小",
-    ERR_TOO_LARGE: "所需内存超出了模块能容纳的大小",
     ERR_MEMORY: "所需内存超出了模块能容纳的大小",
-    ERR_ANGLE: "与频率相乘必须得到有限的角度",
-    ERR_POSITIONS: "与频率相乘必须得到有限的角度",
-    ERR_OFFSETS: "与频率相乘必须得到有限的角度",
+    ERR_POSITIONS: "必须是有限的数，且与频率相乘得到有限的角度",
+    ERR_OFFSETS: "必须是有限的数，且与频率相乘得到有限的角度",
     ERR_SCALE: "对这些频率来说过大",
     other: "在当前设置下无法使用",
   },
@@ -86,7 +85,8 @@ function settingOf(option, lang) {
 
 /** The sentence that says, in `lang` ("en" or "zh"), what `error` refuses. */
 export function inWords(error, lang) {
-  if (typeof error?.code !== "string") return String(error?.message ?? error);
+  if (typeof error?.code !== "string" || !Object.hasOwn(errorCodes, error.code))
+    return String(error?.message ?? error);
   const rules = RULES[lang] ?? RULES.en;
   const rule = Object.hasOwn(rules, error.code)
     ? rules[error.code]
