@@ -76,6 +76,7 @@ export type ErrorCode =
   | "ERR_PRESET_DIM"
   | "ERR_MEMORY"
   | "ERR_DISPOSED"
+  | "ERR_FETCH"
   | "ERR_STATUS";
 
 /** What a code says, and the class of the errors that carry it. */

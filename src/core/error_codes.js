@@ -60,5 +60,6 @@ export const JS_RULES = [
     "the module cannot allocate the memory a call needs now",
   ],
   ["ERR_DISPOSED", "Error", "a plan is used after dispose()"],
+  ["ERR_FETCH", "Error", "init() could not fetch the module's source"],
   ["ERR_STATUS", "RangeError", "the core returned a status it does not define"],
 ];

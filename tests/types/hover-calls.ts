@@ -169,7 +169,7 @@ pe.ropeCache({
   mropeInterleaved: true,
 });
 const config = JSON.parse('{ "head_dim": 8, "rope_theta": 10000 }');
-pe.fromConfig(config, { layerType: "full_attention" });
+pe.fromConfig(config, { layerType: "full_attention", pairing: "halves" });
 pe.ropeCache({
   positions: 4,
   dim: 8,

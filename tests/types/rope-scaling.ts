@@ -109,5 +109,7 @@ const twoStreams = { t: [1], h: [1] };
 rope(f32, twoStreams, { dim: 8, mropeSection: [2, 1, 1] });
 // @ts-expect-error layerType is a string
 fromConfig({}, { layerType: 1 });
+// @ts-expect-error pairing is one of two
+fromConfig({}, { pairing: "pairs" });
 export { llama, f32, f16, f64, scaled, rotated, g, into, reused };
 export { fromFile, warned, streams, partial, qwenQuery, pairing, logged };
