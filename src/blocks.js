@@ -76,7 +76,10 @@ export function checkAngles(
       ? "the largest frequency"
       : `the largest frequency times option "scale" (${scale})`;
   throw rangeError(
-    `${api}: ${name} × ${frequency} must be a finite angle: ${x} × ${largest} is not finite`,
+    kernels.named(
+      api,
+      `${name} × ${frequency} must be a finite angle: ${x} × ${largest} is not finite`,
+    ),
     name,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );

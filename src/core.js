@@ -7,7 +7,7 @@ import {
   STATUS,
   STATUS_NAMES,
 } from "sinusoidal-pe-constants";
-import { rangeError, show, typeError } from "./options.js";
+import { rangeError, runningFunction, show, typeError } from "./options.js";
 
 let instance = null;
 let viewPointer = 0;
@@ -360,7 +360,7 @@ export function check(status, where, values) {
   const known = STATUS[status];
   if (known === undefined)
     throw rangeError(
-      `${where}: unexpected status ${status}`,
+      named(where, `unexpected status ${status}`),
       undefined,
       "ERR_STATUS",
     );
@@ -372,7 +372,13 @@ export function check(status, where, values) {
     known.options[0];
   // The rule's code is the C status's name without its prefix: "ERR_BASE".
   throw make(
-    `${where}: ${message}`,
+    named(where, message),
+// An error names the public function running, the one the caller called;
+// `where` only when none is (a kernel called from outside the API).
+export function named(where, message) {
+  return runningFunction() === undefined ? `${where}: ${message}` : message;
+}
+
     option,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
