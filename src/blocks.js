@@ -5,7 +5,8 @@
 // first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./core.js";
-import { rangeError, section, write } from "./options.js";
+import { copyOf, rangeError, section, write } from "./options.js";
+import { mayShareMemory } from "./rows.js";
 import { memoryBuffer, withScratch } from "./core.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
@@ -122,6 +123,10 @@ export function turnRows({
   setup = () => 0,
 }) {
   const result = out ?? new Typed(count * dim);
+  // Blocks written out before later ones are read in need rows apart from
+  // the result: shared memory may be the same through another object.
+  if (out !== undefined && out !== null && mayShareMemory(out, rows))
+    rows = copyOf(rows);
   const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
   const chunk = Math.max(1, Math.floor(BLOCK_BYTES / groupBytes));
   const groups = count / repeat;
