@@ -7,7 +7,7 @@ import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./core.js";
 import { copyOf, rangeError, section, write } from "./options.js";
 import { mayShareMemory } from "./rows.js";
-import { memoryBuffer, withScratch } from "./core.js";
+import { memoryBuffer, withWorkspace } from "./core.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
 const STATUS_OFFSETS = STATUS_NAMES.indexOf("PE_ERR_OFFSETS");
@@ -131,7 +131,7 @@ export function turnRows({
   const chunk = Math.max(1, Math.floor(BLOCK_BYTES / groupBytes));
   const groups = count / repeat;
   const list = typeof angles === "number" ? null : angles;
-  return withScratch((scratch) => {
+  return withWorkspace((scratch) => {
     const pairs = frequencies.length;
     const omega = scratch(pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);

@@ -1,6 +1,6 @@
 // The C core as JS calls it: the WebAssembly module loaded once, its linear
-// memory (scratch allocations freed after each call, a plan's kept block,
-// the single buffer behind `view` results), and one named wrapper per
+// memory (scratch allocations freed after each call, the workspace lent to
+// one call at a time, the single buffer behind `view` results), and one named wrapper per
 // export whose status becomes an error.
 import {
   MEMORY_BYTES as MAX_BYTES,
@@ -243,43 +243,68 @@ export function allocateView(bytes, what) {
   return viewPointer;
 }
 
-/**
- * Module memory kept between calls (a plan's): reserve(bytes) returns a
- * block of at least `bytes`, the same one while it is large enough and the
- * instance that owns it lives; after an internal fault replaced the
- * instance, a new block is taken from the new one. release() frees it.
- */
-export class Reservation {
-  #what;
-  #pointer = 0;
-  #bytes = 0;
-  #owner = null;
-  // Whether the last reserve() gave a new block: what was kept there is gone.
-  fresh = true;
+// The workspace: one block of module memory kept between calls and lent to
+// one call at a time, so that a call allocates nothing once the block has
+// grown to its needs, and no plan, used or dropped, holds module memory of
+// its own. It grows to the largest need up to WORKSPACE_BYTES; what a call
+// needs beyond the block comes from blocks of its own, freed when it ends.
+const WORKSPACE_BYTES = 8 * 2 ** 20;
+const workspace = { pointer: 0, bytes: 0, owner: null, wanted: 0 };
+let lent = false;
+// The caller's tag of the last call that ended normally: what that call
+// wrote first is still there for the next call of the same tag.
+let lastTag = null;
 
-  constructor(what) {
-    this.#what = what;
-  }
-
-  reserve(bytes) {
-    const exports = wasm();
-    this.fresh = !(this.#owner === exports && this.#bytes >= bytes);
-    if (!this.fresh) return this.#pointer;
-    this.release();
-    this.#pointer = allocate(bytes, this.#what);
-    this.#bytes = bytes;
-    this.#owner = exports;
-    return this.#pointer;
-  }
-
-  release() {
+// The block brought to the size earlier calls wanted, in the live instance.
+function readyWorkspace(exports) {
+  if (workspace.owner !== exports) {
     // A block of an instance dropped after a fault went with it.
-    if (this.#pointer !== 0 && this.#owner === instance)
-      call("free", this.#what, [this.#pointer]);
-    this.#pointer = 0;
-    this.#bytes = 0;
-    this.#owner = null;
-    this.fresh = true;
+    workspace.pointer = 0;
+    workspace.bytes = 0;
+    workspace.owner = exports;
+    lastTag = null;
+  }
+  if (workspace.wanted <= workspace.bytes) return;
+  if (workspace.pointer !== 0)
+    call("free", "the workspace", [workspace.pointer]);
+  lastTag = null;
+  workspace.pointer = call("malloc", "the workspace", [workspace.wanted]) >>> 0;
+  // Refused, the call takes blocks of its own, as it would have anyway.
+  workspace.bytes = workspace.pointer === 0 ? 0 : workspace.wanted;
+  workspace.wanted = workspace.bytes;
+}
+
+/**
+ * Runs fn(scratch, kept) on the workspace: scratch(bytes, what) allocates as
+ * withScratch's does, from the workspace while it holds room, and `kept`
+ * says that the first `scratch` of this call is where the last call of the
+ * same `tag` (a plan's) left it, its contents unchanged. A call made while
+ * the workspace is lent (by user code run inside another) takes scratch.
+ */
+export function withWorkspace(fn, tag = null) {
+  if (lent) return withScratch((scratch) => fn(scratch, false));
+  const exports = wasm();
+  readyWorkspace(exports);
+  const kept = tag !== null && lastTag === tag;
+  lastTag = null;
+  lent = true;
+  let used = 0;
+  try {
+    const result = withScratch((own) =>
+      fn((bytes, what) => {
+        const size = Math.ceil(Math.max(bytes, 8) / 8) * 8;
+        used += size;
+        return used <= workspace.bytes
+          ? workspace.pointer + used - size
+          : own(bytes, what);
+      }, kept),
+    );
+    lastTag = tag;
+    return result;
+  } finally {
+    lent = false;
+    if (used > workspace.bytes && used <= WORKSPACE_BYTES)
+      workspace.wanted = used;
   }
 }
 
@@ -348,6 +373,12 @@ export function statusMessage(status, values, names = OPTIONS) {
   return `${noun} ${quoted} ${rule}${got(options, values, names)}`;
 }
 
+// An error names the public function running, the one the caller called;
+// `where` only when none is (a kernel called from outside the API).
+export function named(where, message) {
+  return runningFunction() === undefined ? `${where}: ${message}` : message;
+}
+
 /**
  * Throws the error of a non-zero status for the public function `where`;
  * `values` are the caller's options (JS-owned, defaults filled in), from
@@ -373,12 +404,6 @@ export function check(status, where, values) {
   // The rule's code is the C status's name without its prefix: "ERR_BASE".
   throw make(
     named(where, message),
-// An error names the public function running, the one the caller called;
-// `where` only when none is (a kernel called from outside the API).
-export function named(where, message) {
-  return runningFunction() === undefined ? `${where}: ${message}` : message;
-}
-
     option,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
@@ -568,3 +593,37 @@ export const ropeCacheStreams = kernel(
     ["inverseFrequencies", "pairs", "attention"],
   ].flat(),
 );
+
+// The arguments of a plan method's call, which its closure holds.
+export const NO_ARGUMENTS = Object.freeze([]);
+
+// The method `using` calls at the end of a plan's scope.
+export const DISPOSE = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+
+/**
+ * The state of a plan for its method `method`, as `read(plan)` gives it:
+ * undefined for a value that is no plan of that kind (the method called on
+ * another receiver), null for a disposed plan; both are refused by code.
+ * `kind` names the plan ("rope plan"), `create` the function that makes
+ * one.
+ */
+export function openPlan(plan, read, { kind, create }, method) {
+  const state =
+    (typeof plan === "object" && plan !== null) || typeof plan === "function"
+      ? read(plan)
+      : undefined;
+  if (state === undefined)
+    throw typeError(
+      `${kind} method ${method}() called on ${plan === null || plan === undefined ? String(plan) : typeof plan === "object" ? "another object" : `a ${typeof plan}`}: call it on a plan made by ${create}()`,
+      undefined,
+      "ERR_RECEIVER",
+    );
+  // Only dispose() may be called again.
+  if (state === null && method !== "dispose")
+    throw typeError(
+      `${method}() of a disposed ${kind}: make a new plan with ${create}()`,
+      undefined,
+      "ERR_DISPOSED",
+    );
+  return state;
+}

@@ -7,9 +7,13 @@ import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { deliver, outArray } from "./rows.js";
 import {
   allocateView,
+  DISPOSE,
+  NO_ARGUMENTS,
   MAX_REQUEST_BYTES,
   memoryBuffer,
+  openPlan,
   withScratch,
+  withWorkspace,
 } from "./core.js";
 import {
   boolean,
@@ -24,6 +28,7 @@ import {
 import {
   amplitudeOf,
   DTYPES,
+  followsFrom,
   LAYOUTS,
   ODD_DIMS,
   prepare,
@@ -105,43 +110,75 @@ function tableColumnsOf(options) {
   });
 }
 
+/**
+ * A prepared table's frequencies, resolved once: { omega, amplitude,
+ * followsFrom }, the amplitude that of every value; a call reaching
+ * position followsFrom (a dynamic or longrope scaling given no seqLen)
+ * takes its own.
+ */
+function resolve(p, largest = -Infinity) {
+  const { omega, attention } = scheduleFrequencies(p, largest);
+  const from = p.rope === null ? Infinity : followsFrom(p.rope);
+  return { omega, amplitude: amplitudeOf(p, attention), followsFrom: from };
+}
+
 /** The encoding table, row-major [positions, dim]. */
 function tableOf(options) {
   const p = prepareTable(options, "table()");
   const { positions, start, out, view = false } = p.options;
-  return run(p, positions, start, out, boolean(view, "view"));
+  return run(p, resolve(p), positions, start, out, boolean(view, "view"));
 }
+
+const TABLE_PLAN = { kind: "table plan", create: "createTable" };
 
 /**
  * A table plan: `createTable(options)` reads, checks and resolves every
  * option but the positions once; `rows(positions, perCall?)` then equals
  * `table({ ...options, positions, ...perCall })` bit for bit, where
- * perCall holds only `start` and `out`.
+ * perCall holds only `start` and `out`. It holds no module memory.
  */
 class TablePlan {
-  #prepared;
-  #disposed = false;
+  // { prepared, resolved }; null once disposed.
+  #plan;
 
-  constructor(prepared) {
-    this.#prepared = prepared;
+  constructor(plan) {
+    this.#plan = plan;
   }
+
+  static #read = (plan) => (#plan in plan ? plan.#plan : undefined);
 
   rows(positions, perCall) {
-    if (this.#disposed)
-      throw new Error(
-        "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
-      );
-    return calling("table", planRows, [this.#prepared, positions, perCall]);
+    return calling(
+      "table",
+      () =>
+        planRows(
+          openPlan(this, TablePlan.#read, TABLE_PLAN, "rows"),
+          positions,
+          perCall,
+        ),
+      NO_ARGUMENTS,
+    );
   }
 
-  /** The plan holds no module memory between calls; it cannot be used after. */
+  /** Ends the plan: rows() then throws; a second dispose() does nothing. */
   dispose() {
-    this.#disposed = true;
+    calling(
+      "table",
+      () => {
+        openPlan(this, TablePlan.#read, TABLE_PLAN, "dispose");
+        this.#plan = null;
+      },
+      NO_ARGUMENTS,
+    );
+  }
+
+  [DISPOSE]() {
+    this.dispose();
   }
 }
 
 // A plan's call: its per-call options read once, then table's run.
-function planRows(p, positions, perCall) {
+function planRows({ prepared: p, resolved }, positions, perCall) {
   let start, out;
   if (perCall !== undefined) {
     const given = readOptions(
@@ -162,10 +199,14 @@ function planRows(p, positions, perCall) {
       "start",
       "ERR_NOT_APPLICABLE",
     );
-  return run(p, positions, start, out, false);
+  return run(p, resolved, positions, start, out, false);
 }
 
-/** A table plan of these options (all of table's, but positions, start, out and view). */
+/**
+ * A table plan of these options (all of table's, but positions, start,
+ * out and view): its frequencies resolved and its values checked by the C
+ * core here, in a call of no rows, so that a plan that is made runs.
+ */
 function createTableOf(options) {
   const p = prepare(options, {
     where: "createTable()",
@@ -173,13 +214,15 @@ function createTableOf(options) {
     withPreset: ["dtype"],
     hints: PLAN_HINTS,
   });
-  // The plan's rows are table's: their errors say so.
+  // The plan's rows are table's: a fault names it.
   p.api = "table";
-  return new TablePlan(p);
+  const resolved = resolve(p);
+  run(p, resolved, 0, undefined, undefined, false);
+  return new TablePlan({ prepared: p, resolved });
 }
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
-function run(p, positions, startOption, outOption, view) {
+function run(p, resolved, positions, startOption, outOption, view) {
   const rows = positionList(positions, startOption, {
     min: 0,
     maxCount: 2 ** 32 - 1,
@@ -212,8 +255,8 @@ function run(p, positions, startOption, outOption, view) {
   // follows it.
   let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
   if (values !== null) for (const v of values) if (v > largest) largest = v;
-  const { omega: frequencyValues, attention } = scheduleFrequencies(p, largest);
-  const amplitude = amplitudeOf(p, attention);
+  const { omega: frequencyValues, amplitude } =
+    largest >= resolved.followsFrom ? resolve(p, largest) : resolved;
   const args = {
     api: p.api,
     given: p,
@@ -229,7 +272,7 @@ function run(p, positions, startOption, outOption, view) {
     scale: p.scale,
     amplitude,
   };
-  return withScratch((scratch) => {
+  return withWorkspace((scratch) => {
     const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
     // A view takes larger blocks (each call sets up its frequencies anew)
     // where the blocks cannot change a value: rows at exact integers,
