@@ -274,6 +274,20 @@ function readyWorkspace(exports) {
   workspace.wanted = workspace.bytes;
 }
 
+// The call the workspace is lent to: the bytes it took, and the blocks of
+// its own it needed beyond the workspace.
+let used = 0;
+const ownBlocks = [];
+
+function lend(bytes, what) {
+  const size = Math.ceil(Math.max(bytes, 8) / 8) * 8;
+  used += size;
+  if (used <= workspace.bytes) return workspace.pointer + used - size;
+  const pointer = allocate(bytes, what);
+  ownBlocks.push(pointer);
+  return pointer;
+}
+
 /**
  * Runs fn(scratch, kept) on the workspace: scratch(bytes, what) allocates as
  * withScratch's does, from the workspace while it holds room, and `kept`
@@ -288,23 +302,19 @@ export function withWorkspace(fn, tag = null) {
   const kept = tag !== null && lastTag === tag;
   lastTag = null;
   lent = true;
-  let used = 0;
+  used = 0;
   try {
-    const result = withScratch((own) =>
-      fn((bytes, what) => {
-        const size = Math.ceil(Math.max(bytes, 8) / 8) * 8;
-        used += size;
-        return used <= workspace.bytes
-          ? workspace.pointer + used - size
-          : own(bytes, what);
-      }, kept),
-    );
+    const result = fn(lend, kept);
     lastTag = tag;
     return result;
   } finally {
     lent = false;
     if (used > workspace.bytes && used <= WORKSPACE_BYTES)
       workspace.wanted = used;
+    // After a fault the instance that owned these is gone with them.
+    if (instance === exports)
+      for (const pointer of ownBlocks) call("free", "free", [pointer]);
+    ownBlocks.length = 0;
   }
 }
 
