@@ -210,24 +210,33 @@ export function outArray(
   return out;
 }
 
-// SharedArrayBuffer's byteLength getter, a brand check for shared memory,
-// and Uint8Array, both captured at load.
+// The byteLength getters of ArrayBuffer and SharedArrayBuffer, brand
+// checks, and Uint8Array, captured at load.
+const lengthGetter = (Buffer) =>
+  Object.getOwnPropertyDescriptor(Buffer.prototype, "byteLength").get;
+const plainLength = lengthGetter(ArrayBuffer);
 const sharedLength =
   typeof SharedArrayBuffer === "function"
-    ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength")
-        .get
+    ? lengthGetter(SharedArrayBuffer)
     : undefined;
 const { apply } = Reflect;
 const Bytes = Uint8Array;
 
-function isShared(buffer) {
-  if (sharedLength === undefined) return false;
+// Whether `getter` accepts `buffer`: a brand check that throws otherwise.
+function branded(getter, buffer) {
   try {
-    apply(sharedLength, buffer, []);
+    apply(getter, buffer, []);
     return true;
   } catch {
     return false;
   }
+}
+
+// A typed array's buffer is an ArrayBuffer or a SharedArrayBuffer: the
+// plain one, the common case, is told without an exception.
+function isShared(buffer) {
+  if (sharedLength === undefined || branded(plainLength, buffer)) return false;
+  return branded(sharedLength, buffer);
 }
 
 /**
