@@ -174,6 +174,11 @@ export function call(name, api, args) {
 // the static data and the allocator's own bookkeeping.
 export const MAX_REQUEST_BYTES = MAX_BYTES - 2 ** 20;
 
+// Blocks taken from the module's allocator so far: what tests count to see
+// that a loop of calls allocates nothing once the workspace has grown.
+let allocations = 0;
+export const allocationCount = () => allocations;
+
 function allocate(bytes, what) {
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
@@ -182,6 +187,7 @@ function allocate(bytes, what) {
       "ERR_SIZE",
     );
   const pointer = call("malloc", what, [Math.max(bytes, 8)]) >>> 0;
+  allocations++;
   if (pointer === 0)
     throw rangeError(
       `${what} needs ${bytes} bytes, but the largest block the module can allocate now is ${largestBlock(what)} bytes`,
@@ -269,6 +275,7 @@ function readyWorkspace(exports) {
     call("free", "the workspace", [workspace.pointer]);
   lastTag = null;
   workspace.pointer = call("malloc", "the workspace", [workspace.wanted]) >>> 0;
+  allocations++;
   // Refused, the call takes blocks of its own, as it would have anyway.
   workspace.bytes = workspace.pointer === 0 ? 0 : workspace.wanted;
   workspace.wanted = workspace.bytes;

@@ -4,7 +4,12 @@
 // ended by `using`'s Symbol.dispose.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { api as pe, init, memoryBuffer } from "../../build/internals.js";
+import {
+  allocationCount,
+  api as pe,
+  init,
+  memoryBuffer,
+} from "../../build/internals.js";
 import { tableStillRight } from "./reference.js";
 
 await init();
@@ -91,6 +96,28 @@ test("3,000 plans disposed by a getter of their own call's positions leave modul
   }
   const grown = memoryBytes() - before;
   assert.ok(grown <= 16 * MiB, `memory grew by ${grown / MiB} MiB`);
+});
+
+test("plans' calls, of tensors larger than a block too, allocate no module memory once the first have run", () => {
+  const queries = pe.createRope({ dim: 128, heads: 8, order: "bshd" });
+  const keys = pe.createRope({ dim: 64, pairing: "interleaved" });
+  const rows = pe.createTable({ dim: 256 });
+  const caches = pe.createRopeCache({ dim: 128 });
+  // 2 MiB of queries (blocks), one token's keys, 2 MiB of rows and caches.
+  const prefill = new Float32Array(512 * 8 * 128).fill(0.5);
+  const step = new Float32Array(8 * 64).fill(0.5);
+  const out = new Float32Array(2048 * 256);
+  const calls = (position) => {
+    queries.apply(prefill, position, { inPlace: true });
+    keys.apply(step, Array(8).fill(position), { inPlace: true });
+    rows.rows(2048, { start: position, out });
+    caches.rows(4096, { start: position });
+  };
+  calls(0);
+  const before = allocationCount();
+  for (let position = 1; position < 20; position++) calls(position);
+  assert.equal(allocationCount() - before, 0);
+  for (const plan of [queries, keys, rows, caches]) plan.dispose();
 });
 
 test("a plan's method on another receiver is a coded TypeError, and the plan goes on", () => {
