@@ -312,7 +312,8 @@ export function withWorkspace(fn, tag = null) {
   used = 0;
   try {
     const result = fn(lend, kept);
-    lastTag = tag;
+    // What a call wrote in blocks of its own is gone with them.
+    lastTag = used <= workspace.bytes ? tag : null;
     return result;
   } finally {
     lent = false;
