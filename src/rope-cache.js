@@ -260,6 +260,9 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
 
 const CACHE_PLAN = { kind: "rope cache plan", create: "createRopeCache" };
 
+// The state of a RopeCachePlan, or undefined for any other value (openPlan).
+let cacheOf;
+
 /**
  * A cache plan: `createRopeCache(options)` reads, checks and resolves every
  * option of ropeCache but the rows once; `rows(positions, perCall?)` then
@@ -275,19 +278,12 @@ class RopeCachePlan {
     this.#cache = cache;
   }
 
-  static #read = (plan) => (#cache in plan ? plan.#cache : undefined);
+  static {
+    cacheOf = (plan) => (#cache in plan ? plan.#cache : undefined);
+  }
 
   rows(positions, perCall) {
-    return calling(
-      "ropeCache",
-      () =>
-        planCacheRows(
-          openPlan(this, RopeCachePlan.#read, CACHE_PLAN, "rows"),
-          positions,
-          perCall,
-        ),
-      NO_ARGUMENTS,
-    );
+    return calling("ropeCache", planCacheRows, [this, positions, perCall]);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
@@ -295,7 +291,7 @@ class RopeCachePlan {
     calling(
       "ropeCache",
       () => {
-        openPlan(this, RopeCachePlan.#read, CACHE_PLAN, "dispose");
+        openPlan(this, cacheOf, CACHE_PLAN, "dispose");
         this.#cache = null;
       },
       NO_ARGUMENTS,
@@ -307,8 +303,10 @@ class RopeCachePlan {
   }
 }
 
-// A plan's call: its per-call options read once, then ropeCache's rows.
-function planCacheRows(cache, positions, perCall) {
+// A plan's call: the plan's cache, its per-call options read once, then
+// ropeCache's rows.
+function planCacheRows(plan, positions, perCall) {
+  const cache = openPlan(plan, cacheOf, CACHE_PLAN, "rows");
   const given =
     perCall === undefined
       ? {}

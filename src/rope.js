@@ -464,6 +464,9 @@ function ropeOf(vectors, positions, options) {
 
 const ROPE_PLAN = { kind: "rope plan", create: "createRope" };
 
+// The state of a RopePlan, or undefined for any other value (openPlan).
+let specOf;
+
 /**
  * A RoPE plan: `createRope(options)` reads, checks and resolves the options
  * once; `apply(vectors, positions, perCall?)` then equals `rope(vectors,
@@ -480,20 +483,12 @@ class RopePlan {
     this.#spec = spec;
   }
 
-  static #read = (plan) => (#spec in plan ? plan.#spec : undefined);
+  static {
+    specOf = (plan) => (#spec in plan ? plan.#spec : undefined);
+  }
 
   apply(vectors, positions, perCall) {
-    return calling(
-      "rope",
-      () =>
-        run(
-          openPlan(this, RopePlan.#read, ROPE_PLAN, "apply"),
-          vectors,
-          positions,
-          readPerCall(perCall),
-        ),
-      NO_ARGUMENTS,
-    );
+    return calling("rope", applyPlan, [this, vectors, positions, perCall]);
   }
 
   /** Ends the plan: apply() then throws; a second dispose() does nothing. */
@@ -501,7 +496,7 @@ class RopePlan {
     calling(
       "rope",
       () => {
-        openPlan(this, RopePlan.#read, ROPE_PLAN, "dispose");
+        openPlan(this, specOf, ROPE_PLAN, "dispose");
         this.#spec = null;
       },
       NO_ARGUMENTS,
@@ -511,6 +506,12 @@ class RopePlan {
   [DISPOSE]() {
     this.dispose();
   }
+}
+
+// A plan's call: the plan's spec, its per-call options, then rope's run.
+function applyPlan(plan, vectors, positions, perCall) {
+  const spec = openPlan(plan, specOf, ROPE_PLAN, "apply");
+  return run(spec, vectors, positions, readPerCall(perCall));
 }
 
 /**

@@ -131,6 +131,9 @@ function tableOf(options) {
 
 const TABLE_PLAN = { kind: "table plan", create: "createTable" };
 
+// The state of a TablePlan, or undefined for any other value (openPlan).
+let tablePlanOf;
+
 /**
  * A table plan: `createTable(options)` reads, checks and resolves every
  * option but the positions once; `rows(positions, perCall?)` then equals
@@ -145,19 +148,12 @@ class TablePlan {
     this.#plan = plan;
   }
 
-  static #read = (plan) => (#plan in plan ? plan.#plan : undefined);
+  static {
+    tablePlanOf = (plan) => (#plan in plan ? plan.#plan : undefined);
+  }
 
   rows(positions, perCall) {
-    return calling(
-      "table",
-      () =>
-        planRows(
-          openPlan(this, TablePlan.#read, TABLE_PLAN, "rows"),
-          positions,
-          perCall,
-        ),
-      NO_ARGUMENTS,
-    );
+    return calling("table", planRows, [this, positions, perCall]);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
@@ -165,7 +161,7 @@ class TablePlan {
     calling(
       "table",
       () => {
-        openPlan(this, TablePlan.#read, TABLE_PLAN, "dispose");
+        openPlan(this, tablePlanOf, TABLE_PLAN, "dispose");
         this.#plan = null;
       },
       NO_ARGUMENTS,
@@ -177,8 +173,15 @@ class TablePlan {
   }
 }
 
-// A plan's call: its per-call options read once, then table's run.
-function planRows({ prepared: p, resolved }, positions, perCall) {
+// A plan's call: the plan's options, its per-call options read once, then
+// table's run.
+function planRows(plan, positions, perCall) {
+  const { prepared: p, resolved } = openPlan(
+    plan,
+    tablePlanOf,
+    TABLE_PLAN,
+    "rows",
+  );
   let start, out;
   if (perCall !== undefined) {
     const given = readOptions(
