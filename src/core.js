@@ -255,7 +255,9 @@ export function allocateView(bytes, what) {
 // its own. It grows to the largest need up to WORKSPACE_BYTES; what a call
 // needs beyond the block comes from blocks of its own, freed when it ends.
 const WORKSPACE_BYTES = 8 * 2 ** 20;
-const workspace = { pointer: 0, bytes: 0, owner: null, wanted: 0 };
+// `used` is what the call it is lent to took (a field, not a variable,
+// so that counting allocates nothing).
+const workspace = { pointer: 0, bytes: 0, owner: null, wanted: 0, used: 0 };
 let lent = false;
 // The caller's tag of the last call that ended normally: what that call
 // wrote first is still there for the next call of the same tag.
@@ -281,15 +283,16 @@ function readyWorkspace(exports) {
   workspace.wanted = workspace.bytes;
 }
 
-// The call the workspace is lent to: the bytes it took, and the blocks of
-// its own it needed beyond the workspace.
-let used = 0;
+// The blocks of its own that the call the workspace is lent to needed
+// beyond it.
 const ownBlocks = [];
 
 function lend(bytes, what) {
-  const size = Math.ceil(Math.max(bytes, 8) / 8) * 8;
-  used += size;
-  if (used <= workspace.bytes) return workspace.pointer + used - size;
+  // A multiple of 8 bytes, at least 8: doubles stay aligned.
+  const size = bytes <= 8 ? 8 : bytes + (-bytes & 7);
+  const at = workspace.used;
+  workspace.used = at + size;
+  if (at + size <= workspace.bytes) return workspace.pointer + at;
   const pointer = allocate(bytes, what);
   ownBlocks.push(pointer);
   return pointer;
@@ -309,14 +312,15 @@ export function withWorkspace(fn, tag = null) {
   const kept = tag !== null && lastTag === tag;
   lastTag = null;
   lent = true;
-  used = 0;
+  workspace.used = 0;
   try {
     const result = fn(lend, kept);
     // What a call wrote in blocks of its own is gone with them.
-    lastTag = used <= workspace.bytes ? tag : null;
+    lastTag = workspace.used <= workspace.bytes ? tag : null;
     return result;
   } finally {
     lent = false;
+    const { used } = workspace;
     if (used > workspace.bytes && used <= WORKSPACE_BYTES)
       workspace.wanted = used;
     // After a fault the instance that owned these is gone with them.
