@@ -10,7 +10,13 @@ import {
   init,
   memoryBuffer,
 } from "../../build/internals.js";
-import { tableStillRight } from "./reference.js";
+import {
+  cosOfProduct,
+  maxAbsDiff,
+  paperFrequencies,
+  sinOfProduct,
+  tableStillRight,
+} from "./reference.js";
 
 await init();
 
@@ -118,6 +124,58 @@ test("plans' calls, of tensors larger than a block too, allocate no module memor
   for (let position = 1; position < 20; position++) calls(position);
   assert.equal(allocationCount() - before, 0);
   for (const plan of [queries, keys, rows, caches]) plan.dispose();
+});
+
+// Rows of x rotated in float64: pair i at angle p · w_i, its columns
+// (i, i + dim / 2) with pairing "halves", (2i, 2i + 1) with "interleaved".
+function rotated(x, positions, { dim, base, pairing = "halves" }) {
+  const w = paperFrequencies(dim, dim / 2, base);
+  const out = [];
+  positions.forEach((p, row) => {
+    const values = Array.from(x.subarray(row * dim, (row + 1) * dim));
+    for (let i = 0; i < dim / 2; i++) {
+      const [j, k] =
+        pairing === "halves" ? [i, i + dim / 2] : [2 * i, 2 * i + 1];
+      const [c, s] = [cosOfProduct(p, w[i]), sinOfProduct(p, w[i])];
+      const [a, b] = [x[row * dim + j], x[row * dim + k]];
+      values[j] = a * c - b * s;
+      values[k] = a * s + b * c;
+    }
+    out.push(...values);
+  });
+  return out;
+}
+
+test("plans whose calls alternate with other calls in the workspace each equal their one-shot call bit for bit", () => {
+  const slow = { dim: 64, base: 500000 };
+  const fast = { dim: 64, base: 100, pairing: "interleaved" };
+  const a = pe.createRope(slow);
+  const b = pe.createRope(fast);
+  const rows = pe.createTable({ dim: 64 });
+  const x = Float32Array.from({ length: 4 * 64 }, (_, i) => Math.sin(i));
+  const steps = [0, 1, 2, 3].map((step) => [step, 3 * step, 7, 1000 + step]);
+  const slowRows = steps.map((at) => pe.rope(x, at, slow));
+  const fastRows = steps.map((at) => pe.rope(x, at, fast));
+  // The one-shot calls themselves against the rotation in float64.
+  steps.forEach((at, step) => {
+    for (const [options, got] of [
+      [slow, slowRows[step]],
+      [fast, fastRows[step]],
+    ])
+      assert.ok(
+        maxAbsDiff(got, rotated(x, at, options)) < 1e-5,
+        `base ${options.base}, step ${step}`,
+      );
+  });
+  steps.forEach((at, step) => {
+    // One plan's call after the other's, after a table's, twice in a row.
+    assert.deepEqual(a.apply(x, at), slowRows[step], `a, step ${step}`);
+    if (step % 2 === 0) rows.rows(300, { start: step });
+    const first = b.apply(x, at);
+    const second = b.apply(x, at);
+    assert.deepEqual(first, fastRows[step], `b, step ${step}`);
+    assert.deepEqual(second, fastRows[step], `b again, step ${step}`);
+  });
 });
 
 test("a plan's method on another receiver is a coded TypeError, and the plan goes on", () => {
