@@ -17,7 +17,8 @@ const kindOf = (m) =>
         ? "wrapper"
         : "rope";
 
-const cell = (text) => String(text).replaceAll("|", "\\|").replaceAll("\n", " ");
+const cell = (text) =>
+  String(text).replaceAll("|", "\\|").replaceAll("\n", " ");
 
 function rotation(m) {
   const kind = kindOf(m);
@@ -84,7 +85,8 @@ const page = fileURLToPath(new URL("../../docs/models.md", import.meta.url));
 export function withCensus(text, section) {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error("docs/models.md has no census markers");
+  if (start < 0 || end < start)
+    throw new Error("docs/models.md has no census markers");
   return text.slice(0, start) + section + text.slice(end + END.length);
 }
 
