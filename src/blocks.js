@@ -5,8 +5,9 @@
 // first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./core.js";
-import { rangeError, section, write } from "./options.js";
-import { memoryBuffer, withScratch } from "./core.js";
+import { copyOf, rangeError, section, write } from "./options.js";
+import { mayShareMemory } from "./rows.js";
+import { memoryBuffer, withWorkspace } from "./core.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
 const STATUS_OFFSETS = STATUS_NAMES.indexOf("PE_ERR_OFFSETS");
@@ -76,7 +77,10 @@ export function checkAngles(
       ? "the largest frequency"
       : `the largest frequency times option "scale" (${scale})`;
   throw rangeError(
-    `${api}: ${name} × ${frequency} must be a finite angle: ${x} × ${largest} is not finite`,
+    kernels.named(
+      api,
+      `${name} × ${frequency} must be a finite angle: ${x} × ${largest} is not finite`,
+    ),
     name,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
@@ -119,11 +123,15 @@ export function turnRows({
   setup = () => 0,
 }) {
   const result = out ?? new Typed(count * dim);
+  // Blocks written out before later ones are read in need rows apart from
+  // the result: shared memory may be the same through another object.
+  if (out !== undefined && out !== null && mayShareMemory(out, rows))
+    rows = copyOf(rows);
   const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
   const chunk = Math.max(1, Math.floor(BLOCK_BYTES / groupBytes));
   const groups = count / repeat;
   const list = typeof angles === "number" ? null : angles;
-  return withScratch((scratch) => {
+  return withWorkspace((scratch) => {
     const pairs = frequencies.length;
     const omega = scratch(pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);

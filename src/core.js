@@ -1,13 +1,13 @@
 // The C core as JS calls it: the WebAssembly module loaded once, its linear
-// memory (scratch allocations freed after each call, a plan's kept block,
-// the single buffer behind `view` results), and one named wrapper per
+// memory (scratch allocations freed after each call, the workspace lent to
+// one call at a time, the single buffer behind `view` results), and one named wrapper per
 // export whose status becomes an error.
 import {
   MEMORY_BYTES as MAX_BYTES,
   STATUS,
   STATUS_NAMES,
 } from "sinusoidal-pe-constants";
-import { rangeError, show, typeError } from "./options.js";
+import { rangeError, runningFunction, show, typeError } from "./options.js";
 
 let instance = null;
 let viewPointer = 0;
@@ -198,6 +198,11 @@ export function call(name, api, args) {
 // the static data and the allocator's own bookkeeping.
 export const MAX_REQUEST_BYTES = MAX_BYTES - 2 ** 20;
 
+// Blocks taken from the module's allocator so far: what tests count to see
+// that a loop of calls allocates nothing once the workspace has grown.
+let allocations = 0;
+export const allocationCount = () => allocations;
+
 function allocate(bytes, what) {
   if (bytes > MAX_REQUEST_BYTES)
     throw rangeError(
@@ -206,6 +211,7 @@ function allocate(bytes, what) {
       "ERR_SIZE",
     );
   const pointer = call("malloc", what, [Math.max(bytes, 8)]) >>> 0;
+  allocations++;
   if (pointer === 0)
     throw rangeError(
       `${what} needs ${bytes} bytes, but the largest block the module can allocate now is ${largestBlock(what)} bytes`,
@@ -267,43 +273,84 @@ export function allocateView(bytes, what) {
   return viewPointer;
 }
 
-/**
- * Module memory kept between calls (a plan's): reserve(bytes) returns a
- * block of at least `bytes`, the same one while it is large enough and the
- * instance that owns it lives; after an internal fault replaced the
- * instance, a new block is taken from the new one. release() frees it.
- */
-export class Reservation {
-  #what;
-  #pointer = 0;
-  #bytes = 0;
-  #owner = null;
-  // Whether the last reserve() gave a new block: what was kept there is gone.
-  fresh = true;
+// The workspace: one block of module memory kept between calls and lent to
+// one call at a time, so that a call allocates nothing once the block has
+// grown to its needs, and no plan, used or dropped, holds module memory of
+// its own. It grows to the largest need up to WORKSPACE_BYTES; what a call
+// needs beyond the block comes from blocks of its own, freed when it ends.
+const WORKSPACE_BYTES = 8 * 2 ** 20;
+// `used` is what the call it is lent to took (a field, not a variable,
+// so that counting allocates nothing).
+const workspace = { pointer: 0, bytes: 0, owner: null, wanted: 0, used: 0 };
+let lent = false;
+// The caller's tag of the last call that ended normally: what that call
+// wrote first is still there for the next call of the same tag.
+let lastTag = null;
 
-  constructor(what) {
-    this.#what = what;
-  }
-
-  reserve(bytes) {
-    const exports = wasm();
-    this.fresh = !(this.#owner === exports && this.#bytes >= bytes);
-    if (!this.fresh) return this.#pointer;
-    this.release();
-    this.#pointer = allocate(bytes, this.#what);
-    this.#bytes = bytes;
-    this.#owner = exports;
-    return this.#pointer;
-  }
-
-  release() {
+// The block brought to the size earlier calls wanted, in the live instance.
+function readyWorkspace(exports) {
+  if (workspace.owner !== exports) {
     // A block of an instance dropped after a fault went with it.
-    if (this.#pointer !== 0 && this.#owner === instance)
-      call("free", this.#what, [this.#pointer]);
-    this.#pointer = 0;
-    this.#bytes = 0;
-    this.#owner = null;
-    this.fresh = true;
+    workspace.pointer = 0;
+    workspace.bytes = 0;
+    workspace.owner = exports;
+    lastTag = null;
+  }
+  if (workspace.wanted <= workspace.bytes) return;
+  if (workspace.pointer !== 0)
+    call("free", "the workspace", [workspace.pointer]);
+  lastTag = null;
+  workspace.pointer = call("malloc", "the workspace", [workspace.wanted]) >>> 0;
+  allocations++;
+  // Refused, the call takes blocks of its own, as it would have anyway.
+  workspace.bytes = workspace.pointer === 0 ? 0 : workspace.wanted;
+  workspace.wanted = workspace.bytes;
+}
+
+// The blocks of its own that the call the workspace is lent to needed
+// beyond it.
+const ownBlocks = [];
+
+function lend(bytes, what) {
+  // A multiple of 8 bytes, at least 8: doubles stay aligned.
+  const size = bytes <= 8 ? 8 : bytes + (-bytes & 7);
+  const at = workspace.used;
+  workspace.used = at + size;
+  if (at + size <= workspace.bytes) return workspace.pointer + at;
+  const pointer = allocate(bytes, what);
+  ownBlocks.push(pointer);
+  return pointer;
+}
+
+/**
+ * Runs fn(scratch, kept) on the workspace: scratch(bytes, what) allocates as
+ * withScratch's does, from the workspace while it holds room, and `kept`
+ * says that the first `scratch` of this call is where the last call of the
+ * same `tag` (a plan's) left it, its contents unchanged. A call made while
+ * the workspace is lent (by user code run inside another) takes scratch.
+ */
+export function withWorkspace(fn, tag = null) {
+  if (lent) return withScratch((scratch) => fn(scratch, false));
+  const exports = wasm();
+  readyWorkspace(exports);
+  const kept = tag !== null && lastTag === tag;
+  lastTag = null;
+  lent = true;
+  workspace.used = 0;
+  try {
+    const result = fn(lend, kept);
+    // What a call wrote in blocks of its own is gone with them.
+    lastTag = workspace.used <= workspace.bytes ? tag : null;
+    return result;
+  } finally {
+    lent = false;
+    const { used } = workspace;
+    if (used > workspace.bytes && used <= WORKSPACE_BYTES)
+      workspace.wanted = used;
+    // After a fault the instance that owned these is gone with them.
+    if (instance === exports)
+      for (const pointer of ownBlocks) call("free", "free", [pointer]);
+    ownBlocks.length = 0;
   }
 }
 
@@ -372,6 +419,12 @@ export function statusMessage(status, values, names = OPTIONS) {
   return `${noun} ${quoted} ${rule}${got(options, values, names)}`;
 }
 
+// An error names the public function running, the one the caller called;
+// `where` only when none is (a kernel called from outside the API).
+export function named(where, message) {
+  return runningFunction() === undefined ? `${where}: ${message}` : message;
+}
+
 /**
  * Throws the error of a non-zero status for the public function `where`;
  * `values` are the caller's options (JS-owned, defaults filled in), from
@@ -384,7 +437,7 @@ export function check(status, where, values) {
   const known = STATUS[status];
   if (known === undefined)
     throw rangeError(
-      `${where}: unexpected status ${status}`,
+      named(where, `unexpected status ${status}`),
       undefined,
       "ERR_STATUS",
     );
@@ -396,7 +449,7 @@ export function check(status, where, values) {
     known.options[0];
   // The rule's code is the C status's name without its prefix: "ERR_BASE".
   throw make(
-    `${where}: ${message}`,
+    named(where, message),
     option,
     STATUS_NAMES[status].replace(/^PE_/, ""),
   );
@@ -586,3 +639,37 @@ export const ropeCacheStreams = kernel(
     ["inverseFrequencies", "pairs", "attention"],
   ].flat(),
 );
+
+// The arguments of a plan method's call, which its closure holds.
+export const NO_ARGUMENTS = Object.freeze([]);
+
+// The method `using` calls at the end of a plan's scope.
+export const DISPOSE = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+
+/**
+ * The state of a plan for its method `method`, as `read(plan)` gives it:
+ * undefined for a value that is no plan of that kind (the method called on
+ * another receiver), null for a disposed plan; both are refused by code.
+ * `kind` names the plan ("rope plan"), `create` the function that makes
+ * one.
+ */
+export function openPlan(plan, read, { kind, create }, method) {
+  const state =
+    (typeof plan === "object" && plan !== null) || typeof plan === "function"
+      ? read(plan)
+      : undefined;
+  if (state === undefined)
+    throw typeError(
+      `${kind} method ${method}() called on ${plan === null || plan === undefined ? String(plan) : typeof plan === "object" ? "another object" : `a ${typeof plan}`}: call it on a plan made by ${create}()`,
+      undefined,
+      "ERR_RECEIVER",
+    );
+  // Only dispose() may be called again.
+  if (state === null && method !== "dispose")
+    throw typeError(
+      `${method}() of a disposed ${kind}: make a new plan with ${create}()`,
+      undefined,
+      "ERR_DISPOSED",
+    );
+  return state;
+}

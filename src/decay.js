@@ -132,11 +132,7 @@ function specialOut(options, scalar, where) {
 // values: a Float64Array of the caller's points, read once.
 function special(kernel, values, scalar, given, where) {
   if (values.length > MAX_POINTS)
-    throw rangeError(
-      `${where}: at most ${MAX_POINTS} points`,
-      "x",
-      "ERR_LENGTH",
-    );
+    throw rangeError(`at most ${MAX_POINTS} points`, "x", "ERR_LENGTH");
   const out = outArray(given, Float64Array, values.length);
   const result = withScratch((scratch) => {
     const x = scratch(values.length * 8, "x");

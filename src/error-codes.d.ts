@@ -76,6 +76,7 @@ export type ErrorCode =
   | "ERR_PRESET_DIM"
   | "ERR_MEMORY"
   | "ERR_DISPOSED"
+  | "ERR_RECEIVER"
   | "ERR_FETCH"
   | "ERR_STATUS";
 

@@ -151,12 +151,10 @@ export function runningFunction() {
   return running.at(-1);
 }
 
-// "sinusoidal-pe: table: " unless the message names its function already.
+// "sinusoidal-pe: table: ": the public function running, named here only.
 function prefixed(message) {
   const name = running.at(-1);
-  return name === undefined || message.startsWith(`${name}: `)
-    ? PREFIX + message
-    : `${PREFIX}${name}: ${message}`;
+  return name === undefined ? PREFIX + message : `${PREFIX}${name}: ${message}`;
 }
 
 // An error about an input is data as well as text: `option` is the path of

@@ -1,4 +1,5 @@
 // Plans: options read, checked and resolved once, then run many times.
+/// <reference lib="esnext.disposable" />
 import type {
   DimOption,
   DType,
@@ -39,7 +40,7 @@ export interface RopeCall<Out> {
  * A RoPE plan: options read once, for a loop of calls (a decode step's
  * queries and keys, layer after layer).
  */
-export interface RopePlan {
+export interface RopePlan extends Disposable {
   /**
    * Equals `rope(vectors, positions, { ...options, ...perCall })` bit for
    * bit, where `options` are the plan's. A dynamic or longrope scaling with
@@ -54,7 +55,11 @@ export interface RopePlan {
     positions: RopePositions,
     perCall?: RopeCall<Out>,
   ): Out;
-  /** Frees the plan's module memory; `apply` then throws. */
+  /**
+   * Ends the plan (it holds no module memory between calls): `apply` then
+   * throws an error of code "ERR_DISPOSED". `using` calls it through
+   * `[Symbol.dispose]`.
+   */
   dispose(): void;
 }
 
@@ -102,7 +107,7 @@ export interface TableCall<Out> {
 }
 
 /** A table plan: rows at new positions, for a loop of calls (a growing cache). */
-export interface TablePlan<D extends DType = "float32"> {
+export interface TablePlan<D extends DType = "float32"> extends Disposable {
   /**
    * Equals `table({ ...options, positions, ...perCall })` bit for bit,
    * where `options` are the plan's. A dynamic or longrope scaling with
@@ -113,7 +118,10 @@ export interface TablePlan<D extends DType = "float32"> {
     positions: number | ArrayLike<number> | BigInt64Array | BigUint64Array,
     perCall?: TableCall<Out>,
   ): Out;
-  /** Frees the plan's module memory; `rows` then throws. */
+  /**
+   * Ends the plan (it holds no module memory): `rows` then throws an error
+   * of code "ERR_DISPOSED". `using` calls it through `[Symbol.dispose]`.
+   */
   dispose(): void;
 }
 
@@ -151,7 +159,9 @@ export interface RopeCacheCall<Out> {
 }
 
 /** A cache plan: the cos and sin rows of a growing KV cache as its tokens arrive. */
-export interface RopeCachePlan<D extends RopeDType = "float32"> {
+export interface RopeCachePlan<
+  D extends RopeDType = "float32",
+> extends Disposable {
   /**
    * Equals `ropeCache({ ...options, positions, ...perCall })` bit for bit,
    * where `options` are the plan's. A dynamic or longrope scaling with
@@ -162,7 +172,10 @@ export interface RopeCachePlan<D extends RopeDType = "float32"> {
     positions: RopePositions,
     perCall?: RopeCacheCall<RopeCacheOut<RopeCacheArray<D>>>,
   ): RopeCacheResult<RopeCacheArray<D>>;
-  /** Ends the plan; `rows` then throws. */
+  /**
+   * Ends the plan (it holds no module memory): `rows` then throws an error
+   * of code "ERR_DISPOSED". `using` calls it through `[Symbol.dispose]`.
+   */
   dispose(): void;
 }
 

@@ -7,7 +7,15 @@ import * as kernels from "./core.js";
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { outArray, overlapping } from "./rows.js";
-import { MAX_REQUEST_BYTES, memoryBuffer, withScratch } from "./core.js";
+import {
+  DISPOSE,
+  NO_ARGUMENTS,
+  MAX_REQUEST_BYTES,
+  memoryBuffer,
+  openPlan,
+  withScratch,
+  withWorkspace,
+} from "./core.js";
 import {
   calling,
   CONSTRUCTORS,
@@ -20,7 +28,7 @@ import {
   typeError,
   write,
 } from "./options.js";
-import { ropeFrequenciesAt, ropeSpec } from "./schedule.js";
+import { followsFrom, ropeFrequenciesAt, ropeSpec } from "./schedule.js";
 
 // The cache layouts in the words of table's `layout` and rope's `pairing`:
 // "halves" puts pair i's value at columns i and i + rotaryDim / 2 (HF's
@@ -69,7 +77,10 @@ const CACHE_PLAN_HINTS = {
   out: "it is given per call: plan.rows(positions, { out: { cos, sin } })",
 };
 
-// A cache's options but its rows, read and checked once.
+// A cache's options but its rows, read, checked and resolved once: its
+// frequencies within the original context, which a call reaching
+// `followsFrom` (a dynamic or longrope scaling given no seqLen) replaces by
+// its own.
 function readCache(raw) {
   const spec = ropeSpec(raw);
   const mrope = mropeSpec(raw);
@@ -92,7 +103,9 @@ function readCache(raw) {
           );
           return new Uint8Array(memoryBuffer(), pointer, spec.dim / 2).slice();
         });
-  return { spec, streamOf, layout, dtype };
+  const frequencies = ropeFrequenciesAt(spec, -Infinity, "ropeCache");
+  const from = followsFrom(spec);
+  return { spec, streamOf, layout, dtype, frequencies, followsFrom: from };
 }
 
 /**
@@ -137,7 +150,10 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
         : positions !== null
           ? largestOf([positions])
           : start + count - 1;
-  const frequencies = ropeFrequenciesAt(cache.spec, largest, "ropeCache");
+  const frequencies =
+    largest >= cache.followsFrom
+      ? ropeFrequenciesAt(cache.spec, largest, "ropeCache")
+      : cache.frequencies;
   const { spec } = cache;
   const width = ROPE_LAYOUTS[layout] === "compact" ? spec.dim / 2 : spec.dim;
   const shape = [count, width];
@@ -153,7 +169,7 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
   const warnings = frequencies.warnings.slice();
 
   const where = { api: "ropeCache", given: spec.given };
-  return withScratch((scratch) => {
+  return withWorkspace((scratch) => {
     const pairs = spec.dim / 2;
     const pointer = scratch(pairs * 8, "inverse frequencies");
     new Float64Array(memoryBuffer(), pointer, pairs).set(frequencies.omega);
@@ -242,44 +258,55 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
   });
 }
 
+const CACHE_PLAN = { kind: "rope cache plan", create: "createRopeCache" };
+
+// The state of a RopeCachePlan, or undefined for any other value (openPlan).
+let cacheOf;
+
 /**
  * A cache plan: `createRopeCache(options)` reads, checks and resolves every
  * option of ropeCache but the rows once; `rows(positions, perCall?)` then
  * equals `ropeCache({ ...options, positions, ...perCall })` bit for bit,
  * where perCall holds only `start` and `out`: the rows of a growing KV
- * cache as its tokens arrive.
+ * cache as its tokens arrive. It holds no module memory.
  */
 class RopeCachePlan {
+  // The read cache; null once disposed.
   #cache;
-  #disposed = false;
 
   constructor(cache) {
     this.#cache = cache;
   }
 
-  rows(positions, perCall) {
-    if (this.#disposed)
-      throw Object.assign(
-        new Error(
-          "sinusoidal-pe: rope cache plan: rows() after dispose(); create a new plan with createRopeCache()",
-        ),
-        { code: "ERR_DISPOSED" },
-      );
-    return calling("ropeCache", planCacheRows, [
-      this.#cache,
-      positions,
-      perCall,
-    ]);
+  static {
+    cacheOf = (plan) => (#cache in plan ? plan.#cache : undefined);
   }
 
-  /** The plan holds no module memory between calls; it cannot be used after. */
+  rows(positions, perCall) {
+    return calling("ropeCache", planCacheRows, [this, positions, perCall]);
+  }
+
+  /** Ends the plan: rows() then throws; a second dispose() does nothing. */
   dispose() {
-    this.#disposed = true;
+    calling(
+      "ropeCache",
+      () => {
+        openPlan(this, cacheOf, CACHE_PLAN, "dispose");
+        this.#cache = null;
+      },
+      NO_ARGUMENTS,
+    );
+  }
+
+  [DISPOSE]() {
+    this.dispose();
   }
 }
 
-// A plan's call: its per-call options read once, then ropeCache's rows.
-function planCacheRows(cache, positions, perCall) {
+// A plan's call: the plan's cache, its per-call options read once, then
+// ropeCache's rows.
+function planCacheRows(plan, positions, perCall) {
+  const cache = openPlan(plan, cacheOf, CACHE_PLAN, "rows");
   const given =
     perCall === undefined
       ? {}
@@ -290,12 +317,18 @@ function planCacheRows(cache, positions, perCall) {
   return cacheRows(cache, positions, given.start, given.out);
 }
 
-/** A cache plan of these options (all of ropeCache's, but positions, start and out). */
+/**
+ * A cache plan of these options (all of ropeCache's, but positions, start
+ * and out), checked by the C core here, in a call of no rows, so that a
+ * plan that is made runs.
+ */
 function createRopeCacheOf(options) {
   const raw = readOptions(options, CACHE_PLAN_OPTIONS, "createRopeCache()", {
     hints: CACHE_PLAN_HINTS,
   });
-  return new RopeCachePlan(readCache(raw));
+  const cache = readCache(raw);
+  cacheRows(cache, 0, undefined, undefined);
+  return new RopeCachePlan(cache);
 }
 
 // The rows of an M-RoPE cache, in blocks: each pair at its own stream's

@@ -27,7 +27,14 @@ import {
 } from "./rows.js";
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
-import { memoryBuffer, Reservation, withScratch } from "./core.js";
+import {
+  DISPOSE,
+  NO_ARGUMENTS,
+  memoryBuffer,
+  openPlan,
+  withScratch,
+  withWorkspace,
+} from "./core.js";
 import { CACHE_DTYPES, MAX_COUNT, PAIRINGS } from "sinusoidal-pe-constants";
 import {
   followsFrom,
@@ -275,9 +282,10 @@ function rowStreams(streams, count) {
  * options, the positions, the rows (a plain array's elements); only then is
  * any typed array checked readable and measured, so that user code run
  * while reading (a getter, a Proxy) cannot leave the call a stale view.
- * `memory.reserve(bytes)` gives the module memory of the call.
+ * The call's module memory is the workspace's, tagged with the spec: a
+ * plan's next call finds its frequencies there.
  */
-function run(spec, vectors, positions, perCall, memory) {
+function run(spec, vectors, positions, perCall) {
   const read = readPositions(spec, positions);
   const input = readRows(vectors, perCall.inPlace);
   const { rows, count, Typed, inPlace } = resolveRows(input, spec.dim, perCall);
@@ -312,7 +320,10 @@ function run(spec, vectors, positions, perCall, memory) {
   call.omega = omega;
   call.attention = attention;
   if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= BLOCK_BYTES)
-    return runWhole(spec, call, memory);
+    return withWorkspace(
+      (scratch, kept) => runWhole(spec, call, scratch, kept),
+      spec,
+    );
   return turnRows({
     rows,
     Typed,
@@ -371,7 +382,7 @@ function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
  * kernel call per sequence (the angles of each restart there), one copy
  * out.
  */
-function runWhole(spec, call, memory) {
+function runWhole(spec, call, scratch, kept) {
   const { rows, result, count, angles, width, seq, dtype, Typed } = call;
   const { pairs, dim } = spec;
   const list = typeof angles !== "number";
@@ -380,8 +391,9 @@ function runWhole(spec, call, memory) {
   const streamsBytes = spec.streams === null ? 0 : (pairs + 7) & ~7;
   const anglesBytes = list ? angles.length * 8 : 0;
   const size = count * dim;
-  const base = memory.reserve(
+  const base = scratch(
     pairs * 8 + streamsBytes + anglesBytes + size * Typed.BYTES_PER_ELEMENT,
+    "the rows",
   );
   const buffer = memoryBuffer();
   const omega = base;
@@ -389,7 +401,7 @@ function runWhole(spec, call, memory) {
   const anglesAt = streamsAt + streamsBytes;
   const data = anglesAt + anglesBytes;
   // Frequencies that follow the calls' sequences are written every call.
-  if (memory.fresh || spec.followsFrom !== Infinity) {
+  if (!kept || spec.followsFrom !== Infinity) {
     new Float64Array(buffer, omega, pairs).set(call.omega);
     if (spec.streams !== null)
       new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
@@ -451,63 +463,59 @@ function ropeOf(vectors, positions, options) {
   const given = readOptions(options, null, "rope()");
   const spec = readSpec(given, "rope", true);
   const perCall = { out: given.out, inPlace: given.inPlace };
-  return withScratch((scratch) =>
-    run(spec, vectors, positions, perCall, {
-      fresh: true,
-      reserve: (bytes) => scratch(bytes, "the rows"),
-    }),
-  );
+  return run(spec, vectors, positions, perCall);
 }
+
+const ROPE_PLAN = { kind: "rope plan", create: "createRope" };
+
+// The state of a RopePlan, or undefined for any other value (openPlan).
+let specOf;
 
 /**
  * A RoPE plan: `createRope(options)` reads, checks and resolves the options
  * once; `apply(vectors, positions, perCall?)` then equals `rope(vectors,
  * positions, { ...options, ...perCall })` bit for bit, where perCall holds
- * only `out` or `inPlace`. The plan keeps its module memory between calls;
- * `dispose()` frees it.
+ * only `out` or `inPlace`. The plan holds no module memory: its calls run
+ * in the workspace, where the last one's frequencies stay while no other
+ * call has used it.
  */
-// A plan collected without dispose() gives its module memory back.
-const unreleased = new FinalizationRegistry((memory) => memory.release());
-
 class RopePlan {
+  // The plan's spec; null once disposed.
   #spec;
-  #memory = new Reservation("a rope plan");
-  #disposed = false;
 
   constructor(spec) {
     this.#spec = spec;
-    unreleased.register(this, this.#memory, this);
+  }
+
+  static {
+    specOf = (plan) => (#spec in plan ? plan.#spec : undefined);
   }
 
   apply(vectors, positions, perCall) {
-    if (this.#disposed)
-      throw Object.assign(
-        new Error(
-          "sinusoidal-pe: rope plan: apply() after dispose(); create a new plan with createRope()",
-        ),
-        { code: "ERR_DISPOSED" },
-      );
-    return calling("rope", applyPlan, [
-      this.#spec,
-      vectors,
-      positions,
-      perCall,
-      this.#memory,
-    ]);
+    return calling("rope", applyPlan, [this, vectors, positions, perCall]);
   }
 
-  /** Frees the plan's module memory; the plan cannot be used after. */
+  /** Ends the plan: apply() then throws; a second dispose() does nothing. */
   dispose() {
-    this.#disposed = true;
-    this.#memory.release();
-    unreleased.unregister(this);
+    calling(
+      "rope",
+      () => {
+        openPlan(this, specOf, ROPE_PLAN, "dispose");
+        this.#spec = null;
+      },
+      NO_ARGUMENTS,
+    );
+  }
+
+  [DISPOSE]() {
+    this.dispose();
   }
 }
 
-// A plan's call: its per-call options read first, then rope's run in the
-// plan's own memory.
-function applyPlan(spec, vectors, positions, perCall, memory) {
-  return run(spec, vectors, positions, readPerCall(perCall), memory);
+// A plan's call: the plan's spec, its per-call options, then rope's run.
+function applyPlan(plan, vectors, positions, perCall) {
+  const spec = openPlan(plan, specOf, ROPE_PLAN, "apply");
+  return run(spec, vectors, positions, readPerCall(perCall));
 }
 
 /**

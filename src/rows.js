@@ -211,12 +211,66 @@ export function outArray(
   return out;
 }
 
-/** Whether the first `bytes` bytes of typed arrays a and b overlap. */
+// The byteLength getters of ArrayBuffer and SharedArrayBuffer, brand
+// checks, and Uint8Array, captured at load.
+const lengthGetter = (Buffer) =>
+  Object.getOwnPropertyDescriptor(Buffer.prototype, "byteLength").get;
+const plainLength = lengthGetter(ArrayBuffer);
+const sharedLength =
+  typeof SharedArrayBuffer === "function"
+    ? lengthGetter(SharedArrayBuffer)
+    : undefined;
+const { apply } = Reflect;
+const Bytes = Uint8Array;
+
+// Whether `getter` accepts `buffer`: a brand check that throws otherwise.
+function branded(getter, buffer) {
+  try {
+    apply(getter, buffer, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// A typed array's buffer is an ArrayBuffer or a SharedArrayBuffer: the
+// plain one, the common case, is told without an exception.
+function isShared(buffer) {
+  if (sharedLength === undefined || branded(plainLength, buffer)) return false;
+  return branded(sharedLength, buffer);
+}
+
+/**
+ * Whether typed arrays a and b may view the same memory through two buffer
+ * objects: both on SharedArrayBuffers, as a structuredClone of one, or one
+ * posted to a worker and back, shares its memory and is another object.
+ */
+export function mayShareMemory(a, b) {
+  const one = bufferOf(a);
+  const other = bufferOf(b);
+  return one !== other && isShared(one) && isShared(other);
+}
+
+/**
+ * Whether the first `bytes` bytes of typed arrays a and b, both about to be
+ * written, overlap. Of two SharedArrayBuffers the byte where they would
+ * meet is changed through one and read through the other, then restored:
+ * only the same memory shows the change.
+ */
 export function overlapping(a, b, bytes) {
-  if (bufferOf(a) !== bufferOf(b)) return false;
   const start = byteOffsetOf(a);
   const other = byteOffsetOf(b);
-  return bytes > 0 && start < other + bytes && other < start + bytes;
+  const meet = bytes > 0 && start < other + bytes && other < start + bytes;
+  if (!meet || bufferOf(a) === bufferOf(b)) return meet;
+  if (!mayShareMemory(a, b)) return false;
+  const at = Math.max(start, other);
+  const one = new Bytes(bufferOf(a), at, 1);
+  const two = new Bytes(bufferOf(b), at, 1);
+  const kept = one[0];
+  one[0] = kept ^ 0xff;
+  const same = two[0] === (kept ^ 0xff);
+  one[0] = kept;
+  return same;
 }
 
 /** `values` (a view of module memory) written into `out`, or a copy. */

@@ -7,10 +7,13 @@ import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { deliver, outArray } from "./rows.js";
 import {
   allocateView,
+  DISPOSE,
+  NO_ARGUMENTS,
   MAX_REQUEST_BYTES,
   memoryBuffer,
-  Reservation,
+  openPlan,
   withScratch,
+  withWorkspace,
 } from "./core.js";
 import {
   boolean,
@@ -107,60 +110,78 @@ function tableColumnsOf(options) {
   });
 }
 
+/**
+ * A prepared table's frequencies, resolved once: { omega, amplitude,
+ * followsFrom }, the amplitude that of every value; a call reaching
+ * position followsFrom (a dynamic or longrope scaling given no seqLen)
+ * takes its own.
+ */
+function resolve(p, largest = -Infinity) {
+  const { omega, attention } = scheduleFrequencies(p, largest);
+  const from = p.rope === null ? Infinity : followsFrom(p.rope);
+  return { omega, amplitude: amplitudeOf(p, attention), followsFrom: from };
+}
+
 /** The encoding table, row-major [positions, dim]. */
 function tableOf(options) {
   const p = prepareTable(options, "table()");
   const { positions, start, out, view = false } = p.options;
-  return run(p, positions, start, out, boolean(view, "view"));
+  return run(p, resolve(p), positions, start, out, boolean(view, "view"));
 }
+
+const TABLE_PLAN = { kind: "table plan", create: "createTable" };
+
+// The state of a TablePlan, or undefined for any other value (openPlan).
+let tablePlanOf;
 
 /**
  * A table plan: `createTable(options)` reads, checks and resolves every
  * option but the positions once; `rows(positions, perCall?)` then equals
  * `table({ ...options, positions, ...perCall })` bit for bit, where
- * perCall holds only `start` and `out`. The plan keeps its frequencies and
- * its module memory (a block of rows) between calls; `dispose()` frees it.
+ * perCall holds only `start` and `out`. It holds no module memory.
  */
-// A plan collected without dispose() gives its module memory back.
-const unreleased = new FinalizationRegistry((memory) => memory.release());
-
 class TablePlan {
-  #prepared;
-  #kept = { memory: new Reservation("a table plan"), schedule: null };
-  #disposed = false;
+  // { prepared, resolved }; null once disposed.
+  #plan;
 
-  constructor(prepared) {
-    this.#prepared = prepared;
-    unreleased.register(this, this.#kept.memory, this);
+  constructor(plan) {
+    this.#plan = plan;
+  }
+
+  static {
+    tablePlanOf = (plan) => (#plan in plan ? plan.#plan : undefined);
   }
 
   rows(positions, perCall) {
-    if (this.#disposed)
-      throw Object.assign(
-        new Error(
-          "sinusoidal-pe: table plan: rows() after dispose(); create a new plan with createTable()",
-        ),
-        { code: "ERR_DISPOSED" },
-      );
-    return calling("table", planRows, [
-      this.#prepared,
-      positions,
-      perCall,
-      this.#kept,
-    ]);
+    return calling("table", planRows, [this, positions, perCall]);
   }
 
-  /** Frees the plan's module memory; the plan cannot be used after. */
+  /** Ends the plan: rows() then throws; a second dispose() does nothing. */
   dispose() {
-    this.#disposed = true;
-    this.#kept.memory.release();
-    unreleased.unregister(this);
+    calling(
+      "table",
+      () => {
+        openPlan(this, tablePlanOf, TABLE_PLAN, "dispose");
+        this.#plan = null;
+      },
+      NO_ARGUMENTS,
+    );
+  }
+
+  [DISPOSE]() {
+    this.dispose();
   }
 }
 
-// A plan's call: its per-call options read once, then table's run in the
-// plan's own memory.
-function planRows(p, positions, perCall, kept) {
+// A plan's call: the plan's options, its per-call options read once, then
+// table's run.
+function planRows(plan, positions, perCall) {
+  const { prepared: p, resolved } = openPlan(
+    plan,
+    tablePlanOf,
+    TABLE_PLAN,
+    "rows",
+  );
   let start, out;
   if (perCall !== undefined) {
     const given = readOptions(
@@ -181,10 +202,14 @@ function planRows(p, positions, perCall, kept) {
       "start",
       "ERR_NOT_APPLICABLE",
     );
-  return run(p, positions, start, out, false, kept);
+  return run(p, resolved, positions, start, out, false);
 }
 
-/** A table plan of these options (all of table's, but positions, start, out and view). */
+/**
+ * A table plan of these options (all of table's, but positions, start,
+ * out and view): its frequencies resolved and its values checked by the C
+ * core here, in a call of no rows, so that a plan that is made runs.
+ */
 function createTableOf(options) {
   const p = prepare(options, {
     where: "createTable()",
@@ -192,13 +217,15 @@ function createTableOf(options) {
     withPreset: ["dtype"],
     hints: PLAN_HINTS,
   });
-  // The plan's rows are table's: their errors say so.
+  // The plan's rows are table's: a fault names it.
   p.api = "table";
-  return new TablePlan(p);
+  const resolved = resolve(p);
+  run(p, resolved, 0, undefined, undefined, false);
+  return new TablePlan({ prepared: p, resolved });
 }
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
-function run(p, positions, startOption, outOption, view, kept = null) {
+function run(p, resolved, positions, startOption, outOption, view) {
   const rows = positionList(positions, startOption, {
     min: 0,
     maxCount: 2 ** 32 - 1,
@@ -231,14 +258,8 @@ function run(p, positions, startOption, outOption, view, kept = null) {
   // follows it.
   let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
   if (values !== null) for (const v of values) if (v > largest) largest = v;
-  // A plan keeps its schedule's frequencies from its first call, unless a
-  // scaling follows each call's positions.
-  const fixed = p.rope === null || followsFrom(p.rope) === Infinity;
-  const { omega: frequencyValues, attention } =
-    kept !== null && fixed
-      ? (kept.schedule ??= scheduleFrequencies(p, largest))
-      : scheduleFrequencies(p, largest);
-  const amplitude = amplitudeOf(p, attention);
+  const { omega: frequencyValues, amplitude } =
+    largest >= resolved.followsFrom ? resolve(p, largest) : resolved;
   const args = {
     api: p.api,
     given: p,
@@ -254,43 +275,43 @@ function run(p, positions, startOption, outOption, view, kept = null) {
     scale: p.scale,
     amplitude,
   };
-  const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-  // A view takes larger blocks (each call sets up its frequencies anew)
-  // where the blocks cannot change a value: rows at exact integers,
-  // advanced from the same re-seeded rows whatever the block size.
-  // Elsewhere (a fractional start, explicit positions) where a block
-  // begins can decide which rows the core advances, so a view takes the
-  // blocks of a copied result, and the two always hold the same values,
-  // bit for bit. A view is computed in blocks too: V8 runs a call that
-  // started in its baseline tier to the end there, and blocks let a long
-  // first call move on to optimised code.
-  const integerRows =
-    values === null &&
-    Number.isSafeInteger(start) &&
-    Number.isSafeInteger(start + count - 1);
-  const rowsPerBlock =
-    view && integerRows
-      ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
-      : blockRows(count, rowBytes);
-  // One block of module memory: the frequencies, the angle check's report,
-  // the positions, the rows.
-  const pointsBytes = values === null ? 0 : count * 8;
-  const blockBytes =
-    p.pairs * 8 + 16 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes);
-  const fill = (base, frequenciesKept) => {
+  return withWorkspace((scratch) => {
+    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+    // A view takes larger blocks (each call sets up its frequencies anew)
+    // where the blocks cannot change a value: rows at exact integers,
+    // advanced from the same re-seeded rows whatever the block size.
+    // Elsewhere (a fractional start, explicit positions) where a block
+    // begins can decide which rows the core advances, so a view takes the
+    // blocks of a copied result, and the two always hold the same values,
+    // bit for bit. A view is computed in blocks too: V8 runs a call that
+    // started in its baseline tier to the end there, and blocks let a long
+    // first call move on to optimised code.
+    const integerRows =
+      values === null &&
+      Number.isSafeInteger(start) &&
+      Number.isSafeInteger(start + count - 1);
+    const rowsPerBlock =
+      view && integerRows
+        ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
+        : blockRows(count, rowBytes);
+    // One block of scratch: the frequencies, the positions, the rows.
+    const pointsBytes = values === null ? 0 : count * 8;
+    const base = scratch(
+      p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
+      "the table",
+    );
     args.omega = base;
-    if (!frequenciesKept)
-      new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
-    const report = base + p.pairs * 8;
+    new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
     // The first block checks option "scale" and the output scale before it
     // writes; a view is allocated before it, and no rows have no block, so
     // a call of no rows checks them there.
     if (view || count === 0) kernel(args);
     let pointer = 0;
     if (values !== null) {
-      pointer = report + 16;
+      pointer = base + p.pairs * 8;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
+    const report = scratch(16, "the angle check");
     const angles = {
       api: p.api,
       xs: pointer,
@@ -308,7 +329,7 @@ function run(p, positions, startOption, outOption, view, kept = null) {
     if (!oneBlock) checkAngles(report, angles);
     const at = view
       ? allocateView(bytes, "the table")
-      : report + 16 + pointsBytes;
+      : base + p.pairs * 8 + pointsBytes;
     const result = view ? null : (out ?? new Typed(count * p.dim));
     for (const [first, n] of inBlocks(count, rowsPerBlock)) {
       args.out = view ? at + first * rowBytes : at;
@@ -331,14 +352,7 @@ function run(p, positions, startOption, outOption, view, kept = null) {
     const filled = result ?? new Typed(memoryBuffer(), at, count * p.dim);
     for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
     return filled;
-  };
-  // A plan keeps its block between calls, and its frequencies in it where
-  // they are fixed.
-  if (kept !== null)
-    return fill(kept.memory.reserve(blockBytes), fixed && !kept.memory.fresh);
-  return withScratch((scratch) =>
-    fill(scratch(blockBytes, "the table"), false),
-  );
+  });
 }
 
 // The public functions, each naming itself in the errors it raises.

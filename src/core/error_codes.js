@@ -59,7 +59,8 @@ export const JS_RULES = [
     "RangeError",
     "the module cannot allocate the memory a call needs now",
   ],
-  ["ERR_DISPOSED", "Error", "a plan is used after dispose()"],
+  ["ERR_DISPOSED", "TypeError", "a plan is used after dispose()"],
+  ["ERR_RECEIVER", "TypeError", "a plan's method is called on another object"],
   ["ERR_FETCH", "Error", "init() could not fetch the module's source"],
   ["ERR_STATUS", "RangeError", "the core returned a status it does not define"],
 ];

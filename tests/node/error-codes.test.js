@@ -282,7 +282,7 @@ test("every plan used after dispose() throws ERR_DISPOSED", () => {
     assert.deepEqual(
       refusal(() => use(plan)),
       {
-        error: "Error",
+        error: "TypeError",
         code: "ERR_DISPOSED",
         option: undefined,
       },

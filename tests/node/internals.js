@@ -3,7 +3,7 @@
 // generated from the C headers. `make` bundles this into build/internals.js.
 export { memoryBuffer, wasm, withScratch } from "../../src/core.js";
 export { init } from "../../src/index.js";
-export { check, statusMessage } from "../../src/core.js";
+export { allocationCount, check, statusMessage } from "../../src/core.js";
 export * as constants from "sinusoidal-pe-constants";
 export * as kernels from "../../src/core.js";
 // The public API in the same bundle, sharing the instance above.

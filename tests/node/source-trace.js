@@ -58,5 +58,15 @@ for (const name of process.argv.slice(2)) {
     plan.apply(step, 7, { inPlace: true }),
   );
   plan.dispose();
+  const { dim, rotaryDim, base, scaling } = options;
+  const rows = pe.createTable({ dim, base, scaling, dtype: "float64" });
+  const row = new Float64Array(dim);
+  traces[`${name}: table plan.rows, one row`] = await filesRunBy(() =>
+    rows.rows(1, { start: 7, out: row }),
+  );
+  const cache = pe.createRopeCache({ dim, rotaryDim, base, scaling });
+  traces[`${name}: cache plan.rows, one row`] = await filesRunBy(() =>
+    cache.rows(1, { start: 7 }),
+  );
 }
 console.log(JSON.stringify(traces));

@@ -45,6 +45,15 @@ test("a plan's call passes through four: the schedule was resolved when it was m
     );
 });
 
+test("a table plan's and a cache plan's calls run no code of the schedule: their frequencies were resolved when they were made", () => {
+  for (const config of PLAIN)
+    for (const call of ["table plan.rows, one row", "cache plan.rows, one row"])
+      assert.ok(
+        !traces[`${config}: ${call}`].includes("schedule.js"),
+        `${config}: ${call}: ${traces[`${config}: ${call}`]}`,
+      );
+});
+
 test("M-RoPE's options and streams add their own file", () => {
   for (const config of MROPE)
     assert.deepEqual(

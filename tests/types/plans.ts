@@ -61,3 +61,19 @@ const ids = BigInt64Array.of(0n, 1n);
 table({ positions: ids, dim: 8 });
 ropeCache({ positions: ids, dim: 8 });
 rope(new Float32Array(16), ids, { dim: 8 });
+
+// A plan ends with its scope: `using` calls its Symbol.dispose, typed for a
+// consumer whose lib predates it.
+function decodeStep(x: Float32Array): Float32Array {
+  using step = createRope({ dim: 8 });
+  using cosSin = createRopeCache({ dim: 8 });
+  using tableRows = createTable({ dim: 8 });
+  cosSin.rows(1);
+  tableRows.rows(1);
+  return step.apply(x, 1);
+}
+const disposable: Disposable = createTable({ dim: 8, dtype: "float64" });
+// @ts-expect-error a plan's dispose takes no arguments
+disposable[Symbol.dispose](true);
+
+export { decodeStep };
