@@ -39,7 +39,7 @@ DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinuso
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-native test-fuzz test-node \
-	test-types test-browser test-package test-format test-properties properties sizes fuzz \
+	test-types test-browser test-package screenshots test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
 
@@ -249,6 +249,12 @@ test-types: all
 
 test-browser: all site deps-browser
 	node --test tests/browser/
+
+# Screenshots of the page, every section in both languages, both themes and
+# three widths, written to build/screenshots/ to be looked at; no test
+# compares them, so `make test` does not take them.
+screenshots: all site deps-browser
+	node --test tests/screenshots/
 
 # The packed tarballs installed into scratch projects: Node, npx, bundlers
 # in Chromium, package linters, types, the size budgets; the page's package
