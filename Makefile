@@ -39,7 +39,7 @@ DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinuso
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-native test-fuzz test-node \
-	test-types test-browser test-package screenshots test-format test-properties properties sizes fuzz \
+	test-types test-web test-browser test-package screenshots test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
 
@@ -158,7 +158,7 @@ serve: site
 
 # Everything the tests need is installed first, with one package update.
 test: deps test-format test-native test-fuzz test-differential test-node test-properties \
-	test-types test-browser test-package
+	test-types test-web test-browser test-package
 
 # The core is compiled once per sanitizer flavour, into a static library
 # that each test of the flavour links: gcc's AddressSanitizer and UBSan for
@@ -246,6 +246,11 @@ properties: all
 test-types: all
 	node_modules/.bin/tsc -p tests/types
 	node --test tests/types/hover.js
+
+# The page's modules that need no browser (its words for the library's
+# errors, the charts' ticks), run in Node.
+test-web: all
+	node --test tests/web/
 
 test-browser: all site deps-browser
 	node --test tests/browser/
