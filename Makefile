@@ -39,7 +39,7 @@ DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinuso
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
 .PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-native test-fuzz test-node \
-	test-types test-browser test-package test-format test-properties properties sizes fuzz \
+	test-types test-web test-browser test-package screenshots test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
 
@@ -158,11 +158,25 @@ serve: site
 
 # Everything the tests need is installed first, with one package update.
 test: deps test-format test-native test-fuzz test-differential test-node test-properties \
-	test-types test-browser test-package
+	test-types test-web test-browser test-package
 
-build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(CORE_C) $(CORE_H) | deps-test
-	@mkdir -p build/native
-	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lquadmath -lm -o $@
+# The core is compiled once per sanitizer flavour, into a static library
+# that each test of the flavour links: gcc's AddressSanitizer and UBSan for
+# the native tests and the differential build, clang's libFuzzer coverage
+# with both sanitizers for the fuzz targets.
+NATIVE_CORE := build/native/core/libcore.a
+FUZZ_CORE := build/fuzz/core/libcore.a
+
+build/native/core/%.o: src/core/%.c $(CORE_H) | deps-test
+	@mkdir -p build/native/core
+	gcc $(NATIVE_CFLAGS) -c $< -o $@
+
+$(NATIVE_CORE): $(patsubst src/core/%.c,build/native/core/%.o,$(CORE_C))
+	rm -f $@
+	ar rcs $@ $^
+
+build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(NATIVE_CORE)
+	gcc $(NATIVE_CFLAGS) $< $(NATIVE_CORE) -lquadmath -lm -o $@
 
 test-native: $(NATIVE_TESTS)
 	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
@@ -177,10 +191,19 @@ FUZZ_BINARIES := $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 6
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(CORE_C) $(CORE_H) | deps-test
-	@mkdir -p build/fuzz
-	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Isrc/core $< $(CORE_C) -lm -o $@
+FUZZ_CFLAGS := -std=c11 -O1 -g -fno-sanitize-recover=all -Isrc/core
+
+build/fuzz/core/%.o: src/core/%.c $(CORE_H) | deps-test
+	@mkdir -p build/fuzz/core
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+$(FUZZ_CORE): $(patsubst src/core/%.c,build/fuzz/core/%.o,$(CORE_C))
+	rm -f $@
+	ar rcs $@ $^
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_CORE)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_CORE) \
+		-lm -o $@
 
 test-fuzz: $(FUZZ_BINARIES)
 	tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) 0 $(FUZZ_TARGETS)
@@ -194,9 +217,9 @@ fuzz: $(FUZZ_BINARIES)
 # `make test`, DIFF_CASES with `make differential` (DIFF_SEED picks the seed).
 DIFF_CASES ?= 100000
 DIFF_SEED ?= 1
-build/differential/native: tests/differential/native.c $(CORE_C) $(CORE_H) | deps-test
+build/differential/native: tests/differential/native.c $(NATIVE_CORE)
 	@mkdir -p build/differential
-	gcc $(NATIVE_CFLAGS) $< $(CORE_C) -lm -o $@
+	gcc $(NATIVE_CFLAGS) $< $(NATIVE_CORE) -lm -o $@
 
 test-differential: build/differential/native build/sinusoidal-pe.wasm \
 		build/constants.js
@@ -224,8 +247,19 @@ test-types: all
 	node_modules/.bin/tsc -p tests/types
 	node --test tests/types/hover.js
 
+# The page's modules that need no browser (its words for the library's
+# errors, the charts' ticks), run in Node.
+test-web: all
+	node --test tests/web/
+
 test-browser: all site deps-browser
 	node --test tests/browser/
+
+# Screenshots of the page, every section in both languages, both themes and
+# three widths, written to build/screenshots/ to be looked at; no test
+# compares them, so `make test` does not take them.
+screenshots: all site deps-browser
+	node --test tests/screenshots/
 
 # The packed tarballs installed into scratch projects: Node, npx, bundlers
 # in Chromium, package linters, types, the size budgets; the page's package

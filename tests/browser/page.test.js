@@ -3,13 +3,7 @@
 // come from the package build in Node (dist/index.js) or from formulas
 // written here, never from the page's own code.
 import assert from "node:assert/strict";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -33,9 +27,6 @@ const SECTIONS = [
   "precision",
 ];
 const TABLE_SECTIONS = ["order", "crossterms"];
-const shots = fileURLToPath(
-  new URL("../../build/screenshots/", import.meta.url),
-);
 const axeSource = fileURLToPath(
   new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
 );
@@ -43,7 +34,6 @@ const axeSource = fileURLToPath(
 let chromium;
 before(async () => {
   await pe.init();
-  mkdirSync(shots, { recursive: true });
   chromium = await launch();
 });
 after(() => chromium?.close());
@@ -666,35 +656,6 @@ test("a 360-pixel phone has no horizontal scrolling", async () => {
     await close();
   }
 });
-
-test("screenshots of every section in both languages and themes, at 1400 and 360 pixels", async () => {
-  for (const width of [1400, 360])
-    for (const lang of ["en", "zh"])
-      for (const colorScheme of ["light", "dark"])
-        await screenshotsOf(width, lang, colorScheme);
-});
-
-/** Screenshots of the top of the page and of every section, at a width. */
-async function screenshotsOf(width, lang, colorScheme) {
-  const theme = colorScheme === "dark" ? "-dark" : "";
-  const { page, errors, close } = await chromium.open("index.html", {
-    hash: `#lang=${lang}`,
-    viewport: { width, height: 900 },
-    hasTouch: width < 400,
-    colorScheme,
-  });
-  // The sticky controls would cover the top of each shot.
-  await page.$eval(".controls-bar", (bar) => (bar.style.position = "static"));
-  await page.screenshot({
-    path: `${shots}page-top-${lang}-${width}${theme}.png`,
-  });
-  for (const id of SECTIONS)
-    await page
-      .locator(`#${id}`)
-      .screenshot({ path: `${shots}${id}-${lang}-${width}${theme}.png` });
-  assert.deepEqual(errors, []);
-  await close();
-}
 
 test("every part of the API computes in Chromium, in a worker too", async () => {
   const context = await chromium.browser.newContext();

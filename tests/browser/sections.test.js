@@ -2,9 +2,7 @@
 // the built page in Chromium: what they show against the library run here in
 // Node.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import {
   decayComparison,
   dotProducts,
@@ -23,14 +21,10 @@ import { launch } from "./launch.js";
 import { settle } from "./settle.js";
 
 const SECTIONS = [dot, decay, rope, extension, precision];
-const shots = fileURLToPath(
-  new URL("../../build/screenshots/sections/", import.meta.url),
-);
 
 let chromium;
 before(async () => {
   await init();
-  mkdirSync(shots, { recursive: true });
   chromium = await launch();
 });
 after(() => chromium?.close());
@@ -603,34 +597,6 @@ test("the sections' text switches language, and their settings stay", async () =
   await close();
 });
 
-// Section screenshots, under build/, with the sticky controls bar let go so
-// it does not cover them.
-async function screenshots(page, suffix) {
-  await page.evaluate(() => {
-    const bar = document.querySelector(".controls-bar");
-    if (bar) bar.style.position = "static";
-  });
-  for (const section of SECTIONS)
-    await page.locator(`section#${section.id}`).screenshot({
-      path: `${shots}${section.id}-${suffix}.png`,
-    });
-}
-
-test("screenshots of the sections in both languages, light and dark", async () => {
-  for (const lang of ["en", "zh"])
-    for (const colorScheme of ["light", "dark"]) {
-      const { page, errors, close } = await chromium.open("index.html", {
-        hash: `#lang=${lang}`,
-        colorScheme,
-        viewport: { width: 1100, height: 900 },
-      });
-      await settle(page);
-      await screenshots(page, `${lang}-${colorScheme}`);
-      assert.deepEqual(errors, []);
-      await close();
-    }
-});
-
 test("on a 360-pixel phone the sections fit the screen's width", async () => {
   for (const lang of ["en", "zh"]) {
     const { page, errors, close } = await chromium.open("index.html", {
@@ -647,7 +613,6 @@ test("on a 360-pixel phone the sections fit the screen's width", async () => {
         `${section.id}, ${lang}: ${scroll} > ${client}`,
       );
     }
-    await screenshots(page, `${lang}-phone`);
     assert.deepEqual(errors, []);
     await close();
   }

@@ -14,16 +14,12 @@ import {
   Names,
   describe,
 } from "../../build/internals.js";
+import { runCli } from "./cli-worker.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pe-cli-flags-"));
 
-function run(...args) {
-  return spawnSync(process.execPath, [cli, ...args], {
-    encoding: "utf8",
-    timeout: 20000,
-  });
-}
+const run = (...args) => runCli(args);
 
 function refused(result, message) {
   assert.equal(result.status, 2, `status ${result.status}: ${result.stderr}`);
@@ -31,7 +27,7 @@ function refused(result, message) {
   assert.equal(result.stdout, "");
 }
 
-test("an unknown flag is answered with the closest flag, never parseArgs' text", () => {
+test("an unknown flag is answered with the closest flag, never parseArgs' text", async () => {
   const cases = [
     [["table", "--dims", "8", "--positions", "3"], "--dims", "--dim"],
     [["table", "--dims=8", "--positions", "3"], "--dims", "--dim"],
@@ -42,7 +38,7 @@ test("an unknown flag is answered with the closest flag, never parseArgs' text",
     [["decay", "--cout", "3"], "--cout", "--count"],
   ];
   for (const [args, typed, meant] of cases) {
-    const result = run(...args);
+    const result = await run(...args);
     refused(
       result,
       new RegExp(
@@ -52,32 +48,32 @@ test("an unknown flag is answered with the closest flag, never parseArgs' text",
     assert.doesNotMatch(result.stderr, /ERR_PARSE_ARGS|Unknown option '/);
   }
   refused(
-    run("tabel", "--dim", "4"),
+    await run("tabel", "--dim", "4"),
     /^sinusoidal-pe: unknown command "tabel"; did you mean table\?\n/,
   );
   // Nothing close: no guess.
   refused(
-    run("table", "--frobnicate", "--dim", "4"),
+    await run("table", "--frobnicate", "--dim", "4"),
     /^sinusoidal-pe: unknown option --frobnicate; "sinusoidal-pe --help" lists the options\n/,
   );
 });
 
-test("a flag without its value, or a value for a switch, is named", () => {
+test("a flag without its value, or a value for a switch, is named", async () => {
   refused(
-    run("table", "--positions", "3", "--dim"),
+    await run("table", "--positions", "3", "--dim"),
     /^sinusoidal-pe: option --dim needs a value\n/,
   );
   refused(
-    run("table", "--dim", "--positions", "3"),
+    await run("table", "--dim", "--positions", "3"),
     /^sinusoidal-pe: option --dim needs a value, got the option --positions/,
   );
-  refused(run("--help=yes"), /^sinusoidal-pe: option --help is a switch/);
+  refused(await run("--help=yes"), /^sinusoidal-pe: option --help is a switch/);
   refused(
-    run("table", "--positions", "3", "--dim", "4", "-o"),
+    await run("table", "--positions", "3", "--dim", "4", "-o"),
     /^sinusoidal-pe: option -o needs a value\n/,
   );
   // A negative number is a value.
-  const negative = run(
+  const negative = await run(
     ...["table", "--positions", "1", "--dim", "2", "--start", "-1"],
     ...["--format", "csv"],
   );
@@ -88,11 +84,11 @@ test("a flag without its value, or a value for a switch, is named", () => {
   );
 });
 
-test("no arguments prints the help and exits 2", () => {
-  const result = run();
+test("no arguments prints the help and exits 2", async () => {
+  const result = await run();
   assert.equal(result.status, 2);
   assert.match(result.stderr, /^Usage: sinusoidal-pe <command> \[options\]\n/);
-  assert.equal(result.stderr, run("--help").stdout);
+  assert.equal(result.stderr, (await run("--help")).stdout);
   assert.equal(result.stdout, "");
 });
 
@@ -141,8 +137,8 @@ const LONGROPE = {
 };
 
 // [cos, sin] rows from the CLI, as JSON float64.
-function cache(...args) {
-  const result = run(
+async function cache(...args) {
+  const result = await run(
     ...["rope-cache", "--dtype", "float64", "--format", "json"],
     ...args,
   );
@@ -160,7 +156,7 @@ function close(rows, positions, want) {
   );
 }
 
-test("--seq-len picks longrope's factors and dynamic's base", () => {
+test("--seq-len picks longrope's factors and dynamic's base", async () => {
   const positions = [0, 5, 100];
   const w = (i, base = 10000) => base ** (-(2 * i) / 8);
   // longrope's attention factor: sqrt(1 + ln 4 / ln 1024).
@@ -169,7 +165,7 @@ test("--seq-len picks longrope's factors and dynamic's base", () => {
     [2048, LONGROPE.long_factor],
     [512, LONGROPE.short_factor],
   ]) {
-    const [cos, sin] = cache(
+    const [cos, sin] = await cache(
       ...["--dim", "8", "--positions", positions.join(",")],
       ...["--scaling", JSON.stringify(LONGROPE), "--seq-len", String(seqLen)],
     );
@@ -191,7 +187,7 @@ test("--seq-len picks longrope's factors and dynamic's base", () => {
     factor: 2,
     max_position_embeddings: 16,
   };
-  const [cos] = cache(
+  const [cos] = await cache(
     ...["--dim", "8", "--positions", positions.join(",")],
     ...["--scaling", JSON.stringify(dynamic), "--seq-len", "64"],
   );
@@ -199,7 +195,7 @@ test("--seq-len picks longrope's factors and dynamic's base", () => {
   close(cos, positions, (p, i) => Math.cos(p * w(i, base)));
 });
 
-test("without --seq-len, a longrope cache in blocks is computed for the whole sequence", () => {
+test("without --seq-len, a longrope cache in blocks is computed for the whole sequence", async () => {
   // 2048 rows in blocks of 256: every block uses the long factors, as one
   // call for positions 0 … 2047 does (2048 > the original 1024), the first
   // blocks too.
@@ -207,7 +203,7 @@ test("without --seq-len, a longrope cache in blocks is computed for the whole se
   const attention = Math.sqrt(1 + Math.log(4) / Math.log(1024));
   const long = (p, i) =>
     attention * Math.cos((p * w(i)) / LONGROPE.long_factor[i]);
-  const [cos] = cache(
+  const [cos] = await cache(
     ...["--dim", "8", "--positions", "2048", "--block-rows", "256"],
     ...["--scaling", JSON.stringify(LONGROPE)],
   );
@@ -218,13 +214,13 @@ test("without --seq-len, a longrope cache in blocks is computed for the whole se
     long,
   );
   // Explicit positions, one a block: the largest of them sets the length.
-  const [listed] = cache(
+  const [listed] = await cache(
     ...["--dim", "8", "--positions", "5,2000", "--block-rows", "1"],
     ...["--scaling", JSON.stringify(LONGROPE)],
   );
   close(listed, [5, 2000], long);
   // A short sequence keeps the short factors.
-  const [short] = cache(
+  const [short] = await cache(
     ...["--dim", "8", "--positions", "5,7", "--block-rows", "1"],
     ...["--scaling", JSON.stringify(LONGROPE)],
   );
@@ -235,7 +231,7 @@ test("without --seq-len, a longrope cache in blocks is computed for the whole se
   );
 });
 
-test("without --seq-len, the library's warning is on standard error, and a table follows the whole sequence too", () => {
+test("without --seq-len, the library's warning is on standard error, and a table follows the whole sequence too", async () => {
   const dynamic = {
     rope_type: "dynamic",
     factor: 2,
@@ -246,7 +242,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
   // Dynamic NTK at L = 101: base · (2 · 101 / 16 − 1)^(8 / 6).
   const base = 10000 * (2 * (101 / 16) - 1) ** (8 / 6);
   const cos = (p, i) => Math.cos(p * base ** (-(2 * i) / 8));
-  const table = run(
+  const table = await run(
     ...["table", "--dim", "8", "--positions", "101", "--block-rows", "16"],
     ...["--scaling", JSON.stringify(dynamic), "--layout", "halves"],
     ...["--dtype", "float64", "--format", "json"],
@@ -261,7 +257,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
     [0, 5, 15, 16, 100],
     cos,
   );
-  const rope = run(
+  const rope = await run(
     ...["rope-cache", "--dim", "8", "--positions", "101"],
     ...["--scaling", JSON.stringify(dynamic), "--format", "csv"],
   );
@@ -269,7 +265,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
   assert.match(rope.stderr, warning);
   // From --start 10: positions 10 … 110, seqLen 111 in every block.
   const base111 = 10000 * (2 * (111 / 16) - 1) ** (8 / 6);
-  const [started] = cache(
+  const [started] = await cache(
     ...["--dim", "8", "--positions", "101", "--start", "10"],
     ...["--block-rows", "16", "--scaling", JSON.stringify(dynamic)],
   );
@@ -283,7 +279,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
     ["--positions", "101", "--seq-len", "101"],
     ["--positions", "16"],
   ]) {
-    const quiet = run(
+    const quiet = await run(
       ...["table", "--dim", "8", "--scaling", JSON.stringify(dynamic)],
       ...[...args, "--format", "csv"],
     );
@@ -291,7 +287,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
     assert.equal(quiet.stderr, "");
   }
   // What transformers only logs about the scaling itself, from a table.
-  const linear = run(
+  const linear = await run(
     ...["table", "--dim", "8", "--positions", "4", "--format", "csv"],
     ...["--scaling", '{"rope_type": "linear", "factor": 0.5}'],
   );
@@ -302,7 +298,7 @@ test("without --seq-len, the library's warning is on standard error, and a table
   );
 });
 
-test("--seq-len reaches a --config's scaling, and is refused where none takes it", () => {
+test("--seq-len reaches a --config's scaling, and is refused where none takes it", async () => {
   const config = join(dir, "longrope.json");
   writeFileSync(
     config,
@@ -320,7 +316,7 @@ test("--seq-len reaches a --config's scaling, and is refused where none takes it
     }),
   );
   const attention = Math.sqrt(1 + Math.log(4) / Math.log(1024));
-  const [cos] = cache(
+  const [cos] = await cache(
     "--config",
     config,
     "--positions",
@@ -337,31 +333,39 @@ test("--seq-len reaches a --config's scaling, and is refused where none takes it
   );
 
   refused(
-    run("rope-cache", "--dim", "8", "--positions", "2", "--seq-len", "9"),
+    await run("rope-cache", "--dim", "8", "--positions", "2", "--seq-len", "9"),
     /^sinusoidal-pe: option --seq-len applies with --scaling or --config/,
   );
   const plain = join(dir, "plain.json");
   writeFileSync(plain, JSON.stringify({ head_dim: 8, rope_theta: 10000 }));
   refused(
-    run("rope-cache", "--config", plain, "--positions", "2", "--seq-len", "9"),
+    await run(
+      "rope-cache",
+      "--config",
+      plain,
+      "--positions",
+      "2",
+      "--seq-len",
+      "9",
+    ),
     /option --seq-len does not apply to rope type "default"/,
   );
   refused(
-    run(
+    await run(
       ...["rope-cache", "--dim", "8", "--positions", "2", "--seq-len", "9"],
       ...["--scaling", '{"rope_type": "linear", "factor": 2}'],
     ),
     /option --seq-len does not apply to rope type "linear"/,
   );
   refused(
-    run(
+    await run(
       ...["rope-cache", "--dim", "8", "--positions", "2", "--seq-len", "-3"],
       ...["--scaling", JSON.stringify(LONGROPE)],
     ),
     /option --seq-len must be an integer in \[0, \d+\], got -3/,
   );
   refused(
-    run(
+    await run(
       ...["rope-cache", "--dim", "8", "--positions", "2", "--seq-len", "9"],
       ...["--scaling", JSON.stringify({ ...LONGROPE, seq_len: 9 })],
     ),
@@ -369,9 +373,9 @@ test("--seq-len reaches a --config's scaling, and is refused where none takes it
   );
 });
 
-test("a rule about two options names both flags, from its code", () => {
+test("a rule about two options names both flags, from its code", async () => {
   refused(
-    run(
+    await run(
       ...["table", "--schedule", "timescale", "--dim", "8", "--positions", "2"],
       ...["--min-timescale", "0", "--max-timescale", "1"],
     ),
@@ -379,7 +383,7 @@ test("a rule about two options names both flags, from its code", () => {
   );
 });
 
-test("what transformers only logs is a warning on standard error, and the cache is written", () => {
+test("what transformers only logs is a warning on standard error, and the cache is written", async () => {
   // Yarn-Mistral's rope_scaling carries "finetuned", which no rope type
   // takes: transformers logs it and computes.
   const config = join(dir, "yarn-finetuned.json");
@@ -398,7 +402,7 @@ test("what transformers only logs is a warning on standard error, and the cache 
       },
     }),
   );
-  const result = run(
+  const result = await run(
     ...["rope-cache", "--config", config, "--positions", "1"],
     ...["--format", "csv"],
   );
@@ -414,10 +418,16 @@ test("what transformers only logs is a warning on standard error, and the cache 
     assert.ok(Math.abs(v - attention) < 1e-6, `${v}`);
 });
 
-test("a refusal about a --config value names the config, not a flag the user did not give", () => {
+test("a refusal about a --config value names the config, not a flag the user did not give", async () => {
   const config = join(dir, "odd-head.json");
   writeFileSync(config, JSON.stringify({ head_dim: 7, rope_theta: 10000 }));
-  const result = run("rope-cache", "--config", config, "--positions", "2");
+  const result = await run(
+    "rope-cache",
+    "--config",
+    config,
+    "--positions",
+    "2",
+  );
   refused(result, /head_dim/);
   assert.doesNotMatch(result.stderr, /--dim\b/);
 });

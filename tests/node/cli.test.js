@@ -20,18 +20,14 @@ import {
   ropeCache,
   table,
 } from "../../dist/index.js";
+import { runCli } from "./cli-worker.js";
 
 const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "pe-cli-"));
 
 before(() => init());
 
-function sinusoidalPe(...args) {
-  return spawnSync(process.execPath, [cli, ...args], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-}
+const sinusoidalPe = (...args) => runCli(args);
 
 // The arguments of a command with a flag per option, in order:
 // { blockRows: 128 } is --block-rows 128, and true a flag alone.
@@ -45,8 +41,8 @@ function command(name, options) {
   ];
 }
 
-function ok(...args) {
-  const result = sinusoidalPe(...args);
+async function ok(...args) {
+  const result = await sinusoidalPe(...args);
   assert.equal(result.status, 0, result.stderr);
   return result.stdout;
 }
@@ -65,9 +61,9 @@ print(json.dumps({"dtype": str(a.dtype), "shape": list(a.shape),
 }
 
 // Runs the command writing the scratch file `name`, and loads that in NumPy.
-function written(name, args) {
+async function written(name, args) {
   const path = join(dir, name);
-  ok(...args, "-o", path);
+  await ok(...args, "-o", path);
   return numpyLoad(path);
 }
 
@@ -84,8 +80,8 @@ function fromHex(text) {
 }
 
 for (const dtype of ["float32", "float64"]) {
-  test(`table --format npy (${dtype}) loads in NumPy as table() returns it`, () => {
-    const loaded = written(
+  test(`table --format npy (${dtype}) loads in NumPy as table() returns it`, async () => {
+    const loaded = await written(
       `pe-${dtype}.npy`,
       command("table", { positions: 300, dim: 10, dtype, base: 500 }),
     );
@@ -97,7 +93,7 @@ for (const dtype of ["float32", "float64"]) {
     );
   });
 
-  test(`a table written in several blocks (${dtype}) equals one call`, () => {
+  test(`a table written in several blocks (${dtype}) equals one call`, async () => {
     const options = {
       positions: 1000,
       start: 17,
@@ -105,7 +101,7 @@ for (const dtype of ["float32", "float64"]) {
       layout: "halves",
       dtype,
     };
-    const loaded = written(
+    const loaded = await written(
       `blocks-${dtype}.npy`,
       command("table", { ...options, blockRows: 128 }),
     );
@@ -139,8 +135,8 @@ test("a table past one default block (16 MiB) equals one call, bit for bit", () 
   );
 });
 
-test("a preset table in blocks loads in NumPy, within a float32 rounding of one call", () => {
-  const loaded = written(
+test("a preset table in blocks loads in NumPy, within a float32 rounding of one call", async () => {
+  const loaded = await written(
     "whisper.npy",
     command("table", {
       preset: "whisper",
@@ -157,32 +153,34 @@ test("a preset table in blocks loads in NumPy, within a float32 rounding of one 
   );
 });
 
-test("f32, csv and json hold the same values", () => {
+test("f32, csv and json hold the same values", async () => {
   const args = command("table", { positions: 5, dim: 4, start: 3 });
   const want = Array.from(table({ positions: 5, dim: 4, start: 3 }));
   const raw = readFileSync(
-    (ok(...args, "--format", "f32", "-o", join(dir, "pe.f32")),
+    (await ok(...args, "--format", "f32", "-o", join(dir, "pe.f32")),
     join(dir, "pe.f32")),
   );
   assert.deepEqual(
     Array.from(new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4)),
     want,
   );
-  const csv = ok(...args, "--format", "csv");
+  const csv = await ok(...args, "--format", "csv");
   const rows = csv
     .trim()
     .split("\n")
     .map((line) => line.split(",").map(Number));
   assert.equal(rows.length, 5);
   assert.deepEqual(rows.flat().map(Math.fround), want);
-  const json = JSON.parse(ok(...args, "--format", "json", "--block-rows", "2"));
+  const json = JSON.parse(
+    await ok(...args, "--format", "json", "--block-rows", "2"),
+  );
   assert.equal(json.length, 5);
   assert.deepEqual(json.flat().map(Math.fround), want);
 });
 
-test("csv from the command line loads in NumPy", () => {
+test("csv from the command line loads in NumPy", async () => {
   const path = join(dir, "pe.csv");
-  ok(
+  await ok(
     ...command("table", {
       positions: 64,
       dim: 8,
@@ -205,8 +203,8 @@ test("csv from the command line loads in NumPy", () => {
   );
 });
 
-test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
-  const loaded = written(
+test("decay writes x and f(x) over the grid, in blocks, to NumPy", async () => {
+  const loaded = await written(
     "decay.npy",
     command("decay", {
       base: 100,
@@ -227,7 +225,7 @@ test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
   // f(0) = 1 for every family: the integral of cos 0.
   assert.equal(loaded.values[1], 1);
   const json = JSON.parse(
-    ok(
+    await ok(
       ...command("decay", {
         theta: "linear",
         from: 1,
@@ -244,14 +242,14 @@ test("decay writes x and f(x) over the grid, in blocks, to NumPy", () => {
   json.forEach(([x, f]) => assert.ok(Math.abs(f - Math.sin(x) / x) <= 1e-15));
 });
 
-test("check prints the linear-relation and Toeplitz errors", () => {
-  const text = ok(
+test("check prints the linear-relation and Toeplitz errors", async () => {
+  const text = await ok(
     ...command("check", { positions: 200, dim: 64, offsets: "1,-7.5,100" }),
   );
   assert.match(text, /linear relation: max .* = \d\.\d\de-\d+ at p = /);
   assert.match(text, /Toeplitz: max .* = \d\.\d\de-\d+ at m = /);
   const json = JSON.parse(
-    ok(
+    await ok(
       ...command("check", {
         positions: 200,
         dim: 64,
@@ -264,7 +262,7 @@ test("check prints the linear-relation and Toeplitz errors", () => {
   assert.ok(json.toeplitz.maxAbsError < 1e-12, JSON.stringify(json));
 });
 
-test("--scaling takes a config.json's rope_scaling: the table of that schedule", () => {
+test("--scaling takes a config.json's rope_scaling: the table of that schedule", async () => {
   const options = {
     positions: 5,
     start: 8190,
@@ -273,7 +271,7 @@ test("--scaling takes a config.json's rope_scaling: the table of that schedule",
     layout: "halves",
     dtype: "float64",
   };
-  const loaded = written(
+  const loaded = await written(
     "llama31.npy",
     command("table", {
       ...options,
@@ -300,8 +298,8 @@ test("--scaling takes a config.json's rope_scaling: the table of that schedule",
   assert.notDeepEqual([...plain], loaded.values);
 });
 
-test("--help documents every option", () => {
-  const help = ok("--help");
+test("--help documents every option", async () => {
+  const help = await ok("--help");
   const source = readFileSync(
     new URL("../../src/cli/flags.js", import.meta.url),
     "utf8",
@@ -315,13 +313,13 @@ test("--help documents every option", () => {
   for (const format of ["npy", "f32", "csv", "json"])
     assert.match(help, new RegExp(`\\b${format}\\b`));
   // No arguments at all: the help, on standard error, as a usage error.
-  const bare = sinusoidalPe();
+  const bare = await sinusoidalPe();
   assert.equal(bare.status, 2);
   assert.equal(bare.stderr, help);
   assert.equal(bare.stdout, "");
 });
 
-test("a bad option exits non-zero with the library's message and no stack trace", () => {
+test("a bad option exits non-zero with the library's message and no stack trace", async () => {
   const cases = [
     [
       command("table", { positions: 4, dim: 8, base: 1 }),
@@ -380,7 +378,7 @@ test("a bad option exits non-zero with the library's message and no stack trace"
     ],
   ];
   for (const [args, message] of cases) {
-    const result = sinusoidalPe(...args);
+    const result = await sinusoidalPe(...args);
     assert.notEqual(result.status, 0, args.join(" "));
     assert.match(result.stderr, message);
     assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
@@ -394,14 +392,7 @@ const constants = await import("../../build/constants.js");
 
 // Runs the command with a time limit: a command that streams without end
 // is stopped (status null) rather than hanging the test.
-function bounded(args, options = {}) {
-  return spawnSync(process.execPath, [cli, ...args], {
-    encoding: "utf8",
-    timeout: 20000,
-    maxBuffer: 1 << 20,
-    ...options,
-  });
-}
+const bounded = (args) => runCli(args, { timeout: 20000, maxBuffer: 1 << 20 });
 
 function refused(result, message) {
   assert.equal(result.status, 2, `status ${result.status}: ${result.stderr}`);
@@ -413,21 +404,25 @@ function refused(result, message) {
 const leftovers = (folder, keep) =>
   readdirSync(folder).filter((name) => !keep.includes(name));
 
-test("a refused count leaves an existing output file as it was", () => {
+test("a refused count leaves an existing output file as it was", async () => {
   const folder = mkdtempSync(join(tmpdir(), "pe-keep-"));
   const path = join(folder, "keep.npy");
   writeFileSync(path, "precious");
   refused(
-    bounded([...command("table", { positions: "1e300", dim: 8 }), "-o", path]),
+    await bounded([
+      ...command("table", { positions: "1e300", dim: 8 }),
+      "-o",
+      path,
+    ]),
     /option --positions must be an integer in \[0, 4294967295\], got 1e\+300/,
   );
   assert.equal(readFileSync(path, "utf8"), "precious");
   assert.deepEqual(leftovers(folder, ["keep.npy"]), []);
 });
 
-test("an endless count is refused before anything is written, in every format", () => {
+test("an endless count is refused before anything is written, in every format", async () => {
   for (const format of ["csv", "json", "f32", "npy"]) {
-    const result = bounded(
+    const result = await bounded(
       command("table", { positions: "1e300", dim: 8, format }),
     );
     refused(result, /option --positions must be an integer/);
@@ -435,9 +430,11 @@ test("an endless count is refused before anything is written, in every format", 
   }
 });
 
-test("a count beyond the library's table limit is refused", () => {
+test("a count beyond the library's table limit is refused", async () => {
   // The largest count table() takes: 2^32 - 1 rows.
-  const result = bounded(command("table", { positions: 4294967296, dim: 8 }));
+  const result = await bounded(
+    command("table", { positions: 4294967296, dim: 8 }),
+  );
   refused(
     result,
     /--positions must be an integer in \[0, 4294967295\], got 4294967296/,
@@ -460,10 +457,10 @@ test("a rope cache too large for one call streams in blocks", () => {
   assert.equal(result.stdout.split("\n")[0], "1,1,1,1");
 });
 
-test("decay refuses counts beyond the library's MAX_COUNT before writing", () => {
+test("decay refuses counts beyond the library's MAX_COUNT before writing", async () => {
   assert.equal(constants.MAX_COUNT, 2 ** 28);
   for (const count of [String(constants.MAX_COUNT + 1), "1e20"]) {
-    const result = bounded(
+    const result = await bounded(
       command("decay", { from: 0, to: 1, count, format: "csv" }),
     );
     refused(
@@ -476,16 +473,18 @@ test("decay refuses counts beyond the library's MAX_COUNT before writing", () =>
   }
 });
 
-test("check refuses a count that Toeplitz cannot take before computing anything", () => {
-  const result = bounded(command("check", { positions: 5000, dim: 1048576 }));
+test("check refuses a count that Toeplitz cannot take before computing anything", async () => {
+  const result = await bounded(
+    command("check", { positions: 5000, dim: 1048576 }),
+  );
   refused(
     result,
     /option --positions must be an integer in \[1, 4096\], got 5000/,
   );
 });
 
-test("a flag given twice is an error that names it", () => {
-  const result = bounded([
+test("a flag given twice is an error that names it", async () => {
+  const result = await bounded([
     "table",
     "--positions",
     "4",
@@ -498,8 +497,8 @@ test("a flag given twice is an error that names it", () => {
   assert.equal(result.stdout, "");
 });
 
-test('--scaling reports a "__proto__" key as written', () => {
-  const result = bounded(
+test('--scaling reports a "__proto__" key as written', async () => {
+  const result = await bounded(
     command("table", {
       positions: 4,
       dim: 8,
@@ -513,7 +512,7 @@ test('--scaling reports a "__proto__" key as written', () => {
   );
   // A snake_case key is reported as written too.
   refused(
-    bounded(
+    await bounded(
       command("table", {
         positions: 4,
         dim: 8,
@@ -524,11 +523,11 @@ test('--scaling reports a "__proto__" key as written', () => {
   );
 });
 
-test("an output file replaces the target only once complete", () => {
+test("an output file replaces the target only once complete", async () => {
   const folder = mkdtempSync(join(tmpdir(), "pe-replace-"));
   const path = join(folder, "pe.npy");
   writeFileSync(path, "old");
-  ok(...command("table", { positions: 3, dim: 4 }), "-o", path);
+  await ok(...command("table", { positions: 3, dim: 4 }), "-o", path);
   assert.deepEqual(numpyLoad(path).shape, [3, 4]);
   assert.deepEqual(leftovers(folder, ["pe.npy"]), []);
 });
@@ -577,8 +576,8 @@ for (const [signal, status] of [
 
 // ---- model work ---------------------------------------------------------------
 
-test("--positions takes explicit positions, comma-separated", () => {
-  const loaded = written(
+test("--positions takes explicit positions, comma-separated", async () => {
+  const loaded = await written(
     "explicit.npy",
     command("table", { positions: "0,1,999,-2.5", dim: 6 }),
   );
@@ -597,18 +596,22 @@ test("--positions takes explicit positions, comma-separated", () => {
     }
   });
   refused(
-    bounded(command("table", { positions: "1,x", dim: 4 })),
+    await bounded(command("table", { positions: "1,x", dim: 4 })),
     /option --positions entry 2 must be a number, got "x"/,
   );
 });
 
-test("--positions-file reads one number a line, or a 1-D .npy", () => {
+test("--positions-file reads one number a line, or a 1-D .npy", async () => {
   const positions = [3, 0, 17, 4096];
   const want = Array.from(table({ positions, dim: 8 }));
   const text = join(dir, "positions.txt");
   writeFileSync(text, positions.join("\n") + "\n");
   const fromText = join(dir, "from-text.npy");
-  ok(...command("table", { positionsFile: text, dim: 8 }), "-o", fromText);
+  await ok(
+    ...command("table", { positionsFile: text, dim: 8 }),
+    "-o",
+    fromText,
+  );
   assert.deepEqual(numpyLoad(fromText).values, want);
   for (const dtype of ["int64", "float32", "int32"]) {
     const npy = join(dir, `positions-${dtype}.npy`);
@@ -618,7 +621,7 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
       npy,
     ]);
     const out = join(dir, `from-${dtype}.npy`);
-    ok(...command("table", { positionsFile: npy, dim: 8 }), "-o", out);
+    await ok(...command("table", { positionsFile: npy, dim: 8 }), "-o", out);
     assert.deepEqual(numpyLoad(out).values, want, dtype);
   }
   const square = join(dir, "positions-2d.npy");
@@ -628,22 +631,24 @@ test("--positions-file reads one number a line, or a 1-D .npy", () => {
     square,
   ]);
   refused(
-    bounded(command("table", { positionsFile: square, dim: 8 })),
+    await bounded(command("table", { positionsFile: square, dim: 8 })),
     /--positions-file .* is not a 1-D \.npy of numbers: its shape is not 1-D/,
   );
   refused(
-    bounded(command("table", { positions: 3, positionsFile: text, dim: 8 })),
+    await bounded(
+      command("table", { positions: 3, positionsFile: text, dim: 8 }),
+    ),
     /options --positions and --positions-file exclude each other/,
   );
   writeFileSync(text, "1\nnope\n");
   refused(
-    bounded(command("table", { positionsFile: text, dim: 8 })),
+    await bounded(command("table", { positionsFile: text, dim: 8 })),
     /--positions-file .*line 2 must be a finite number, got "nope"/,
   );
 });
 
-test("every preset parameter is a flag, documented in --help", () => {
-  const help = ok("--help");
+test("every preset parameter is a flag, documented in --help", async () => {
+  const help = await ok("--help");
   for (const preset of Object.values(presets))
     for (const key of Object.keys(preset.parameters)) {
       const flag = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -651,8 +656,8 @@ test("every preset parameter is a flag, documented in --help", () => {
     }
 });
 
-test("preset parameter flags reach the preset", () => {
-  const loaded = written(
+test("preset parameter flags reach the preset", async () => {
+  const loaded = await written(
     "diffusers.npy",
     command("table", {
       preset: "diffusers",
@@ -675,11 +680,11 @@ test("preset parameter flags reach the preset", () => {
     }
   });
   refused(
-    bounded(command("table", { maxPeriod: 5000, positions: 2, dim: 8 })),
+    await bounded(command("table", { maxPeriod: 5000, positions: 2, dim: 8 })),
     /--max-period is a parameter of preset diffusers, guided-diffusion: give --preset/,
   );
   refused(
-    bounded(
+    await bounded(
       command("table", {
         preset: "whisper",
         maxPeriod: 5000,
@@ -691,8 +696,8 @@ test("preset parameter flags reach the preset", () => {
   );
 });
 
-test("a preset's first position carries across blocks", () => {
-  const loaded = written(
+test("a preset's first position carries across blocks", async () => {
+  const loaded = await written(
     "paper-start.npy",
     command("table", {
       preset: "paper",
@@ -716,12 +721,12 @@ for (const [dtype, numpyType] of [
   ["float16", "float16"],
   ["float64", "float64"],
 ])
-  test(`rope-cache writes [2, n, width] cos then sin (${dtype})`, () => {
+  test(`rope-cache writes [2, n, width] cos then sin (${dtype})`, async () => {
     // The older names "half" and "duplicated" are "compact" and "halves".
     const layouts = ["compact", "halves", "interleaved", "half", "duplicated"];
     for (const layout of layouts) {
       const kind = { half: "compact", duplicated: "halves" }[layout] ?? layout;
-      const loaded = written(
+      const loaded = await written(
         `rope-${dtype}-${layout}.npy`,
         command("rope-cache", {
           positions: 300,
@@ -749,7 +754,7 @@ for (const [dtype, numpyType] of [
     }
   });
 
-test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => {
+test("rope-cache takes --scaling and explicit positions, as ropeCache()", async () => {
   const scaling = { type: "linear", factor: 4 };
   const { cos, sin } = ropeCache({
     positions: [0, 7, 4000],
@@ -757,7 +762,7 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     scaling,
     dtype: "float64",
   });
-  const loaded = written(
+  const loaded = await written(
     "rope-linear.npy",
     command("rope-cache", {
       positions: "0,7,4000",
@@ -773,7 +778,9 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     Math.abs(cos[8 + 1] - Math.cos((7 * 10000 ** (-2 / 16)) / 4)) < 1e-15,
   );
   const json = JSON.parse(
-    ok(...command("rope-cache", { positions: 2, dim: 4, format: "json" })),
+    await ok(
+      ...command("rope-cache", { positions: 2, dim: 4, format: "json" }),
+    ),
   );
   assert.equal(json.length, 2);
   assert.deepEqual(json[0][0], [1, 1]);
@@ -785,9 +792,9 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     dim: 6,
     dtype: "float16",
   });
-  ok(...args, "-o", halfPath);
+  await ok(...args, "-o", halfPath);
   const halves = numpyLoad(halfPath).values;
-  const csv = ok(...args, "--format", "csv");
+  const csv = await ok(...args, "--format", "csv");
   assert.deepEqual(
     csv
       .trim()
@@ -796,7 +803,7 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     halves,
   );
   const raw = readFileSync(
-    (ok(...args, "--format", "f32", "-o", join(dir, "half.f32")),
+    (await ok(...args, "--format", "f32", "-o", join(dir, "half.f32")),
     join(dir, "half.f32")),
   );
   assert.deepEqual(
@@ -804,35 +811,40 @@ test("rope-cache takes --scaling and explicit positions, as ropeCache()", () => 
     halves,
   );
   refused(
-    bounded(command("rope-cache", { positions: 2, dim: 5 })),
+    await bounded(command("rope-cache", { positions: 2, dim: 5 })),
     /--dim must give a rotary part.*got --dim = 5$/m,
   );
 });
 
-test("--version prints the package's version", () => {
+test("--version prints the package's version", async () => {
   const { version } = JSON.parse(
     readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
   );
-  assert.equal(ok("--version"), `${version}\n`);
+  assert.equal(await ok("--version"), `${version}\n`);
 });
 
-test("messages name the flag the user typed", () => {
+test("messages name the flag the user typed", async () => {
   refused(
-    bounded(command("table", { positions: 4, dim: 8, oddDim: "nope" })),
+    await bounded(command("table", { positions: 4, dim: 8, oddDim: "nope" })),
     /option --odd-dim must be one of "zero-pad", "extra-sin", "error", got "nope"/,
   );
-  refused(bounded(["table", "--positions", "4"]), /--dim is required/);
-  refused(bounded(command("decay", { from: 0, to: 1 })), /--count is required/);
+  refused(await bounded(["table", "--positions", "4"]), /--dim is required/);
   refused(
-    bounded(command("table", { positions: 4, dim: 8, outputScale: "x" })),
+    await bounded(command("decay", { from: 0, to: 1 })),
+    /--count is required/,
+  );
+  refused(
+    await bounded(command("table", { positions: 4, dim: 8, outputScale: "x" })),
     /option --output-scale must be a number/,
   );
 });
 
-test("--alpha: the help says it is required, and it is", () => {
-  assert.match(ok("--help"), /--alpha A\s+power family \(required/);
+test("--alpha: the help says it is required, and it is", async () => {
+  assert.match(await ok("--help"), /--alpha A\s+power family \(required/);
   refused(
-    bounded(command("decay", { theta: "power", from: 0, to: 1, count: 3 })),
+    await bounded(
+      command("decay", { theta: "power", from: 0, to: 1, count: 3 }),
+    ),
     /option --alpha is required/,
   );
 });
@@ -850,11 +862,11 @@ test("a stalled reader raises no listener warning", () => {
   assert.doesNotMatch(result.stderr, /MaxListenersExceededWarning/);
 });
 
-test("a write that fails at the end leaves no partial file", () => {
+test("a write that fails at the end leaves no partial file", async () => {
   const folder = mkdtempSync(join(tmpdir(), "pe-fail-"));
   const target = join(folder, "taken");
   mkdirSync(target);
-  const result = bounded([
+  const result = await bounded([
     ...command("table", { positions: 300, dim: 8 }),
     "-o",
     target,
@@ -868,8 +880,8 @@ test("a write that fails at the end leaves no partial file", () => {
   assert.deepEqual(readdirSync(target), []);
 });
 
-test("one explicit position takes a trailing comma", () => {
-  const csv = ok(
+test("one explicit position takes a trailing comma", async () => {
+  const csv = await ok(
     ...command("table", { positions: "5,", dim: 4, format: "csv" }),
   );
   const row = csv.trim().split(",").map(Number);
@@ -880,8 +892,8 @@ test("one explicit position takes a trailing comma", () => {
   assert.equal(csv.trim().split("\n").length, 1);
 });
 
-test("fairseq's padding row, counted from the end, stays in place across blocks", () => {
-  const loaded = written("fairseq.npy", [
+test("fairseq's padding row, counted from the end, stays in place across blocks", async () => {
+  const loaded = await written("fairseq.npy", [
     ...command("table", {
       preset: "fairseq",
       positions: 300,
@@ -906,7 +918,7 @@ test("fairseq's padding row, counted from the end, stays in place across blocks"
     }
 });
 
-test("rope-cache --config reads a model's config.json through fromConfig", () => {
+test("rope-cache --config reads a model's config.json through fromConfig", async () => {
   // Phi-2: head dim 2560 / 32 = 80, partial rotary 0.4 → 32 rotated columns.
   const path = join(dir, "phi-2-config.json");
   writeFileSync(
@@ -919,7 +931,7 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     }),
   );
   const [cos, sin] = JSON.parse(
-    ok(
+    await ok(
       ...command("rope-cache", {
         config: path,
         positions: "0,7",
@@ -936,20 +948,22 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     }
   }
   refused(
-    sinusoidalPe(
+    await sinusoidalPe(
       ...command("rope-cache", { config: path, dim: 8, positions: 2 }),
     ),
     /--dim comes from --config/,
   );
   refused(
-    sinusoidalPe(
+    await sinusoidalPe(
       ...command("rope-cache", { dim: 8, layerType: "x", positions: 2 }),
     ),
     /--layer-type applies with --config/,
   );
   writeFileSync(path, JSON.stringify({ head_dim: 64, rope_theta: "x" }));
   refused(
-    sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
+    await sinusoidalPe(
+      ...command("rope-cache", { config: path, positions: 2 }),
+    ),
     /config field "rope_theta" (of --config \S+ )?must be a number, got "x"/,
   );
   // A rule of the core on two fields: the first names the file.
@@ -968,11 +982,13 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
     }),
   );
   refused(
-    sinusoidalPe(...command("rope-cache", { config: path, positions: 2 })),
+    await sinusoidalPe(
+      ...command("rope-cache", { config: path, positions: 2 }),
+    ),
     /fromConfig: config fields "rope_scaling\.low_freq_factor" of --config \S+ and "rope_scaling\.high_freq_factor" must be finite numbers > 0, got "rope_scaling\.low_freq_factor" = 1, "rope_scaling\.high_freq_factor" = 0$/m,
   );
   // A file that cannot be read: status 1, naming it.
-  const missing = sinusoidalPe(
+  const missing = await sinusoidalPe(
     ...command("rope-cache", {
       config: join(dir, "missing.json"),
       positions: 2,
@@ -985,7 +1001,7 @@ test("rope-cache --config reads a model's config.json through fromConfig", () =>
   );
 });
 
-test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-file", () => {
+test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-file", async () => {
   const file = join(dir, "thw.txt");
   const [t, h, w] = [
     [0, 1, 2, 7],
@@ -1001,7 +1017,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
     [["--mrope-interleaved"], [0, 1, 2, 0]],
   ]) {
     const [cos, sin] = JSON.parse(
-      ok(
+      await ok(
         ...command("rope-cache", { dim: 8, mropeSection: "2,1,1" }),
         ...flags,
         "--positions-file",
@@ -1030,7 +1046,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
     ),
   );
   const streams = JSON.parse(
-    ok(
+    await ok(
       ...command("rope-cache", { config, positionsFile: file, format: "json" }),
     ),
   );
@@ -1040,7 +1056,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   assert.ok(Math.abs(streams[0][2][1] - Math.cos(3 * w1)) < 1e-7);
   assert.ok(Math.abs(streams[0][2][0] - Math.cos(2)) < 1e-7);
   const text = JSON.parse(
-    ok(
+    await ok(
       ...command("rope-cache", {
         config,
         positions: "0,1,2,7",
@@ -1051,22 +1067,22 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   assert.deepEqual(text[0][3], streams[0][3]); // t = h = w = 7
   // Refusals name the flag.
   refused(
-    bounded(command("rope-cache", { dim: 8, positionsFile: file })),
+    await bounded(command("rope-cache", { dim: 8, positionsFile: file })),
     /--positions-file .* holds three positions a line .* --mrope-section/,
   );
   refused(
-    bounded(command("table", { dim: 8, positionsFile: file })),
+    await bounded(command("table", { dim: 8, positionsFile: file })),
     /three positions a line/,
   );
   refused(
-    bounded([
+    await bounded([
       ...command("rope-cache", { dim: 8, mropeSection: "2,2,1" }),
       ...["--positions-file", file],
     ]),
     /--mrope-section must hold 3 integers >= 0 summing to rotaryDim \/ 2 \(4 pairs\), got \[2, 2, 1\]/,
   );
   refused(
-    bounded([
+    await bounded([
       ...command("rope-cache", { config, mropeSection: "2,1,1" }),
       ...["--positions", "2"],
     ]),
@@ -1075,7 +1091,7 @@ test("rope-cache takes M-RoPE's t h w as three numbers a line of --positions-fil
   const ragged = join(dir, "ragged.txt");
   writeFileSync(ragged, "0 0 0\n1 1\n");
   refused(
-    bounded([
+    await bounded([
       ...command("rope-cache", { dim: 8, mropeSection: "2,1,1" }),
       ...["--positions-file", ragged],
     ]),
