@@ -643,9 +643,6 @@ export const ropeCacheStreams = kernel(
 // The arguments of a plan method's call, which its closure holds.
 export const NO_ARGUMENTS = Object.freeze([]);
 
-// The method `using` calls at the end of a plan's scope.
-export const DISPOSE = Symbol.dispose ?? Symbol.for("Symbol.dispose");
-
 /**
  * The state of a plan for its method `method`, as `read(plan)` gives it:
  * undefined for a value that is no plan of that kind (the method called on

@@ -8,7 +8,6 @@ import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { outArray, overlapping } from "./rows.js";
 import {
-  DISPOSE,
   NO_ARGUMENTS,
   MAX_REQUEST_BYTES,
   memoryBuffer,
@@ -260,9 +259,6 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
 
 const CACHE_PLAN = { kind: "rope cache plan", create: "createRopeCache" };
 
-// The state of a RopeCachePlan, or undefined for any other value (openPlan).
-let cacheOf;
-
 /**
  * A cache plan: `createRopeCache(options)` reads, checks and resolves every
  * option of ropeCache but the rows once; `rows(positions, perCall?)` then
@@ -278,8 +274,11 @@ class RopeCachePlan {
     this.#cache = cache;
   }
 
-  static {
-    cacheOf = (plan) => (#cache in plan ? plan.#cache : undefined);
+  // The plan's state, read without the plan's own properties (undefined
+  // for anything else); a static method, not a static block, so that a
+  // bundle that never makes this kind of plan leaves the class out.
+  static stateOf(plan) {
+    return #cache in plan ? plan.#cache : undefined;
   }
 
   rows(positions, perCall) {
@@ -291,14 +290,15 @@ class RopeCachePlan {
     calling(
       "ropeCache",
       () => {
-        openPlan(this, cacheOf, CACHE_PLAN, "dispose");
+        openPlan(this, RopeCachePlan.stateOf, CACHE_PLAN, "dispose");
         this.#cache = null;
       },
       NO_ARGUMENTS,
     );
   }
 
-  [DISPOSE]() {
+  // What `using` calls (a key bundlers know to be free of side effects).
+  [Symbol.dispose]() {
     this.dispose();
   }
 }
@@ -306,7 +306,7 @@ class RopeCachePlan {
 // A plan's call: the plan's cache, its per-call options read once, then
 // ropeCache's rows.
 function planCacheRows(plan, positions, perCall) {
-  const cache = openPlan(plan, cacheOf, CACHE_PLAN, "rows");
+  const cache = openPlan(plan, RopeCachePlan.stateOf, CACHE_PLAN, "rows");
   const given =
     perCall === undefined
       ? {}

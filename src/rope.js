@@ -28,7 +28,6 @@ import {
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
 import {
-  DISPOSE,
   NO_ARGUMENTS,
   memoryBuffer,
   openPlan,
@@ -468,9 +467,6 @@ function ropeOf(vectors, positions, options) {
 
 const ROPE_PLAN = { kind: "rope plan", create: "createRope" };
 
-// The state of a RopePlan, or undefined for any other value (openPlan).
-let specOf;
-
 /**
  * A RoPE plan: `createRope(options)` reads, checks and resolves the options
  * once; `apply(vectors, positions, perCall?)` then equals `rope(vectors,
@@ -487,8 +483,11 @@ class RopePlan {
     this.#spec = spec;
   }
 
-  static {
-    specOf = (plan) => (#spec in plan ? plan.#spec : undefined);
+  // The plan's state, read without the plan's own properties (undefined
+  // for anything else); a static method, not a static block, so that a
+  // bundle that never makes this kind of plan leaves the class out.
+  static stateOf(plan) {
+    return #spec in plan ? plan.#spec : undefined;
   }
 
   apply(vectors, positions, perCall) {
@@ -500,21 +499,22 @@ class RopePlan {
     calling(
       "rope",
       () => {
-        openPlan(this, specOf, ROPE_PLAN, "dispose");
+        openPlan(this, RopePlan.stateOf, ROPE_PLAN, "dispose");
         this.#spec = null;
       },
       NO_ARGUMENTS,
     );
   }
 
-  [DISPOSE]() {
+  // What `using` calls (a key bundlers know to be free of side effects).
+  [Symbol.dispose]() {
     this.dispose();
   }
 }
 
 // A plan's call: the plan's spec, its per-call options, then rope's run.
 function applyPlan(plan, vectors, positions, perCall) {
-  const spec = openPlan(plan, specOf, ROPE_PLAN, "apply");
+  const spec = openPlan(plan, RopePlan.stateOf, ROPE_PLAN, "apply");
   return run(spec, vectors, positions, readPerCall(perCall));
 }
 
