@@ -280,18 +280,24 @@ export function mountHead(root, app, { pairing, seed }) {
       // The angle from the key's hand to the query's, as part of a turn.
       let between = Math.atan2(qm[b], qm[a]) - Math.atan2(kn[b], kn[a]);
       between -= 2 * Math.PI * Math.round(between / (2 * Math.PI));
+      // Before rotation the hands already stand apart; rotation adds
+      // (m − n)·ωᵢ to that angle.
+      const apart = Math.atan2(q[b], q[a]) - Math.atan2(k[b], k[a]);
       setText(
         figure.lastChild,
         app.t("dialCaption", {
           i,
           omega: short(omega[i]),
+          turn: short((m - n) * omega[i], 3),
+          before: short(
+            apart - 2 * Math.PI * Math.round(apart / (2 * Math.PI)),
+            3,
+          ),
           between: short(between, 3),
         }),
       );
       figure.firstChild.dataset.between = String(between);
-      figure.firstChild.dataset.before = String(
-        Math.atan2(q[b], q[a]) - Math.atan2(k[b], k[a]),
-      );
+      figure.firstChild.dataset.before = String(apart);
       drawDial(figure.firstChild, colours, [
         { x: q[a], y: q[b], colour: colours.series[0], faint: true },
         { x: qm[a], y: qm[b], colour: colours.series[0] },

@@ -63,7 +63,7 @@ export const strings = {
     error: "RoPE cannot be computed for these options: {message}",
     headTitle: "A head of dimension 8, at positions m and n",
     headText:
-      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands, (m − n)·ωᵢ: move m and n together and nothing changes.",
+      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands. Rotation adds (m − n)·ωᵢ to the angle the hands had before it, so that angle depends on m − n alone: move m and n together and nothing changes.",
     headM: "query position m",
     headN: "key position n",
     headShift: "move m and n together",
@@ -74,7 +74,8 @@ export const strings = {
       "“{value}” is not a whole position in {min} … {max}; keeping {kept}.",
     dialLabel:
       "Pair {i}: the query's and the key's hands before and after rotation",
-    dialCaption: "pair {i}, ω = {omega}: the hands are {between} rad apart",
+    dialCaption:
+      "pair {i}, ω = {omega}: (m − n)·ω = {turn} rad, so the hands, {before} rad apart before rotation, are {between} rad apart after it (less whole turns)",
     dialDrag: "Drag a blue hand to turn the query, which changes m.",
     tableLabel: "Each pair's frequency, angles and components",
     "col pair i": "pair i",
@@ -119,7 +120,7 @@ export const strings = {
     error: "这些选项下无法计算 RoPE：{message}",
     headTitle: "维度为 8 的注意力头，位于位置 m 和 n",
     headText:
-      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角 (m − n)·ωᵢ：让 m 和 n 一起移动，什么都不会变。",
+      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角。旋转在两根指针原有的夹角上加上 (m − n)·ωᵢ，所以这个夹角只取决于 m − n：让 m 和 n 一起移动，什么都不会变。",
     headM: "查询位置 m",
     headN: "键位置 n",
     headShift: "同时移动 m 和 n",
@@ -128,7 +129,8 @@ export const strings = {
     headPause: "❚❚ 暂停",
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
-    dialCaption: "第 {i} 对，ω = {omega}：两根指针相隔 {between} 弧度",
+    dialCaption:
+      "第 {i} 对，ω = {omega}：(m − n)·ω = {turn} 弧度，所以两根指针旋转前相隔 {before} 弧度，旋转后相隔 {between} 弧度（去掉整圈）",
     dialDrag: "拖动蓝色指针可以转动查询，也就改变了 m。",
     tableLabel: "各对的频率、角度与分量",
     "col pair i": "第 i 对",
