@@ -25,7 +25,8 @@ export const strings = {
     title: "Why adding is not enough: the cross terms",
     lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the previous sections does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE, next, removes the mixing.",
     shift: "move both words by s",
-    shiftValue: "m = {m}, n = {n}",
+    shiftValue: "s = {s}, m = {m}, n = {n}",
+    shiftShown: "s = {s}",
     term: "term",
     value: "value",
     wordWord: "word · word",
@@ -36,7 +37,7 @@ export const strings = {
     rope: "score with RoPE instead",
     positions: "query at m = {m}, key at n = {n} (m − n = {diff})",
     summary:
-      "Since s = 0 the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
+      "Compared with s = 0, the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
     tableLabel: "The four terms of the attention score",
     setup:
       "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
@@ -45,7 +46,8 @@ export const strings = {
     title: "只加位置还不够：交叉项",
     lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以前面几节中整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。下一节的 RoPE 消除了这种混合。",
     shift: "两个词同时移动 s",
-    shiftValue: "m = {m}，n = {n}",
+    shiftValue: "s = {s}，m = {m}，n = {n}",
+    shiftShown: "s = {s}",
     term: "项",
     value: "数值",
     wordWord: "词 · 词",
@@ -105,6 +107,11 @@ export function mount(root, app) {
   );
   shift.dataset.testid = "crossterm-shift";
   const where = element("p", { className: "caption" });
+  // The slider's value beside it, as the other sliders show theirs.
+  const shiftShown = element("output", {
+    className: "number",
+    testid: "crossterm-shift-value",
+  });
   const body = element("tbody");
   const summary = element("p", {
     className: "result",
@@ -112,7 +119,11 @@ export function mount(root, app) {
     role: "status",
   });
   root.append(
-    element("div", "sec-controls", [field(app.t("shift"), shift), where]),
+    element("div", "sec-controls", [
+      field(app.t("shift"), shift),
+      shiftShown,
+      where,
+    ]),
     element(
       "div",
       {
@@ -174,7 +185,8 @@ export function mount(root, app) {
   function show() {
     const s = Number(shift.value);
     const now = scores(s);
-    shift.setAttribute("aria-valuetext", app.t("shiftValue", now));
+    shift.setAttribute("aria-valuetext", app.t("shiftValue", { s, ...now }));
+    setText(shiftShown, app.t("shiftShown", { s }));
     setText(
       where,
       app.t("positions", { m: now.m, n: now.n, diff: now.m - now.n }),
