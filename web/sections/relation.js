@@ -128,24 +128,37 @@ export const TOLERANCE = 2 ** -23;
 const P_RANGE = { min: -1e7, max: 1e7 };
 const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
 
-// The p slider is piecewise: its first tenth runs linearly over 0 … 1000,
-// where a reader sees single turns, the rest geometrically up to 100000.
+// The p slider is logarithmic in 1 + p/P_KNEE: about one position per
+// pixel near 0 on a 226 px track, where a reader follows single turns of
+// the fast pairs, and still 100000 at its end. Slider positions give whole
+// positions.
 const TRAVEL = 1000;
-const LINEAR = { travel: 100, p: 1000 };
+const P_KNEE = 20;
 const P_TOP = 100000;
-const GROWTH = Math.log(P_TOP / LINEAR.p);
+const GROWTH = Math.log1p(P_TOP / P_KNEE);
 export function sliderToP(s) {
-  if (s <= LINEAR.travel) return (s / LINEAR.travel) * LINEAR.p;
-  const t = (s - LINEAR.travel) / (TRAVEL - LINEAR.travel);
-  return Math.round(LINEAR.p * Math.exp(t * GROWTH));
+  return Math.round(P_KNEE * Math.expm1((s / TRAVEL) * GROWTH));
 }
 export function pToSlider(p) {
   if (p <= 0) return 0;
-  if (p <= LINEAR.p) return (p / LINEAR.p) * LINEAR.travel;
   if (p >= P_TOP) return TRAVEL;
-  const t = Math.log(p / LINEAR.p) / GROWTH;
-  return LINEAR.travel + t * (TRAVEL - LINEAR.travel);
+  return (Math.log1p(p / P_KNEE) / GROWTH) * TRAVEL;
 }
+/**
+ * An arrow key's step at p: the unit of p's second significant digit, at
+ * least 1 (1 below 100, 10 up to 1000, …). Going down from a power of ten
+ * takes the smaller step of the values just below it.
+ */
+export function keyStep(p, up) {
+  const size = Math.abs(p);
+  if (size < 1) return 1;
+  const power = Math.floor(Math.log10(size));
+  const below = !up && size === 10 ** power ? 1 : 0;
+  return 10 ** Math.max(0, power - 1 - below);
+}
+// A value the page itself set (slider, keys, play), shown without
+// floating-point noise: at most two decimals.
+const tidy = (value) => String(Number(value.toFixed(2)));
 
 // The fewest pairs the charts zoom in to.
 const MIN_PAIRS = 4;
@@ -333,7 +346,7 @@ export function mount(root, app) {
     if (which === "p") p = used;
     else k = used;
     if (which === "p") {
-      if (source !== pInput) pInput.value = String(used);
+      if (source !== pInput) pInput.value = tidy(used);
       if (source !== pSlider) pSlider.value = String(pToSlider(used));
       showP();
     } else {
@@ -367,6 +380,29 @@ export function mount(root, app) {
   pSlider.addEventListener("input", () => {
     play.stop();
     set("p", sliderToP(Number(pSlider.value)), pSlider);
+  });
+  // Arrow keys step by what suits p's size, Page Up and Down ten times that;
+  // either stops on a multiple of its step.
+  const KEYS = {
+    ArrowRight: [1, 1],
+    ArrowUp: [1, 1],
+    ArrowLeft: [-1, 1],
+    ArrowDown: [-1, 1],
+    PageUp: [1, 10],
+    PageDown: [-1, 10],
+  };
+  pSlider.addEventListener("keydown", (event) => {
+    const key = KEYS[event.key];
+    if (!key) return;
+    event.preventDefault();
+    play.stop();
+    const [direction, times] = key;
+    const step = keyStep(p, direction > 0) * times;
+    const next =
+      direction > 0
+        ? (Math.floor(p / step) + 1) * step
+        : (Math.ceil(p / step) - 1) * step;
+    set("p", next);
   });
   kSlider.addEventListener("input", () => {
     play.stop();
