@@ -3,6 +3,7 @@
 // moved with the arrow keys. NaN breaks a line. Series may share a colour
 // (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
+  scaledMargin,
   fitCanvas,
   linearTicks,
   logTicks,
@@ -90,11 +91,12 @@ export function lineChart(container, spec) {
     const height = spec.height ?? Math.round(Math.min(320, width * 0.55));
     const { context } = fitCanvas(canvas, width, height);
     const colours = theme(canvas);
+    const margin = scaledMargin(MARGIN, colours.textScale);
     const plot = {
-      x: MARGIN.left,
-      y: MARGIN.top,
-      w: width - MARGIN.left - MARGIN.right,
-      h: height - MARGIN.top - MARGIN.bottom,
+      x: margin.left,
+      y: margin.top,
+      w: width - margin.left - margin.right,
+      h: height - margin.top - margin.bottom,
     };
     const [x0, x1] = range([xs], spec.logX);
     let [y0, y1] = range(ys, spec.logY);
@@ -165,7 +167,7 @@ export function lineChart(container, spec) {
     context.textBaseline = "bottom";
     context.fillText(spec.xLabel, plot.x + plot.w / 2, height - 2);
     context.save();
-    context.translate(12, plot.y + plot.h / 2);
+    context.translate(12 * colours.textScale, plot.y + plot.h / 2);
     context.rotate(-Math.PI / 2);
     context.textBaseline = "middle";
     context.fillText(spec.yLabel, 0, 0);
