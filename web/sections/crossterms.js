@@ -20,6 +20,15 @@ export const presetFree = true;
 
 export const id = "crossterms";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Why adding is not enough: the cross terms",

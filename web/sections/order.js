@@ -18,6 +18,15 @@ export const presetFree = true;
 
 export const id = "order";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Attention cannot see order",

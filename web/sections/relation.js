@@ -18,14 +18,27 @@ import { player } from "../parts/player.js";
 
 export const id = "relation";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base"],
+  attributes: {
+    p: "position p, −10⁷ … 10⁷",
+    k: "offset k, −10⁶ … 10⁶",
+    pairs: "pairs charted from the fastest: `all` or a number from 4",
+  },
+};
+
 export const strings = {
   en: {
     title: "The linear relation, live",
     lead: "Moving from position p to p + k turns every (sin, cos) pair by the angle k·ωᵢ, whatever p is: PE(p + k) is a fixed linear map R(k) of PE(p), one 2 × 2 rotation per pair. This is why a model can learn to attend by relative position, and it is the mechanism RoPE applies to queries and keys.",
     remark:
       "The entries of R(k) are cos(k·ωᵢ) and sin(k·ωᵢ), with each pair's own frequency. Tutorials often write cos(k) and sin(k): that matrix is not the one that maps PE(p) to PE(p + k).",
-    p: "position p",
-    k: "offset k",
+    p: "position p, −10⁷ … 10⁷",
+    k: "offset k, −10⁶ … 10⁶",
     pSlider: "position p (slider)",
     kSlider: "offset k (slider)",
     pValue: "p = {p}",

@@ -28,6 +28,20 @@ import { inWords } from "../parts/library-error.js";
 
 export const id = "rope";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base", "start"],
+  attributes: {
+    pairing: "`halves` or `interleaved`",
+    seed: "the random q and k's seed, 0 … 2³¹ − 1",
+    m: "the query's position, −10⁶ … 10⁶",
+    n: "the key's position, −10⁶ … 10⁶",
+  },
+};
+
 const PAIRINGS = ["halves", "interleaved"];
 const SEED_LIMIT = 2 ** 31;
 

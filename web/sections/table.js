@@ -8,6 +8,15 @@ import { heading } from "../parts/section-parts.js";
 
 export const id = "table";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "positions", "base", "layout", "start"],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "The table",

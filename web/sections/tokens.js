@@ -11,6 +11,17 @@ import { optionsAt } from "../state.js";
 
 export const id = "tokens";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base", "layout", "start"],
+  attributes: {
+    text: "the sentence whose words get positions (up to 200 characters)",
+  },
+};
+
 export const strings = {
   en: {
     title: "A sentence, position by position",

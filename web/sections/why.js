@@ -12,6 +12,15 @@ export const presetFree = true;
 
 export const id = "why";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Why sines and cosines?",
