@@ -291,6 +291,13 @@ export function createApp(context) {
     },
     param(key, fallback, parse) {
       const name = fullKey(key);
+      // The panel table documents a section's parameters from its
+      // declaration: one it does not declare is a mistake of the page.
+      const own = name.slice(section.id.length + 1);
+      if (!Object.hasOwn(section.panel.attributes, own))
+        throw new Error(
+          `${section.id} reads "${own}", not in its panel.attributes`,
+        );
       context.known.add(name);
       if (!context.params.has(name)) return fallback;
       const text = context.params.get(name);

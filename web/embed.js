@@ -27,6 +27,7 @@ import {
   translate,
 } from "./i18n.js";
 import { sections } from "./sections/index.js";
+import { panelTag } from "./panels.js";
 import { CONTROLS, readControl, withOptions } from "./state.js";
 import { drawQueue } from "./draw-queue.js";
 import { inWords } from "./parts/library-error.js";
@@ -308,9 +309,8 @@ class Panel extends HTMLElement {
 
 if (first)
   for (const section of sections) {
-    const name = section.id === "table" ? "pe-heatmap" : `pe-${section.id}`;
     customElements.define(
-      name,
+      panelTag(section.id),
       class extends Panel {
         static section = section;
       },
