@@ -83,6 +83,35 @@ test("each panel follows the shared controls its row lists, and no other", async
   await close();
 });
 
+// Words that point at other sections of the page, which a lone panel lacks.
+const ELSEWHERE =
+  /table above|heatmap above|(next|previous|earlier|later) sections?|上面的表格|上面编码表|下一节|前面几节|后面几节|上一节/;
+
+test("a lone panel's prose names no part of the page it lacks", async () => {
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+  });
+  for (const lang of ["en", "zh"])
+    for (const section of sections) {
+      await page.evaluate(
+        ([tag, lang]) => {
+          document.getElementById("panel")?.remove();
+          const panel = document.createElement(tag);
+          panel.id = "panel";
+          panel.setAttribute("lang", lang);
+          document.querySelector("main").prepend(panel);
+        },
+        [panelTag(section.id), lang],
+      );
+      await drawn(page);
+      const { text } = await look(page);
+      const found = text.match(ELSEWHERE);
+      assert.equal(found, null, `${section.id} ${lang}: ${found?.[0]}`);
+    }
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test("a snippet carries the shared controls its panel follows, no other", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=64&base=500&layout=halves-cos-first&positions=100",

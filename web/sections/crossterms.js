@@ -32,7 +32,7 @@ export const panel = {
 export const strings = {
   en: {
     title: "Why adding is not enough: the cross terms",
-    lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the previous sections does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE, next, removes the mixing.",
+    lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the encoding alone does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE removes the mixing.",
     shift: "move both words by s",
     shiftValue: "s = {s}, m = {m}, n = {n}",
     shiftShown: "s = {s}",
@@ -53,7 +53,7 @@ export const strings = {
   },
   zh: {
     title: "只加位置还不够：交叉项",
-    lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以前面几节中整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。下一节的 RoPE 消除了这种混合。",
+    lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以编码本身整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。RoPE 消除了这种混合。",
     shift: "两个词同时移动 s",
     shiftValue: "s = {s}，m = {m}，n = {n}",
     shiftShown: "s = {s}",

@@ -48,7 +48,7 @@ const SEED_LIMIT = 2 ** 31;
 export const strings = {
   en: {
     title: "RoPE: rotating queries and keys",
-    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the table above. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
+    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the sinusoidal table. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
     pairingTitle: "Which components form a pair",
     pairingText:
       "The rotation acts on pairs of components, and which components are paired is a convention. The two conventions in use are not interchangeable. “halves” pairs component i with i + d/2: the rotate_half of Hugging Face's Llama and most models in transformers. “interleaved” pairs 2i with 2i + 1: GPT-J's rotate_every_two, RoFormer, and Meta's original Llama code, which treats each pair as one complex number. Both make the score relative, as the matrix below shows for either choice. But a checkpoint expects the pairing it was trained with: converting Meta's Llama weights to transformers permutes the rows of the query and key projections so that rotate_half reproduces the interleaved model. Apply the wrong pairing and nothing fails loudly; the scores are simply different.",
@@ -106,7 +106,7 @@ export const strings = {
   },
   zh: {
     title: "RoPE：旋转查询与键",
-    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与上面的表格相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
+    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与正弦编码表相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
     pairingTitle: "哪些分量配成一对",
     pairingText:
       "旋转作用在成对的分量上，而哪两个分量配对只是一种约定。现有的两种约定不能互换。“halves（对半）”把第 i 个分量与第 i + d/2 个配对：Hugging Face 的 Llama 以及 transformers 里大多数模型使用的 rotate_half。“interleaved（交错）”把第 2i 个与第 2i + 1 个配对：GPT-J 的 rotate_every_two、RoFormer，以及 Meta 最初的 Llama 代码（它把每一对看作一个复数）。两种方式都让得分只取决于相对位置，下面的矩阵对任一选择都能看到这一点。但检查点只认它训练时用的配对方式：把 Meta 的 Llama 权重转换到 transformers 时，会重新排列查询和键投影矩阵的行，好让 rotate_half 复现交错配对的模型。如果用错了配对方式，程序不会报错，只是得分悄悄变了。",

@@ -42,6 +42,8 @@ export const strings = {
     formulaPadding:
       "{token} at p = {p}, dimension j = {j}: a padding column, PE(p, j) = {value}; x_j = {x}; x_j + PE(p, j) = {sum}",
     hint: "Point at a barcode, or focus it and use the arrow keys, to read one dimension; the table's heatmap above marks the same cell, and pointing at its rows picks the token there.",
+    hintAlone:
+      "Point at a barcode, or focus it and use the arrow keys, to read one dimension.",
     tooMany: "Only the first {max} tokens are shown.",
     empty: "Type a sentence to see its tokens.",
   },
@@ -64,6 +66,7 @@ export const strings = {
     formulaPadding:
       "{token}，p = {p}，维度 j = {j}：补零的列，PE(p, j) = {value}；x_j = {x}；x_j + PE(p, j) = {sum}",
     hint: "指向条形码，或聚焦后用方向键，读出某一维；上面编码表的热力图会标出同一个单元格，指向热力图的某一行也会选中那里的词元。",
+    hintAlone: "指向条形码，或聚焦后用方向键，读出某一维。",
     tooMany: "只显示前 {max} 个词元。",
     empty: "输入一句话，就能看到它的词元。",
   },
@@ -126,7 +129,10 @@ export function mount(root, app) {
     note,
     element("p", { className: "caption", text: app.t("standIn") }),
     grid,
-    element("p", { className: "caption", text: app.t("hint") }),
+    element("p", {
+      className: "caption",
+      text: app.t(app.embedded ? "hintAlone" : "hint"),
+    }),
     readout,
   );
 
