@@ -14,6 +14,7 @@ import {
   slider,
 } from "../parts/section-parts.js";
 import { randomMatrix } from "./order.js";
+import { positionsFigure } from "../parts/positions-figure.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
@@ -50,6 +51,20 @@ export const strings = {
     tableLabel: "The four terms of the attention score",
     setup:
       "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
+    figCaption:
+      "Read from the bottom up. Left: the table is added once, to the token embeddings at the input; every later layer sees positions only through what its weights carry along, mixed with the words. Right: nothing is added at the input; every attention layer turns its queries and keys by their positions before comparing them.",
+    "fig-added": "Added encoding: once, at the input",
+    "fig-rope": "RoPE: inside every attention layer",
+    figLayer: "layer {n}",
+    figLastLayer: "layer N",
+    figOutput: "output",
+    figMlp: "feed-forward (MLP)",
+    figAddOnce: "+ PE(position): the table, added once",
+    figTokens: "token embeddings",
+    figAttentionPlain:
+      "attention: q · k, positions mixed into words (cross terms)",
+    figAttentionRope:
+      "attention: q turned by R(m), k by R(n); q · k sees m − n",
   },
   zh: {
     title: "只加位置还不够：交叉项",
@@ -71,6 +86,19 @@ export const strings = {
     tableLabel: "注意力得分的四项",
     setup:
       "两个随机词向量和宽度为 {dim} 的随机权重；编码和旋转都取自本页，宽度相同。",
+    figCaption:
+      "自下而上阅读。左：编码表只在输入处加到词元嵌入上一次；之后的每一层只能通过权重带上来的东西看到位置，而且位置和词混在一起。右：输入处什么也不加；每个注意力层在比较查询和键之前，先按它们的位置旋转它们。",
+    "fig-added": "加法编码：只在输入处加一次",
+    "fig-rope": "RoPE：在每个注意力层内部",
+    figLayer: "第 {n} 层",
+    figLastLayer: "第 N 层",
+    figOutput: "输出",
+    figMlp: "前馈网络（MLP）",
+    figAddOnce: "+ PE(位置)：编码表，只加一次",
+    figTokens: "词元嵌入",
+    figAttentionPlain: "注意力：q · k，位置混进了词（交叉项）",
+    figAttentionRope:
+      "注意力：q 按 R(m) 旋转，k 按 R(n) 旋转；q · k 只看到 m − n",
   },
 };
 
@@ -100,6 +128,7 @@ export function mount(root, app) {
   const { lib } = app;
   heading(root, app);
   root.append(
+    positionsFigure(app.t, !app.embedded),
     element("div", "formula formula-display", [
       app.displayMath(formulas.expand),
     ]),
