@@ -15,6 +15,7 @@ import {
   slider,
 } from "../parts/section-parts.js";
 import { player } from "../parts/player.js";
+import { codeView, complexView } from "../parts/rope-views.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
@@ -116,6 +117,8 @@ export function mountHead(root, app, { pairing, seed }) {
   for (const box of [mField, nField])
     for (const type of ["focus", "input"])
       box.querySelector("input").addEventListener(type, () => play.stop());
+  const complex = complexView(app);
+  const code = codeView(app);
   const fieldNote = element("p", { className: "note", role: "status" });
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
@@ -134,8 +137,14 @@ export function mountHead(root, app, { pairing, seed }) {
       playButton,
     ]),
     fieldNote,
-    dials,
-    element("p", { className: "caption", text: app.t("dialDrag") }),
+    // The complex numbers beside the dials, below them on a narrow screen.
+    element("div", { className: "rope-views" }, [
+      element("div", {}, [
+        dials,
+        element("p", { className: "caption", text: app.t("dialDrag") }),
+      ]),
+      complex.node,
+    ]),
     element(
       "div",
       {
@@ -147,6 +156,7 @@ export function mountHead(root, app, { pairing, seed }) {
       [table],
     ),
     scores,
+    code.node,
   );
 
   function readPosition(text) {
@@ -274,6 +284,7 @@ export function mountHead(root, app, { pairing, seed }) {
         }),
       );
     const rows = [];
+    const complexPairs = [];
     for (let i = 0; i < PAIRS; i++) {
       const [a, b] = pairComponents(i, options.pairing);
       const figure = dials.children[i];
@@ -305,6 +316,13 @@ export function mountHead(root, app, { pairing, seed }) {
         { x: kn[a], y: kn[b], colour: colours.series[1] },
       ]);
       hands[i] = { angle: Math.atan2(qm[b], qm[a]), omega: omega[i] };
+      complexPairs.push({
+        i,
+        angle: m * omega[i],
+        q: [q[a], q[b]],
+        turned: [qm[a], qm[b]],
+        contribution: qm[a] * kn[a] + qm[b] * kn[b],
+      });
       rows.push([
         String(i),
         `(${a}, ${b})`,
@@ -361,6 +379,14 @@ export function mountHead(root, app, { pairing, seed }) {
         diff: m - n,
       }),
     );
+    complex.show(complexPairs);
+    code.show({
+      pairing: options.pairing,
+      base: state.base,
+      m,
+      q,
+      library: qm,
+    });
     scores.dataset.before = String(before);
     scores.dataset.after = String(after);
     scores.dataset.shifted = String(shifted);

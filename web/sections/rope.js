@@ -77,7 +77,7 @@ export const strings = {
     error: "RoPE cannot be computed for these options: {message}",
     headTitle: "A head of dimension 8, at positions m and n",
     headText:
-      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands. Rotation adds (m − n)·ωᵢ to the angle the hands had before it, so that angle depends on m − n alone: move m and n together and nothing changes.",
+      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands. Rotation adds (m − n)·ωᵢ to the angle the hands had before it (each caption shows both, less whole turns), so that angle depends on m − n alone: move m and n together and nothing changes.",
     headM: "query position m",
     headN: "key position n",
     headShift: "move m and n together",
@@ -89,7 +89,7 @@ export const strings = {
     dialLabel:
       "Pair {i}: the query's and the key's hands before and after rotation",
     dialCaption:
-      "pair {i}, ω = {omega}: (m − n)·ω = {turn} rad, so the hands, {before} rad apart before rotation, are {between} rad apart after it (less whole turns)",
+      "pair {i}, ω = {omega}\n(m − n)·ω = {turn} rad\napart: {before} → {between} rad",
     dialDrag: "Drag a blue hand to turn the query, which changes m.",
     tableLabel: "Each pair's frequency, angles and components",
     "col pair i": "pair i",
@@ -101,6 +101,15 @@ export const strings = {
     "col k": "k (a, b)",
     "col R(n) k": "rotated to n",
     "col contribution": "contribution to q·k",
+    complexTitle: "The same turn with complex numbers",
+    complexText:
+      "Read pair i as one complex number, z = a + b·i. Turning it by the angle m·ωᵢ multiplies it by e^(i·m·ωᵢ), and its contribution to q · k is the real part of z_q · conj(z_k). Since e^(i·m·ω) · conj(e^(i·n·ω)) = e^(i·(m − n)·ω), only m − n is left. Meta's original Llama code computes RoPE this way.",
+    complexRow:
+      "pair {i}: e^(i·{angle}) · ({z}) = {turned}; contribution {contribution}",
+    codeTitle: "The rotation in a few lines of JavaScript",
+    codeText:
+      "The loop turns the query q to position m as the dials show, with the library's frequencies; the last line is the library's call, which gives the same numbers rounded to float32.",
+    codeResult: "At m = {m} and base {base}, rope gives: {values}.",
     headScores:
       "q · k before rotation: {before}. After rotation to m = {m} and n = {n}: {after}. Both shifted by the same amount, to {mShift} and {nShift}: {shifted}, the same score up to float32 rounding, since m − n = {diff} in both.",
   },
@@ -134,7 +143,7 @@ export const strings = {
     error: "这些选项下无法计算 RoPE：{message}",
     headTitle: "维度为 8 的注意力头，位于位置 m 和 n",
     headText:
-      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角。旋转在两根指针原有的夹角上加上 (m − n)·ωᵢ，所以这个夹角只取决于 m − n：让 m 和 n 一起移动，什么都不会变。",
+      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角。旋转在两根指针原有的夹角上加上 (m − n)·ωᵢ（每个表盘下方都标出了旋转前后的夹角，去掉整圈），所以这个夹角只取决于 m − n：让 m 和 n 一起移动，什么都不会变。",
     headM: "查询位置 m",
     headN: "键位置 n",
     headShift: "同时移动 m 和 n",
@@ -144,7 +153,7 @@ export const strings = {
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
     dialCaption:
-      "第 {i} 对，ω = {omega}：(m − n)·ω = {turn} 弧度，所以两根指针旋转前相隔 {before} 弧度，旋转后相隔 {between} 弧度（去掉整圈）",
+      "第 {i} 对，ω = {omega}\n(m − n)·ω = {turn} 弧度\n夹角：{before} → {between} 弧度",
     dialDrag: "拖动蓝色指针可以转动查询，也就改变了 m。",
     tableLabel: "各对的频率、角度与分量",
     "col pair i": "第 i 对",
@@ -156,6 +165,15 @@ export const strings = {
     "col k": "k (a, b)",
     "col R(n) k": "旋转到 n",
     "col contribution": "对 q·k 的贡献",
+    complexTitle: "用复数表示同样的旋转",
+    complexText:
+      "把第 i 对看作一个复数 z = a + b·i。把它转过角度 m·ωᵢ，就是乘以 e^(i·m·ωᵢ)；它对 q · k 的贡献是 z_q · conj(z_k) 的实部。因为 e^(i·m·ω) · conj(e^(i·n·ω)) = e^(i·(m − n)·ω)，最后只剩下 m − n。Meta 最初的 Llama 代码就是这样计算 RoPE 的。",
+    complexRow:
+      "第 {i} 对：e^(i·{angle}) · ({z}) = {turned}；贡献 {contribution}",
+    codeTitle: "几行 JavaScript 写出的旋转",
+    codeText:
+      "这段循环用库给出的频率，像表盘显示的那样把查询 q 旋转到位置 m；最后一行是库自己的调用，结果相同，只是舍入到 float32。",
+    codeResult: "在 m = {m}、底数 {base} 时，rope 给出：{values}。",
     headScores:
       "旋转前 q · k = {before}。旋转到 m = {m} 和 n = {n} 后：{after}。两者平移同样的距离，到 {mShift} 和 {nShift}：{shifted}，在 float32 舍入误差内得分相同，因为两种情况下 m − n 都是 {diff}。",
   },
