@@ -194,6 +194,8 @@ export function createApp(context) {
     lib: plans.lib,
     lang,
     embedded: Boolean(context.embedded),
+    /** The keys of the sources the section's claims come from. */
+    cites: section.cites ?? [],
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
     displayMath,

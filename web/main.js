@@ -205,6 +205,15 @@ function render(messages) {
   const list = element("ol");
   nav.append(list);
   const main = element("main", "sections");
+  // A citation goes to its source's entry without changing the link, which
+  // holds the state.
+  main.addEventListener("click", (event) => {
+    const cite = event.target.closest?.("a.cite");
+    const id = cite?.getAttribute("href").slice(1);
+    if (!id?.startsWith("source-")) return;
+    event.preventDefault();
+    document.getElementById(id)?.scrollIntoView();
+  });
   // The notes sit below the sticky controls, not in them: they scroll away
   // with the page and never cover a section.
   root.append(header, page.notes, nav, main);

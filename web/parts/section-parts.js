@@ -1,5 +1,6 @@
 // Parts shared by the sections: headings, formulas, labelled inputs, the
 // result row of a check, and number formatting.
+import { citations } from "../sources.js";
 import { superscript } from "../charts/canvas.js";
 import { button, element, setText } from "../dom.js";
 
@@ -13,7 +14,10 @@ export { button, element, setText };
 export function heading(root, app) {
   if (app.embedded) root.setAttribute("aria-label", app.t("title"));
   else root.append(element("h2", { text: app.t("title") }));
-  root.append(element("p", { className: "lead", text: app.t("lead") }));
+  const lead = element("p", { className: "lead", text: app.t("lead") });
+  // The papers its claims come from, cited where they are made.
+  if (app.cites.length) lead.append(citations(app.cites, app.embedded));
+  root.append(lead);
 }
 
 export function paragraph(text, className = "sec-text") {

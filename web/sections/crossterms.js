@@ -21,6 +21,9 @@ export const presetFree = true;
 
 export const id = "crossterms";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["shaw2018", "su2021"];
+
 /**
  * As a panel: the shared controls it follows, and its own attributes (its
  * link parameters without the section), each with what it sets.

@@ -13,6 +13,9 @@ import { optionsAt } from "../state.js";
 
 export const id = "curves";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
 /**
  * As a panel: the shared controls it follows, and its own attributes (its
  * link parameters without the section), each with what it sets.

@@ -32,6 +32,9 @@ export const presetFree = true;
 
 export const id = "decay";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["su2021"];
+
 /**
  * As a panel: the shared controls it follows, and its own attributes (its
  * link parameters without the section), each with what it sets.

@@ -23,6 +23,9 @@ import { inWords } from "../parts/library-error.js";
 
 export const id = "dot";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017", "su2021"];
+
 /**
  * As a panel: the shared controls it follows, and its own attributes (its
  * link parameters without the section), each with what it sets.

@@ -8,6 +8,15 @@ export const presetFree = true;
 
 export const id = "extension";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = [
+  "chen2023",
+  "bloc97-2023",
+  "emozilla2023",
+  "peng2023",
+  "llama2024",
+];
+
 /** As a panel: the shared dim, and the schedule, sequence and reach shown. */
 export const panel = {
   shared: ["dim"],

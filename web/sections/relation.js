@@ -18,6 +18,9 @@ import { player } from "../parts/player.js";
 
 export const id = "relation";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
 /**
  * As a panel: the shared controls it follows, and its own attributes (its
  * link parameters without the section), each with what it sets.
