@@ -10,6 +10,7 @@ import {
   field,
   heading,
   paragraph,
+  scientific,
   setText,
   slider,
 } from "../parts/section-parts.js";
@@ -122,9 +123,10 @@ const REACH = 200;
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
 const times = (matrix, x) => Float64Array.from(matrix, (row) => dot(row, x));
+// Small values as the page writes them everywhere: 1.8 × 10⁻⁷.
 const short = (v) =>
   Math.abs(v) < 1e-3 && v !== 0
-    ? v.toExponential(1)
+    ? scientific(v)
     : String(Number(v.toPrecision(4)));
 
 export function mount(root, app) {

@@ -11,6 +11,7 @@ import {
   heading,
   paragraph,
   setText,
+  scientific,
 } from "../parts/section-parts.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
@@ -129,11 +130,7 @@ const largestChange = (a, b) =>
   a.reduce((m, x, j) => Math.max(m, Math.abs(x - b[j])), 0);
 
 const short = (v) =>
-  v === 0
-    ? "0"
-    : v < 1e-3
-      ? v.toExponential(1)
-      : String(Number(v.toPrecision(3)));
+  v === 0 ? "0" : v < 1e-3 ? scientific(v) : String(Number(v.toPrecision(3)));
 
 export function mount(root, app) {
   const { lib } = app;

@@ -10,6 +10,7 @@ import {
   heading,
   numberInput,
   resultRow,
+  scientific,
   slider,
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
@@ -66,8 +67,9 @@ export const strings = {
       "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
     tolerance: "allowed: {tolerance}, the 32-bit float roundings of both sides",
     hood: "Both sides come from the library, through plans made once for the schedule and run on every frame: PE(p + k) is a row of the table plan (createTable), and R(k)·PE(p) is the row at p with each (cos, sin) pair turned by a RoPE plan (createRope) at position k, since RoPE at position k is R(k). Their largest difference is the check linearRelationError() makes in one call, allowed 2⁻²³: the float32 roundings involved (both rows and the turned pairs, each within 2⁻²⁵ for values within ±1) add up to less. The mistaken matrix is the RoPE plan with every frequency set to 1.",
-    pass: "pass",
-    fail: "fail",
+    pass: "the relation holds",
+    fail: "the relation does not hold",
+    why: "How small is small enough",
     circles:
       "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k. Drag a ● to change k.",
     circle: "pair {i}: k·ω{sub} = {angle} rad",
@@ -109,8 +111,9 @@ export const strings = {
     error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
     tolerance: "容差 {tolerance}：两边舍入到 32 位浮点数的误差",
     hood: "两边都来自库，用的是按当前频率表只创建一次、每一帧只运行的计划：PE(p + k) 是表格计划（createTable）的一行，R(k)·PE(p) 是把位置 p 的行中每一对 (cos, sin) 交给 RoPE 计划（createRope）在位置 k 旋转的结果，因为 RoPE 在位置 k 的旋转就是 R(k)。两者的最大差值就是 linearRelationError() 一次调用所做的检验，容差为 2⁻²³：其中的各次 float32 舍入（两行以及旋转后的各对，对绝对值不超过 1 的数值每次不超过 2⁻²⁵）加起来也小于它。错误的矩阵是把所有频率都设为 1 的 RoPE 计划。",
-    pass: "通过",
-    fail: "未通过",
+    pass: "关系成立",
+    fail: "关系不成立",
+    why: "多小才算足够小",
     circles:
       "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k。拖动 ● 可以改变 k。",
     circle: "第 {i} 对：k·ω{sub} = {angle} 弧度",
@@ -328,6 +331,7 @@ export function mount(root, app) {
   const shownPairs = (h) => (zoom === "all" ? h : Math.min(h, zoom));
 
   const check = resultRow(app.t("error"), {
+    why: app.t("why"),
     testid: "relation-max-error",
     badgeTestid: "relation-badge",
   });
@@ -530,10 +534,10 @@ export function mount(root, app) {
     const pass = error <= TOLERANCE;
     check.show({
       value: error,
-      text: error.toExponential(2),
+      text: scientific(error, 3),
       pass,
       label: app.t(pass ? "pass" : "fail"),
-      tolerance: app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
+      tolerance: app.t("tolerance", { tolerance: scientific(TOLERANCE, 3) }),
     });
 
     drawCircles(next, pairs, moved);

@@ -69,8 +69,9 @@ export const strings = {
     deviation: "Largest deviation along the diagonals:",
     tolerance:
       "tolerance {tolerance}: each rotated component is rounded once to float32",
-    pass: "relative",
-    fail: "not relative",
+    pass: "the score depends on m − n only",
+    fail: "the score depends on more than m − n",
+    why: "How small is small enough",
     other:
       "The same q and k with the other pairing give scores that differ by up to {difference}: both are relative, but they are different functions.",
     oddDim:
@@ -135,8 +136,9 @@ export const strings = {
     colLabel: "键位置 n",
     deviation: "沿对角线的最大偏差：",
     tolerance: "容差 {tolerance}：每个旋转后的分量舍入一次到 float32",
-    pass: "只取决于相对位置",
-    fail: "不只取决于相对位置",
+    pass: "得分只取决于 m − n",
+    fail: "得分不只取决于 m − n",
+    why: "多小才算足够小",
     other:
       "同样的 q 和 k 换用另一种配对方式，得分最多相差 {difference}：两者都只取决于相对位置，但并不是同一个函数。",
     oddDim:
@@ -272,7 +274,10 @@ export function mount(root, app) {
     () => `pairing-${pairing}`,
   );
 
-  const check = resultRow(app.t("deviation"), { testid: "rope-max-error" });
+  const check = resultRow(app.t("deviation"), {
+    testid: "rope-max-error",
+    why: app.t("why"),
+  });
   const otherText = paragraph("");
   const oddText = paragraph("", "sec-text caption");
   const message = paragraph("", "sec-text sec-warning");
