@@ -194,3 +194,50 @@ test("download menus offer the charts shown, each under its own caption", async 
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("numbers are written one way, and checks read as sentences with their tolerance folded", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}&relation.p=3&relation.k=5`,
+      ...WIDE,
+    });
+    await settle(page);
+    // No 5.96e-8 anywhere in the prose: small numbers read 5.96 × 10⁻⁸.
+    const eNotation = await page.evaluate(() => {
+      const found = [];
+      const walker = document.createTreeWalker(
+        document.querySelector("main"),
+        NodeFilter.SHOW_TEXT,
+      );
+      while (walker.nextNode()) {
+        const node = walker.currentNode;
+        if (node.parentElement.closest("code, pre, math")) continue;
+        const match = node.textContent.match(/\d(\.\d+)?e[-+]?\d+/);
+        if (match) found.push(match[0]);
+      }
+      return found;
+    });
+    assert.deepEqual(eNotation, []);
+    for (const id of [
+      "relation-max-error",
+      "toeplitz-max-error",
+      "rope-max-error",
+    ]) {
+      const row = page.locator(`.result:has([data-testid=${id}])`);
+      // The tolerance is folded away; the sentence names no pass or fail.
+      const tolerance = row.locator("details.tolerance");
+      assert.equal(await tolerance.evaluate((d) => d.open), false);
+      assert.equal(await tolerance.locator(".caption").isVisible(), false);
+      const sentence = await row.locator("p").textContent();
+      assert.doesNotMatch(
+        sentence,
+        /\b(pass|fail)\b|allowed|tolerance|通过|容差/,
+      );
+      assert.match(sentence, /m − n|relation holds|关系成立/);
+      await tolerance.locator("summary").click();
+      assert.ok(await tolerance.locator(".caption").isVisible());
+    }
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
