@@ -5,8 +5,9 @@
 // has no such sections).
 import { element } from "../dom.js";
 
-// The layers drawn before the ellipsis and the last one.
-const LAYERS = 2;
+// The layers drawn before the ellipsis and the last one: few, so that the
+// stacks stay short on a phone.
+const LAYERS = 1;
 
 /**
  * The figure. t(key, vars) gives its words (the section's fig… strings);

@@ -56,7 +56,7 @@ export const strings = {
     setup:
       "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
     figCaption:
-      "Read from the bottom up. Left: the table is added once, to the token embeddings at the input; every later layer sees positions only through what its weights carry along, mixed with the words. Right: nothing is added at the input; every attention layer turns its queries and keys by their positions before comparing them.",
+      "Read each stack from the bottom up. With the added encoding, the table is added once, to the token embeddings at the input; every later layer sees positions only through what its weights carry along, mixed with the words. With RoPE, nothing is added at the input; every attention layer turns its queries and keys by their positions before comparing them.",
     "fig-added": "Added encoding: once, at the input",
     "fig-rope": "RoPE: inside every attention layer",
     figLayer: "layer {n}",
@@ -91,7 +91,7 @@ export const strings = {
     setup:
       "两个随机词向量和宽度为 {dim} 的随机权重；编码和旋转都取自本页，宽度相同。",
     figCaption:
-      "自下而上阅读。左：编码表只在输入处加到词元嵌入上一次；之后的每一层只能通过权重带上来的东西看到位置，而且位置和词混在一起。右：输入处什么也不加；每个注意力层在比较查询和键之前，先按它们的位置旋转它们。",
+      "每一列都自下而上阅读。加法编码只在输入处把编码表加到词元嵌入上一次；之后的每一层只能通过权重带上来的东西看到位置，而且位置和词混在一起。RoPE 在输入处什么也不加；每个注意力层在比较查询和键之前，先按它们的位置旋转它们。",
     "fig-added": "加法编码：只在输入处加一次",
     "fig-rope": "RoPE：在每个注意力层内部",
     figLayer: "第 {n} 层",

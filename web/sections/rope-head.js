@@ -11,6 +11,7 @@ import {
   element,
   field,
   numberField,
+  scientific,
   setText,
   slider,
 } from "../parts/section-parts.js";
@@ -39,7 +40,11 @@ const dot = (x, y) => {
   return sum;
 };
 
-const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
+// Values as the page writes them: 0.5533, and 4.654 × 10⁻⁵ when small.
+const short = (v, digits = 4) =>
+  v !== 0 && Math.abs(v) < 1e-3
+    ? scientific(v, digits)
+    : String(Number(v.toPrecision(digits)));
 // An angle less its whole turns, as the hand shows it.
 const turnPart = (angle) => reduceAngle(angle).reduced;
 
