@@ -272,6 +272,9 @@ class Panel extends HTMLElement {
     const section = this.constructor.section;
     const root = document.createElement("section");
     root.className = "pe-section";
+    // A named group, not a landmark: two panels of one kind on a page would
+    // otherwise be two regions of the same name.
+    root.setAttribute("role", "group");
     const frame = document.createElement("div");
     frame.className = "pe-embed";
     frame.lang = lang === "zh" ? "zh-Hans" : "en";
