@@ -3,6 +3,7 @@
 // "Embed this" snippets carry only the controls their panel follows.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { launch } from "./launch.js";
 import { setControl, settle } from "./settle.js";
 import { sections } from "../../web/sections/index.js";
@@ -127,6 +128,41 @@ test("a snippet carries the shared controls its panel follows, no other", async 
       );
   }
   await setControl(page, "dim", 128);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+const axeSource = fileURLToPath(
+  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
+);
+
+test("two panels of one kind on a page are no two landmarks of one name", async () => {
+  // The page's policy would refuse the injected axe script.
+  const { page, errors, close } = await chromium.open("embed.html", {
+    ready: "pe-heatmap[data-ready=true]",
+    bypassCSP: true,
+  });
+  await page.evaluate(() => {
+    for (const id of ["one", "two"]) {
+      const panel = document.createElement("pe-dot");
+      panel.id = id;
+      document.querySelector("main").append(panel);
+    }
+  });
+  await page.waitForSelector("#two[data-ready=true]");
+  await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: ["landmark-unique", "aria-allowed-role", "region"],
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.length}`);
+  });
+  assert.deepEqual(violations, []);
+  assert.equal(
+    await page.getAttribute("#one section", "aria-label"),
+    "Relative position and the dot product",
+  );
   assert.deepEqual(errors, []);
   await close();
 });
