@@ -53,6 +53,10 @@ export const strings = {
     summary:
       "Compared with s = 0, the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
     tableLabel: "The four terms of the attention score",
+    chartCaption:
+      "Both scores for every shift s from 0 to {reach}: the one with positions added wanders, RoPE's stays put.",
+    shiftAxis: "shift s",
+    scoreAxis: "score",
     setup:
       "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
     figCaption:
@@ -88,6 +92,10 @@ export const strings = {
     summary:
       "与 s = 0 时相比，加上位置的得分变化了 {added}；RoPE 的得分只变化了 {rope}，即 32 位浮点数的舍入。",
     tableLabel: "注意力得分的四项",
+    chartCaption:
+      "s 从 0 到 {reach} 时的两种得分：加上位置的得分随之起伏，RoPE 的得分保持不变。",
+    shiftAxis: "平移 s",
+    scoreAxis: "得分",
     setup:
       "两个随机词向量和宽度为 {dim} 的随机权重；编码和旋转都取自本页，宽度相同。",
     figCaption:
@@ -224,6 +232,30 @@ export function mount(root, app) {
     return { m, n, terms, total, rope };
   }
   const start = scores(0);
+
+  // Both scores against every shift, drawn once: the weights are fixed.
+  const chartBox = element("figure", { className: "chart" }, [
+    element("figcaption", {
+      text: app.t("chartCaption", { reach: REACH }),
+    }),
+  ]);
+  summary.after(chartBox);
+  const chart = app.lineChart(chartBox, {
+    testid: "crossterm-chart",
+    xLabel: app.t("shiftAxis"),
+    yLabel: app.t("scoreAxis"),
+    series: [
+      { label: app.t("total"), colour: 1 },
+      { label: app.t("rope"), colour: 0 },
+    ],
+  });
+  app.exportable(chartBox, chart.canvas, "crossterm-scores");
+  const shifts = Float64Array.from({ length: REACH + 1 }, (_, s) => s);
+  const all = Array.from(shifts, (s) => scores(s));
+  chart.set(shifts, [
+    Float64Array.from(all, (r) => r.total),
+    Float64Array.from(all, (r) => r.rope),
+  ]);
 
   function show() {
     const s = Number(shift.value);
