@@ -69,6 +69,13 @@ test("the cross terms compare with s = 0 and the s slider shows its value", asyn
   assert.doesNotMatch(summary, /Since s = 0/);
   const shown = page.locator("[data-testid=crossterm-shift-value]");
   assert.equal((await shown.textContent()).trim(), "s = 7");
+  // The two scores against s, charted, each named in the legend.
+  const chart = page.locator("figure:has([data-testid=crossterm-chart])");
+  assert.deepEqual(await chart.locator(".legend li").allTextContents(), [
+    "score with positions added",
+    "score with RoPE instead",
+  ]);
+  assert.match(await chart.locator("figcaption").textContent(), /0 to 200/);
   assert.equal(
     await shift.getAttribute("aria-valuetext"),
     "s = 7, m = 12, n = 9",
