@@ -248,3 +248,31 @@ test("numbers are written one way, and checks read as sentences with their toler
     await close();
   }
 });
+
+test("play stops once the reader scrolls its section out of view", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&relation.p=5",
+    ...WIDE,
+  });
+  await settle(page);
+  const play = page.locator("[data-testid=relation-play]");
+  await play.scrollIntoViewIfNeeded();
+  await play.click();
+  await page.waitForFunction(
+    () => Number(document.querySelector("[data-testid=relation-p]").value) > 5,
+  );
+  assert.equal(await play.getAttribute("aria-pressed"), "true");
+  // Far away: the precision section, near the page's end.
+  await page.locator("#precision").scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () =>
+      document
+        .querySelector("[data-testid=relation-play]")
+        .getAttribute("aria-pressed") === "false",
+  );
+  const p = await page.inputValue("[data-testid=relation-p]");
+  await page.waitForTimeout(300);
+  assert.equal(await page.inputValue("[data-testid=relation-p]"), p);
+  assert.deepEqual(errors, []);
+  await close();
+});
