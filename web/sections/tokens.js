@@ -28,6 +28,8 @@ export const strings = {
     lead: "A model reads tokens, not positions: type a sentence and each token gets its position p and the row p of the table. Below, each row is drawn as a barcode, one stripe per dimension; beside it, a vector standing in for the token's learned embedding, and their sum, which is what the first layer sees.",
     input: "sentence",
     placeholder: "type a sentence",
+    // A word comes twice, at two positions: the same vector, two encodings.
+    defaultText: "the cat sat on the mat",
     standIn:
       "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ.",
     token: "token",
@@ -52,6 +54,7 @@ export const strings = {
     lead: "模型读的是词元，不是位置：输入一句话，每个词元得到它的位置 p 以及表中的第 p 行。下面把每一行画成条形码，每个维度一条；旁边是代替词元学习嵌入的向量，以及两者之和，也就是第一层看到的输入。",
     input: "句子",
     placeholder: "输入一句话",
+    defaultText: "小 猫 看 着 小 狗",
     standIn:
       "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。",
     token: "词元",
@@ -75,7 +78,6 @@ export const strings = {
 export const formulas = {};
 
 const MAX_TOKENS = 16;
-const DEFAULT_TEXT = "the cat sat on the mat";
 
 /** Words and punctuation marks, each a token. */
 export function tokenize(text) {
@@ -104,7 +106,7 @@ const subscript = (i) => String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆�
 
 export function mount(root, app) {
   const lib = app.lib;
-  let text = app.param("text", DEFAULT_TEXT, (v) =>
+  let text = app.param("text", app.t("defaultText"), (v) =>
     v.length <= 200 ? v : undefined,
   );
   heading(root, app);
