@@ -276,3 +276,20 @@ test("play stops once the reader scrolls its section out of view", async () => {
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("the sentence box starts in the page's language, a word repeated", async () => {
+  for (const [lang, pattern] of [
+    ["en", /^[a-z ]+$/],
+    ["zh", /^[\u4e00-\u9fff ]+$/],
+  ]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+    });
+    const text = await page.inputValue("[data-testid=tokens-input]");
+    assert.match(text, pattern);
+    const words = text.split(" ");
+    assert.ok(new Set(words).size < words.length, text);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
