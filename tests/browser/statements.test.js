@@ -287,6 +287,8 @@ test("the sentence box starts in the page's language, a word repeated", async ()
     });
     const text = await page.inputValue("[data-testid=tokens-input]");
     assert.match(text, pattern);
+    // The embedding scale the demo leaves out is named.
+    assert.match(await page.textContent("#tokens"), /√d_model/);
     const words = text.split(" ");
     assert.ok(new Set(words).size < words.length, text);
     assert.deepEqual(errors, []);

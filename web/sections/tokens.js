@@ -31,7 +31,7 @@ export const strings = {
     // A word comes twice, at two positions: the same vector, two encodings.
     defaultText: "the cat sat on the mat",
     standIn:
-      "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ.",
+      "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ. Each row of the table has length √(d/2), since every pair adds sin² + cos² = 1; the Transformer multiplies its learned embeddings by √d_model before adding the table, so that the word is not drowned by its position. These stand-ins are not scaled, which is why the position dominates the sum here.",
     token: "token",
     encoding: "PE(p)",
     vector: "stand-in vector x",
@@ -56,7 +56,7 @@ export const strings = {
     placeholder: "输入一句话",
     defaultText: "小 猫 看 着 小 狗",
     standIn:
-      "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。",
+      "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。编码表每一行的长度是 √(d/2)，因为每一对都贡献 sin² + cos² = 1；Transformer 在加上编码表之前会把学到的嵌入乘以 √d_model，以免词被位置淹没。这里的替身向量没有缩放，所以和里面位置占了上风。",
     token: "词元",
     encoding: "PE(p)",
     vector: "替身向量 x",
