@@ -15,6 +15,9 @@ import {
 import { element } from "../dom.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
+// A discrete series is drawn as points once they stand this many pixels
+// apart.
+const POINT_SPACING = 8;
 // Room above and below the curves, as a fraction of the span (in decades on
 // a log axis, where a flat curve at one end is common), so that no curve
 // lies on the frame.
@@ -26,7 +29,7 @@ const colourIndex = (series, i) => (series?.colour ?? i) % SERIES_COLOURS;
 
 /**
  * spec: { frames (the page's draw queue), series: [{ label, colour, dash }],
- * xLabel, yLabel, label, testid, … }.
+ * xLabel, yLabel, label, testid, discrete (x takes whole values only), … }.
  */
 export function lineChart(container, spec) {
   const { frames } = spec;
@@ -190,6 +193,23 @@ export function lineChart(container, spec) {
       const colour = colours.series[colourIndex(spec.series[s], s)];
       const dash = spec.series[s]?.dash;
       const dense = list.length > plot.w;
+      // Values at discrete x (pairs i) drawn far apart are points, not a
+      // line that would invent values between them: a dot each, a ring for
+      // a dashed series so that two series drawn over each other both show.
+      if (spec.discrete && plot.w >= POINT_SPACING * list.length) {
+        context.setLineDash([]);
+        context.strokeStyle = colour;
+        context.fillStyle = colour;
+        for (let j = 0; j < list.length; j++) {
+          if (!Number.isFinite(list[j]) || !Number.isFinite(xs[j])) continue;
+          context.beginPath();
+          context.arc(sx(xs[j]), sy(list[j]), dash ? 4.5 : 3, 0, 2 * Math.PI);
+          if (dash) context.stroke();
+          else context.fill();
+          markers++;
+        }
+        return;
+      }
       context.strokeStyle = colour;
       context.fillStyle = colour;
       context.setLineDash(dash ? [6, 4] : []);

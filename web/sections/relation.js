@@ -289,6 +289,8 @@ export function mount(root, app) {
       testid: `relation-${which}`,
       xLabel: app.t("pair"),
       yLabel: app.t("value"),
+      // Pairs are whole numbers: zoomed in, points rather than lines.
+      discrete: true,
       // The two sides first, drawn over each other; the mistake last, in a
       // colour of its own.
       series: [
