@@ -295,3 +295,18 @@ test("the sentence box starts in the page's language, a word repeated", async ()
     await close();
   }
 });
+
+test("zoomed in, the relation's charts show each pair as a point, not a line", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en&relation.pairs=8",
+    ...WIDE,
+  });
+  await settle(page);
+  const markers = await page.$$eval("#relation canvas[data-markers]", (list) =>
+    list.map((c) => Number(c.dataset.markers)),
+  );
+  // Three series (both sides and the mistake) of 8 pairs in each chart.
+  assert.deepEqual(markers, [24, 24]);
+  assert.deepEqual(errors, []);
+  await close();
+});
