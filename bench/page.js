@@ -15,8 +15,11 @@
 // the navigation on: long tasks, the longest, the worst frame gap, and the
 // time until every section has drawn and every heatmap has binned its last
 // row (three loads; the one with the middle longest task is printed).
+// Last, a 60-move drag of the p slider: its script and rendering time
+// (page-drag.js).
 import { loadavg } from "node:os";
 import { launch } from "../tests/browser/launch.js";
+import { dragLine } from "./page-drag.js";
 
 const SIZES = [
   { name: "default (512 × 128)", hash: "" },
@@ -294,6 +297,7 @@ try {
         ` (load average ${loadsBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)})`,
     );
   }
+  console.log(await dragLine(chromium));
 } finally {
   await chromium.close();
 }

@@ -86,9 +86,13 @@ function downloadMenu(root, page) {
     list,
   ]);
   details.dataset.testid = "downloads";
+  // Each chart's namer; one that answers false has left the page and is
+  // dropped with its button.
   const titles = [];
   details.addEventListener("toggle", () => {
-    if (details.open) for (const title of titles) title();
+    if (!details.open) return;
+    const kept = titles.filter((title) => title() !== false);
+    titles.splice(0, titles.length, ...kept);
   });
   // After the charts, before the section's closing parts (its "under the
   // hood" and "embed this"), even for charts made after those.
@@ -190,6 +194,8 @@ export function createApp(context) {
     lib: plans.lib,
     lang,
     embedded: Boolean(context.embedded),
+    /** The keys of the sources the section's claims come from. */
+    cites: section.cites ?? [],
     t: (key, vars) => translate(section.strings, lang, key, vars),
     math,
     displayMath,
@@ -229,7 +235,13 @@ export function createApp(context) {
         const caption = container
           .closest("figure")
           ?.querySelector("figcaption");
-        if (!caption) return translate(section.strings, lang, "title");
+        // Without a caption: the section's title and what the chart plots,
+        // which tells two captionless charts of one section apart.
+        if (!caption) {
+          const title = translate(section.strings, lang, "title");
+          const what = canvas.getAttribute("aria-label");
+          return what ? `${title}: ${what}` : title;
+        }
         // The caption's words and formulas as read, without the TeX source
         // that MathML carries in its annotations.
         const copy = caption.cloneNode(true);
@@ -264,15 +276,30 @@ export function createApp(context) {
         savePng(composed, fileName(state, name, layout?.() ?? state.layout));
       });
       const menu = downloadMenu(root, page);
-      menu.list.append(element("li", "", [button]));
-      // Named when the menu opens: captions can change with the state.
+      const item = element("li", "", [button]);
+      menu.list.append(item);
+      // Named when the menu opens: captions can change with the state. A
+      // chart that was replaced leaves the menu; one hidden (a dimension
+      // past dim) is not offered.
       menu.titles.push(() => {
+        if (!canvas.isConnected) {
+          item.remove();
+          return false;
+        }
+        item.hidden = canvas.getClientRects().length === 0;
         button.textContent = page("pngOf", { title: titleOf() });
       });
       return button;
     },
     param(key, fallback, parse) {
       const name = fullKey(key);
+      // The panel table documents a section's parameters from its
+      // declaration: one it does not declare is a mistake of the page.
+      const own = name.slice(section.id.length + 1);
+      if (!Object.hasOwn(section.panel.attributes, own))
+        throw new Error(
+          `${section.id} reads "${own}", not in its panel.attributes`,
+        );
       context.known.add(name);
       if (!context.params.has(name)) return fallback;
       const text = context.params.get(name);

@@ -1,13 +1,14 @@
-// One script tag puts any panel of the page into another page: custom
-// elements <pe-heatmap>, <pe-curves>, <pe-relation>, <pe-dot>, <pe-rope>,
-// <pe-decay>, <pe-precision>, configured by the shared controls' attributes
-// (dim, positions, base, layout, preset, start), each section's own link
-// parameters under the same names (<pe-relation p="3" k="5">), lang, theme
-// (light, dark or auto), look ("page" for the page's own fonts; by default
-// the host's) and compact (the charts without the prose). Each panel lives
-// in a shadow root with the page's style sheet adopted inside it, so nothing
-// of the host page changes style. A panel adds no heading: the host page's
-// own introduces it.
+// One script tag puts any panel of the page into another page: a custom
+// element per section (the README's table of panels lists them and their
+// attributes), configured by the shared controls' attributes (dim,
+// positions, base, layout, preset, start), each section's own link
+// parameters under the same names (<pe-relation p="3" k="5">), lang (by
+// default the host's), theme (light, dark or auto; by default the host's
+// color-scheme, on a transparent background), look ("page" for the page's
+// own fonts; by default the host's, chart text scaled with it) and compact
+// (the charts without the prose). Each panel lives in a shadow root with the
+// page's style sheet adopted inside it, so nothing of the host page changes
+// style. A panel adds no heading: the host page's own introduces it.
 import { lib } from "./library.js";
 import css from "./style.css";
 import {
@@ -27,11 +28,15 @@ import {
 } from "./i18n.js";
 // Each section as [id, load]: a panel loads its section on first use.
 import panelSections from "site:panels";
+import { panelTag } from "./panel-tag.js";
 import { CONTROLS, readControl, withOptions } from "./state.js";
 import { drawQueue } from "./draw-queue.js";
 import { inWords } from "./parts/library-error.js";
 
-const ready = lib.init();
+// Two pasted snippets load this script twice: the second copy finds the
+// elements defined and does nothing (defining them again would throw).
+const first = !customElements.get("pe-why");
+const ready = first ? lib.init() : null;
 
 // One sheet, shared by every panel's shadow root.
 let sheet = null;
@@ -44,6 +49,30 @@ function panelSheet() {
 }
 
 const THEMES = ["light", "dark", "auto"];
+
+/**
+ * The language a panel without `lang` speaks: its host's (the nearest
+ * `lang` of the page around it), else the browser's.
+ */
+function hostLanguage(element) {
+  const tag = element.parentElement?.closest("[lang]")?.getAttribute("lang");
+  const match = LANGUAGES.find((lang) =>
+    String(tag ?? "")
+      .toLowerCase()
+      .startsWith(lang),
+  );
+  return match ?? browserLanguage();
+}
+
+/**
+ * The theme a panel without `theme` takes: its host's color-scheme, "auto"
+ * when the host offers both, light when it says nothing.
+ */
+function hostTheme(element) {
+  const words = getComputedStyle(element).colorScheme.split(/\s+/);
+  if (!words.includes("dark")) return "light";
+  return words.includes("light") ? "auto" : "dark";
+}
 const LOOKS = ["host", "page"];
 const ATTRIBUTES = [
   ...Object.keys(CONTROLS),
@@ -69,7 +98,7 @@ const attributeMessage = {
 function readAttributes(element) {
   const messages = [];
   const langAttribute = element.getAttribute("lang");
-  let lang = browserLanguage();
+  let lang = hostLanguage(element);
   if (langAttribute !== null) {
     if (LANGUAGES.includes(langAttribute)) lang = langAttribute;
     else
@@ -97,7 +126,7 @@ function readAttributes(element) {
       ]);
   }
   const themeText = element.getAttribute("theme");
-  let theme = "light";
+  let theme = hostTheme(element);
   if (themeText !== null) {
     if (THEMES.includes(themeText)) theme = themeText;
     else
@@ -140,7 +169,7 @@ const isParameter = (name) =>
 const panels = new Set();
 darkScheme.addEventListener("change", () => {
   for (const panel of panels)
-    if (panel.getAttribute("theme") === "auto") panel.schedule();
+    if (panel.dataset.theme === "auto") panel.schedule();
 });
 
 class Panel extends HTMLElement {
@@ -206,6 +235,8 @@ class Panel extends HTMLElement {
     }
     const { frame, root, view } = this.mounted;
     frame.classList.toggle("pe-dark", dark);
+    // A theme asked for paints its own background; else the host's shows.
+    frame.classList.toggle("own-theme", this.hasAttribute("theme"));
     frame.classList.toggle("own-look", look === "page");
     frame.classList.toggle("compact", this.hasAttribute("compact"));
     const said = messages.map(([key, vars]) =>
@@ -244,6 +275,9 @@ class Panel extends HTMLElement {
     const section = this.constructor.section;
     const root = document.createElement("section");
     root.className = "pe-section";
+    // A named group, not a landmark: two panels of one kind on a page would
+    // otherwise be two regions of the same name.
+    root.setAttribute("role", "group");
     const frame = document.createElement("div");
     frame.className = "pe-embed";
     frame.lang = lang === "zh" ? "zh-Hans" : "en";
@@ -279,19 +313,19 @@ class Panel extends HTMLElement {
   }
 }
 
-for (const [id, load] of panelSections) {
-  const name = id === "table" ? "pe-heatmap" : `pe-${id}`;
-  let loading = null;
-  customElements.define(
-    name,
-    class extends Panel {
-      static section = null;
-      static load() {
-        loading ??= load().then((section) => {
-          this.section = section;
-        });
-        return loading;
-      }
-    },
-  );
-}
+if (first)
+  for (const [id, load] of panelSections) {
+    let loading = null;
+    customElements.define(
+      panelTag(id),
+      class extends Panel {
+        static section = null;
+        static load() {
+          loading ??= load().then((section) => {
+            this.section = section;
+          });
+          return loading;
+        }
+      },
+    );
+  }

@@ -15,6 +15,7 @@ import { drawQueue } from "./draw-queue.js";
 import { mountControls } from "./controls.js";
 import { browserLanguage, quoted, strings, translate } from "./i18n.js";
 import { sections } from "./sections/index.js";
+import { panelTag } from "./panel-tag.js";
 import { sourcesSection } from "./sources.js";
 import {
   CONTROLS,
@@ -204,6 +205,15 @@ function render(messages) {
   const list = element("ol");
   nav.append(list);
   const main = element("main", "sections");
+  // A citation goes to its source's entry without changing the link, which
+  // holds the state.
+  main.addEventListener("click", (event) => {
+    const cite = event.target.closest?.("a.cite");
+    const id = cite?.getAttribute("href").slice(1);
+    if (!id?.startsWith("source-")) return;
+    event.preventDefault();
+    document.getElementById(id)?.scrollIntoView();
+  });
   // The notes sit below the sticky controls, not in them: they scroll away
   // with the page and never cover a section.
   root.append(header, page.notes, nav, main);
@@ -281,18 +291,17 @@ function render(messages) {
   schedule();
 }
 
-/** The element that shows a section in another page. */
-const panelTag = (id) => (id === "table" ? "pe-heatmap" : `pe-${id}`);
-
 /**
  * The two lines that put the section, as the reader has set it, into
- * another page: the shared controls and the section's own parameters as
+ * another page: the shared controls it follows and its own parameters as
  * attributes of the same names as the link's.
  */
 function embedSnippet(id) {
   const attributes = [];
+  // Only the shared controls the panel follows: it would ignore the others.
+  const { shared } = sections.find((section) => section.id === id).panel;
   for (const [key, control] of Object.entries(CONTROLS))
-    if (page.values[key] !== control.fallback)
+    if (shared.includes(key) && page.values[key] !== control.fallback)
       attributes.push([key, page.values[key]]);
   for (const [key, value] of page.params)
     if (key.startsWith(`${id}.`) && page.known.has(key))

@@ -76,7 +76,10 @@ test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only
   await settle(page);
   // Each drag moved what it drives...
   assert.notEqual(await p(), before.p);
-  assert.match(await page.textContent("[data-testid=relation-badge]"), /pass/);
+  assert.equal(
+    await page.textContent("[data-testid=relation-badge]"),
+    "the relation holds",
+  );
   assert.equal(await page.inputValue("[data-testid=rope-m]"), "35");
   // ...with no library call that reads its options again.
   assert.deepEqual(await calls(page), {});

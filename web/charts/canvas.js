@@ -1,6 +1,16 @@
 // What every chart shares: HiDPI sizing, theme colours from the style sheet,
 // tick positions and tick labels.
 
+/** Margins around a plot grown with its text (theme's textScale). */
+export function scaledMargin(margin, textScale) {
+  return Object.fromEntries(
+    Object.entries(margin).map(([side, px]) => [
+      side,
+      Math.round(px * textScale),
+    ]),
+  );
+}
+
 /**
  * Sizes the canvas to `width` × `height` CSS pixels with a backing store of
  * devicePixelRatio times as many, and returns its 2D context scaled to CSS
@@ -36,6 +46,10 @@ export function theme(element) {
   const style = getComputedStyle(element);
   const read = (name, fallback) =>
     style.getPropertyValue(name).trim() || fallback;
+  const textScale = Math.min(
+    2,
+    Math.max(0.75, parseFloat(style.fontSize) / 16 || 1),
+  );
   const colours = {
     background: read("--chart-bg", "#fff"),
     text: read("--chart-text", "#222"),
@@ -44,7 +58,10 @@ export function theme(element) {
     series: Array.from({ length: SERIES_COLOURS }, (_, i) =>
       read(`--series-${i}`, "#36c"),
     ),
-    font: `12px ${style.fontFamily || "sans-serif"}`,
+    // Chart text is three quarters of the text around it: 12 px on the
+    // page's 16 px, larger in a panel on a host of larger type.
+    textScale,
+    font: `${12 * textScale}px ${style.fontFamily || "sans-serif"}`,
   };
   themes.set(element, { dark, colours });
   return colours;

@@ -4,7 +4,13 @@
 // draws moiré), axes with ticks, a colour bar, and a readout of the cell under
 // the pointer or of a cursor moved with the arrow keys.
 import { element } from "../dom.js";
-import { fitCanvas, linearTicks, theme, tickLabel } from "./canvas.js";
+import {
+  fitCanvas,
+  linearTicks,
+  scaledMargin,
+  theme,
+  tickLabel,
+} from "./canvas.js";
 
 const MARGIN = { left: 58, right: 70, top: 8, bottom: 40 };
 const BAR = 12;
@@ -187,7 +193,8 @@ export function heatmap(container, spec) {
     // The width the observer last saw: reading it from the page here would
     // lay the page out again after every other panel's change.
     const width = Math.max(260, observedWidth ?? container.clientWidth);
-    const plotW = width - MARGIN.left - MARGIN.right;
+    const margin = scaledMargin(MARGIN, theme(canvas).textScale);
+    const plotW = width - margin.left - margin.right;
     const square = spec.square ?? rows === cols;
     const plotH = square
       ? Math.min(plotW, 360)
@@ -195,8 +202,8 @@ export function heatmap(container, spec) {
     const ratio = globalThis.devicePixelRatio || 1;
     return {
       width,
-      height: plotH + MARGIN.top + MARGIN.bottom,
-      plot: { x: MARGIN.left, y: MARGIN.top, w: plotW, h: plotH },
+      height: plotH + margin.top + margin.bottom,
+      plot: { x: margin.left, y: margin.top, w: plotW, h: plotH },
       pixelsW: Math.max(1, Math.round(plotW * ratio)),
       pixelsH: Math.max(1, Math.round(plotH * ratio)),
     };
@@ -320,7 +327,7 @@ export function heatmap(container, spec) {
     context.textBaseline = "bottom";
     context.fillText(options.colLabel ?? "", plot.x + plot.w / 2, height - 2);
     context.save();
-    context.translate(12, plot.y + plot.h / 2);
+    context.translate(12 * colours.textScale, plot.y + plot.h / 2);
     context.rotate(-Math.PI / 2);
     context.textBaseline = "middle";
     context.fillText(options.rowLabel ?? "", 0, 0);

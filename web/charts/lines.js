@@ -3,6 +3,7 @@
 // moved with the arrow keys. NaN breaks a line. Series may share a colour
 // (`colour`, an index into the style sheet's --series-0 … --series-7).
 import {
+  scaledMargin,
   fitCanvas,
   linearTicks,
   logTicks,
@@ -14,6 +15,9 @@ import {
 import { element } from "../dom.js";
 
 const MARGIN = { left: 56, right: 12, top: 10, bottom: 40 };
+// A discrete series is drawn as points once they stand this many pixels
+// apart.
+const POINT_SPACING = 8;
 // Room above and below the curves, as a fraction of the span (in decades on
 // a log axis, where a flat curve at one end is common), so that no curve
 // lies on the frame.
@@ -25,7 +29,7 @@ const colourIndex = (series, i) => (series?.colour ?? i) % SERIES_COLOURS;
 
 /**
  * spec: { frames (the page's draw queue), series: [{ label, colour, dash }],
- * xLabel, yLabel, label, testid, … }.
+ * xLabel, yLabel, label, testid, discrete (x takes whole values only), … }.
  */
 export function lineChart(container, spec) {
   const { frames } = spec;
@@ -90,11 +94,12 @@ export function lineChart(container, spec) {
     const height = spec.height ?? Math.round(Math.min(320, width * 0.55));
     const { context } = fitCanvas(canvas, width, height);
     const colours = theme(canvas);
+    const margin = scaledMargin(MARGIN, colours.textScale);
     const plot = {
-      x: MARGIN.left,
-      y: MARGIN.top,
-      w: width - MARGIN.left - MARGIN.right,
-      h: height - MARGIN.top - MARGIN.bottom,
+      x: margin.left,
+      y: margin.top,
+      w: width - margin.left - margin.right,
+      h: height - margin.top - margin.bottom,
     };
     const [x0, x1] = range([xs], spec.logX);
     let [y0, y1] = range(ys, spec.logY);
@@ -165,7 +170,7 @@ export function lineChart(container, spec) {
     context.textBaseline = "bottom";
     context.fillText(spec.xLabel, plot.x + plot.w / 2, height - 2);
     context.save();
-    context.translate(12, plot.y + plot.h / 2);
+    context.translate(12 * colours.textScale, plot.y + plot.h / 2);
     context.rotate(-Math.PI / 2);
     context.textBaseline = "middle";
     context.fillText(spec.yLabel, 0, 0);
@@ -188,6 +193,23 @@ export function lineChart(container, spec) {
       const colour = colours.series[colourIndex(spec.series[s], s)];
       const dash = spec.series[s]?.dash;
       const dense = list.length > plot.w;
+      // Values at discrete x (pairs i) drawn far apart are points, not a
+      // line that would invent values between them: a dot each, a ring for
+      // a dashed series so that two series drawn over each other both show.
+      if (spec.discrete && plot.w >= POINT_SPACING * list.length) {
+        context.setLineDash([]);
+        context.strokeStyle = colour;
+        context.fillStyle = colour;
+        for (let j = 0; j < list.length; j++) {
+          if (!Number.isFinite(list[j]) || !Number.isFinite(xs[j])) continue;
+          context.beginPath();
+          context.arc(sx(xs[j]), sy(list[j]), dash ? 4.5 : 3, 0, 2 * Math.PI);
+          if (dash) context.stroke();
+          else context.fill();
+          markers++;
+        }
+        return;
+      }
       context.strokeStyle = colour;
       context.fillStyle = colour;
       context.setLineDash(dash ? [6, 4] : []);

@@ -1,6 +1,7 @@
 // A play button: while pressed, step() runs once a frame through the page's
 // draw queue (no timer of its own), until the button is pressed again,
-// stop() is called (a reader's own input), or the section leaves the page.
+// stop() is called (a reader's own input), the reader scrolls its section
+// out of view, or the section leaves the page.
 
 /**
  * button: the play button; frames: the draw queue; step(): one frame's
@@ -9,6 +10,11 @@
  */
 export function player(button, { frames, step, labels, alive }) {
   let playing = false;
+  // What plays is the section's: once none of it is on screen, play stops.
+  const watched = button.closest(".pe-section") ?? button;
+  const view = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => !entry.isIntersecting)) stop();
+  });
 
   function frame() {
     if (!playing) return;
@@ -26,6 +32,7 @@ export function player(button, { frames, step, labels, alive }) {
     if (!playing) return;
     playing = false;
     frames.cancel(frame);
+    view.disconnect();
     show();
   }
 
@@ -34,6 +41,7 @@ export function player(button, { frames, step, labels, alive }) {
     if (playing) return stop();
     playing = true;
     show();
+    view.observe(watched);
     frames.later(frame);
   });
 

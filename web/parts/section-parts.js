@@ -1,5 +1,6 @@
 // Parts shared by the sections: headings, formulas, labelled inputs, the
 // result row of a check, and number formatting.
+import { citations } from "../sources.js";
 import { superscript } from "../charts/canvas.js";
 import { button, element, setText } from "../dom.js";
 
@@ -13,7 +14,10 @@ export { button, element, setText };
 export function heading(root, app) {
   if (app.embedded) root.setAttribute("aria-label", app.t("title"));
   else root.append(element("h2", { text: app.t("title") }));
-  root.append(element("p", { className: "lead", text: app.t("lead") }));
+  const lead = element("p", { className: "lead", text: app.t("lead") });
+  // The papers its claims come from, cited where they are made.
+  if (app.cites.length) lead.append(citations(app.cites, app.embedded));
+  root.append(lead);
 }
 
 export function paragraph(text, className = "sec-text") {
@@ -124,23 +128,22 @@ export function scientific(value, digits = 2) {
 }
 
 /**
- * The row that reports a check: its label, the value measured, a pass or
- * fail badge and the tolerance. show({ value, text, pass, label, tolerance })
- * fills it (text: the value as shown); clear() empties it when nothing was
- * measured.
+ * The row that reports a check, as a sentence: its label, the value
+ * measured and what it means in words (the badge); the tolerance and why,
+ * folded under `why` for readers who want them. show({ value, text, pass,
+ * label, tolerance }) fills it (text: the value as shown); clear() empties
+ * it when nothing was measured.
  */
-export function resultRow(label, { testid, badgeTestid } = {}) {
+export function resultRow(label, { testid, badgeTestid, why } = {}) {
   const value = element("span", { className: "number", testid });
   const badge = element("span", { className: "badge", testid: badgeTestid });
   const tolerance = element("span", { className: "caption" });
-  const node = element("p", { className: "result" }, [
-    label,
-    " ",
-    value,
-    " ",
-    badge,
-    " ",
-    tolerance,
+  const node = element("div", { className: "result" }, [
+    element("p", {}, [label, " ", value, " — ", badge]),
+    element("details", { className: "tolerance" }, [
+      element("summary", { text: why }),
+      tolerance,
+    ]),
   ]);
   return {
     node,

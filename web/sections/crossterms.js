@@ -10,22 +10,37 @@ import {
   field,
   heading,
   paragraph,
+  scientific,
   setText,
   slider,
 } from "../parts/section-parts.js";
 import { randomMatrix } from "./order.js";
+import { positionsFigure } from "../parts/positions-figure.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
 
 export const id = "crossterms";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["shaw2018", "su2021"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Why adding is not enough: the cross terms",
-    lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the previous sections does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE, next, removes the mixing.",
+    lead: "Attention does not compare the input vectors themselves but their images under two learned matrices, the query weights and the key weights. With the encoding added, the score of a word at position m against a word at position n takes the query of its vector x plus PE(m) and the key of the other's vector plus PE(n); below, A stands for both weight matrices together. Multiplied out, the score has four terms: word with word, word with position twice, and position with position. Only the last involves two encodings at all, and even that one passes through the weights, so the tidy ⟨PE(m), PE(n)⟩ = g(m − n) of the encoding alone does not survive. Move both words by the same amount and watch the score change: the model sees absolute positions mixed into the words. RoPE removes the mixing.",
     shift: "move both words by s",
-    shiftValue: "m = {m}, n = {n}",
+    shiftValue: "s = {s}, m = {m}, n = {n}",
+    shiftShown: "s = {s}",
     term: "term",
     value: "value",
     wordWord: "word · word",
@@ -36,16 +51,35 @@ export const strings = {
     rope: "score with RoPE instead",
     positions: "query at m = {m}, key at n = {n} (m − n = {diff})",
     summary:
-      "Since s = 0 the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
+      "Compared with s = 0, the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
     tableLabel: "The four terms of the attention score",
+    chartCaption:
+      "Both scores for every shift s from 0 to {reach}: the one with positions added wanders, RoPE's stays put.",
+    shiftAxis: "shift s",
+    scoreAxis: "score",
     setup:
       "Two random word vectors and random weights of width {dim}; the encoding and the rotation are the page's, at the same width.",
+    figCaption:
+      "Read each stack from the bottom up. With the added encoding, the table is added once, to the token embeddings at the input; every later layer sees positions only through what its weights carry along, mixed with the words. With RoPE, nothing is added at the input; every attention layer turns its queries and keys by their positions before comparing them.",
+    "fig-added": "Added encoding: once, at the input",
+    "fig-rope": "RoPE: inside every attention layer",
+    figLayer: "layer {n}",
+    figLastLayer: "layer N",
+    figOutput: "output",
+    figMlp: "feed-forward (MLP)",
+    figAddOnce: "+ PE(position): the table, added once",
+    figTokens: "token embeddings",
+    figAttentionPlain:
+      "attention: q · k, positions mixed into words (cross terms)",
+    figAttentionRope:
+      "attention: q turned by R(m), k by R(n); q · k sees m − n",
   },
   zh: {
     title: "只加位置还不够：交叉项",
-    lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以前面几节中整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。下一节的 RoPE 消除了这种混合。",
+    lead: "注意力比较的不是输入向量本身，而是它们经过两个学习得到的矩阵（查询权重和键权重）之后的像。加上编码后，位置 m 上的词对位置 n 上的词的得分，取的是它的词向量 x 加上 PE(m) 之后的查询，以及另一个词的向量加上 PE(n) 之后的键；下面用 A 代表这两个权重矩阵的合成。展开后得分有四项：词与词、词与位置（两项）、位置与位置。只有最后一项同时含有两个编码，而且它也要经过权重，所以编码本身整齐的 ⟨PE(m), PE(n)⟩ = g(m − n) 不再成立。把两个词同时移动相同的距离，看得分如何变化：模型看到的是混进词里的绝对位置。RoPE 消除了这种混合。",
     shift: "两个词同时移动 s",
-    shiftValue: "m = {m}，n = {n}",
+    shiftValue: "s = {s}，m = {m}，n = {n}",
+    shiftShown: "s = {s}",
     term: "项",
     value: "数值",
     wordWord: "词 · 词",
@@ -58,8 +92,25 @@ export const strings = {
     summary:
       "与 s = 0 时相比，加上位置的得分变化了 {added}；RoPE 的得分只变化了 {rope}，即 32 位浮点数的舍入。",
     tableLabel: "注意力得分的四项",
+    chartCaption:
+      "s 从 0 到 {reach} 时的两种得分：加上位置的得分随之起伏，RoPE 的得分保持不变。",
+    shiftAxis: "平移 s",
+    scoreAxis: "得分",
     setup:
       "两个随机词向量和宽度为 {dim} 的随机权重；编码和旋转都取自本页，宽度相同。",
+    figCaption:
+      "每一列都自下而上阅读。加法编码只在输入处把编码表加到词元嵌入上一次；之后的每一层只能通过权重带上来的东西看到位置，而且位置和词混在一起。RoPE 在输入处什么也不加；每个注意力层在比较查询和键之前，先按它们的位置旋转它们。",
+    "fig-added": "加法编码：只在输入处加一次",
+    "fig-rope": "RoPE：在每个注意力层内部",
+    figLayer: "第 {n} 层",
+    figLastLayer: "第 N 层",
+    figOutput: "输出",
+    figMlp: "前馈网络（MLP）",
+    figAddOnce: "+ PE(位置)：编码表，只加一次",
+    figTokens: "词元嵌入",
+    figAttentionPlain: "注意力：q · k，位置混进了词（交叉项）",
+    figAttentionRope:
+      "注意力：q 按 R(m) 旋转，k 按 R(n) 旋转；q · k 只看到 m − n",
   },
 };
 
@@ -80,15 +131,17 @@ const REACH = 200;
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
 const times = (matrix, x) => Float64Array.from(matrix, (row) => dot(row, x));
+// Small values as the page writes them everywhere: 1.8 × 10⁻⁷.
 const short = (v) =>
   Math.abs(v) < 1e-3 && v !== 0
-    ? v.toExponential(1)
+    ? scientific(v)
     : String(Number(v.toPrecision(4)));
 
 export function mount(root, app) {
   const { lib } = app;
   heading(root, app);
   root.append(
+    positionsFigure(app.t, !app.embedded),
     element("div", "formula formula-display", [
       app.displayMath(formulas.expand),
     ]),
@@ -105,6 +158,11 @@ export function mount(root, app) {
   );
   shift.dataset.testid = "crossterm-shift";
   const where = element("p", { className: "caption" });
+  // The slider's value beside it, as the other sliders show theirs.
+  const shiftShown = element("output", {
+    className: "number",
+    testid: "crossterm-shift-value",
+  });
   const body = element("tbody");
   const summary = element("p", {
     className: "result",
@@ -112,7 +170,11 @@ export function mount(root, app) {
     role: "status",
   });
   root.append(
-    element("div", "sec-controls", [field(app.t("shift"), shift), where]),
+    element("div", "sec-controls", [
+      field(app.t("shift"), shift),
+      shiftShown,
+      where,
+    ]),
     element(
       "div",
       {
@@ -171,10 +233,35 @@ export function mount(root, app) {
   }
   const start = scores(0);
 
+  // Both scores against every shift, drawn once: the weights are fixed.
+  const chartBox = element("figure", { className: "chart" }, [
+    element("figcaption", {
+      text: app.t("chartCaption", { reach: REACH }),
+    }),
+  ]);
+  summary.after(chartBox);
+  const chart = app.lineChart(chartBox, {
+    testid: "crossterm-chart",
+    xLabel: app.t("shiftAxis"),
+    yLabel: app.t("scoreAxis"),
+    series: [
+      { label: app.t("total"), colour: 1 },
+      { label: app.t("rope"), colour: 0 },
+    ],
+  });
+  app.exportable(chartBox, chart.canvas, "crossterm-scores");
+  const shifts = Float64Array.from({ length: REACH + 1 }, (_, s) => s);
+  const all = Array.from(shifts, (s) => scores(s));
+  chart.set(shifts, [
+    Float64Array.from(all, (r) => r.total),
+    Float64Array.from(all, (r) => r.rope),
+  ]);
+
   function show() {
     const s = Number(shift.value);
     const now = scores(s);
-    shift.setAttribute("aria-valuetext", app.t("shiftValue", now));
+    shift.setAttribute("aria-valuetext", app.t("shiftValue", { s, ...now }));
+    setText(shiftShown, app.t("shiftShown", { s }));
     setText(
       where,
       app.t("positions", { m: now.m, n: now.n, diff: now.m - now.n }),

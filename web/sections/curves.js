@@ -13,6 +13,22 @@ import { optionsAt } from "../state.js";
 
 export const id = "curves";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "positions", "base", "layout", "start"],
+  attributes: {
+    rows: "positions whose rows are drawn, a list",
+    dims: "dimensions whose columns are drawn, a list",
+    span: "`fit` (a few periods per column) or `all` positions",
+  },
+};
+
 export const strings = {
   en: {
     title: "Rows and columns",

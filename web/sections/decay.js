@@ -32,6 +32,25 @@ export const presetFree = true;
 
 export const id = "decay";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["su2021"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["dim"],
+  attributes: {
+    families: `the frequency spreads compared, a list of ${FAMILIES.map((f) => `\`${f.key}\``).join(", ")}`,
+    alpha: "the power of the power-law spread, 0.25 … 4",
+    view: "`short` or `long` distances",
+    range: "the long view's reach: 10000, 100000 or 1000000",
+    log: "`1` for a log distance axis",
+    sums: "`0` to hide the finite-d sums",
+  },
+};
+
 export const strings = {
   en: {
     title: "Long-range decay",

@@ -23,6 +23,18 @@ import { inWords } from "../parts/library-error.js";
 
 export const id = "dot";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017", "su2021"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "positions", "base", "start"],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Relative position and the dot product",
@@ -54,8 +66,9 @@ export const strings = {
     toeplitz: "Checked over the same block: max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
     hood: "g(k) comes from the library's dotProducts, the exact finite sum in double precision; the check is its toeplitzError over the same block of the table, allowed the float64 rounding of h products.",
     tolerance: "tolerance {tolerance} (float64 rounding of the products)",
-    pass: "Toeplitz",
-    fail: "not Toeplitz",
+    pass: "the Gram matrix depends on m − n only",
+    fail: "the Gram matrix depends on more than m − n",
+    why: "How small is small enough",
     oddExtra:
       "With an odd dim and an extra sin column, that column has no cos partner: it adds sin(mω)·sin(nω), which depends on m and n themselves, so the Gram matrix is not exactly Toeplitz. Choose an even dim to see the property hold.",
     error: "The dot products cannot be computed for these options: {message}",
@@ -90,8 +103,9 @@ export const strings = {
     toeplitz: "在同一块上检验：max |⟨PE(m), PE(n)⟩ − g(m − n)| =",
     hood: "g(k) 来自库函数 dotProducts，即双精度的精确有限和；检验用的是库函数 toeplitzError，作用于表格的同一块，容差为 h 个乘积的 float64 舍入。",
     tolerance: "容差 {tolerance}（各乘积的 float64 舍入）",
-    pass: "是 Toeplitz",
-    fail: "不是 Toeplitz",
+    pass: "Gram 矩阵只取决于 m − n",
+    fail: "Gram 矩阵不只取决于 m − n",
+    why: "多小才算足够小",
     oddExtra:
       "维度为奇数且多出一个 sin 列时，这一列没有配对的 cos：它贡献 sin(mω)·sin(nω)，取决于 m 和 n 本身，因此 Gram 矩阵不再严格是 Toeplitz 的。换成偶数维度，即可看到性质重新成立。",
     error: "这些选项下无法计算点积：{message}",
@@ -131,7 +145,10 @@ export function mount(root, app) {
   const heatmap = app.heatmap(gramBox, { label: app.t("gramLabel") });
   app.exportable(gramBox, heatmap.canvas, "gram-matrix");
 
-  const result = resultRow(app.t("toeplitz"), { testid: "toeplitz-max-error" });
+  const result = resultRow(app.t("toeplitz"), {
+    testid: "toeplitz-max-error",
+    why: app.t("why"),
+  });
   const oddText = paragraph(app.t("oddExtra"), "sec-text sec-warning");
   const message = paragraph("", "sec-text sec-warning");
   root.append(result.node, oddText, message);

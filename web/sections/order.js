@@ -11,12 +11,22 @@ import {
   heading,
   paragraph,
   setText,
+  scientific,
 } from "../parts/section-parts.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
 
 export const id = "order";
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
 
 export const strings = {
   en: {
@@ -38,7 +48,7 @@ export const strings = {
       "With the encoding added to each word's vector, the largest change is {encoded}: now the order matters.",
     unchanged: "This is the first order: shuffle to compare.",
     setup:
-      "A single attention head of width {dim}: every word has a random vector, the same for both “the”, and the query, key and value weights are random too; the encoding added is the table of the next sections at d = {dim}.",
+      "A single attention head of width {dim}: every word has a random vector, the same for both “the”, and the query, key and value weights are random too; the encoding added is the sinusoidal table at d = {dim}.",
     addTitle: "Add it, or append it?",
     addText:
       "The position's vector is added to the word's vector rather than appended to it. Appending would make every vector, and every weight matrix that reads it, wider. Adding keeps the width: in a space of hundreds of dimensions, randomly chosen directions are nearly perpendicular, so the model can keep position in some directions and meaning in others without either drowning the other. The price is that the two are mixed once the vector is multiplied by the query and key weights, which is where RoPE comes in, further down.",
@@ -64,7 +74,7 @@ export const strings = {
       "把位置编码加到每个词的向量上后，最大的变化为 {encoded}：顺序变得重要了。",
     unchanged: "这是原来的顺序：打乱后再比较。",
     setup:
-      "一个宽度为 {dim} 的注意力头：每个词有一个随机向量，两个“那只”的向量相同；查询、键和值的权重也是随机的。加上的编码就是后面几节的编码表，d = {dim}。",
+      "一个宽度为 {dim} 的注意力头：每个词有一个随机向量，两个“那只”的向量相同；查询、键和值的权重也是随机的。加上的编码是 d = {dim} 的正弦编码表。",
     addTitle: "相加，还是拼接？",
     addText:
       "位置向量是加到词向量上，而不是拼接在后面。拼接会让每个向量以及读取它的每个权重矩阵都变宽；相加则保持宽度不变：在几百维的空间里，随机方向几乎两两垂直，模型可以用一些方向表示位置、用另一些方向表示词义，两者互不淹没。代价是向量乘上查询和键的权重之后，两者就混在了一起，这正是下文 RoPE 要解决的问题。",
@@ -120,11 +130,7 @@ const largestChange = (a, b) =>
   a.reduce((m, x, j) => Math.max(m, Math.abs(x - b[j])), 0);
 
 const short = (v) =>
-  v === 0
-    ? "0"
-    : v < 1e-3
-      ? v.toExponential(1)
-      : String(Number(v.toPrecision(3)));
+  v === 0 ? "0" : v < 1e-3 ? scientific(v) : String(Number(v.toPrecision(3)));
 
 export function mount(root, app) {
   const { lib } = app;

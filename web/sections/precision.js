@@ -23,6 +23,15 @@ import { inWords } from "../parts/library-error.js";
 
 export const id = "precision";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base"],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Precision at large positions",

@@ -10,6 +10,7 @@ import {
   heading,
   numberInput,
   resultRow,
+  scientific,
   slider,
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
@@ -18,14 +19,30 @@ import { player } from "../parts/player.js";
 
 export const id = "relation";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base"],
+  attributes: {
+    p: "position p, −10⁷ … 10⁷",
+    k: "offset k, −10⁶ … 10⁶",
+    pairs: "pairs charted from the fastest: `all` or a number from 4",
+  },
+};
+
 export const strings = {
   en: {
     title: "The linear relation, live",
     lead: "Moving from position p to p + k turns every (sin, cos) pair by the angle k·ωᵢ, whatever p is: PE(p + k) is a fixed linear map R(k) of PE(p), one 2 × 2 rotation per pair. This is why a model can learn to attend by relative position, and it is the mechanism RoPE applies to queries and keys.",
     remark:
       "The entries of R(k) are cos(k·ωᵢ) and sin(k·ωᵢ), with each pair's own frequency. Tutorials often write cos(k) and sin(k): that matrix is not the one that maps PE(p) to PE(p + k).",
-    p: "position p",
-    k: "offset k",
+    p: "position p, −10⁷ … 10⁷",
+    k: "offset k, −10⁶ … 10⁶",
     pSlider: "position p (slider)",
     kSlider: "offset k (slider)",
     pValue: "p = {p}",
@@ -50,8 +67,9 @@ export const strings = {
       "largest difference between the two sides, |R(k)·PE(p) − PE(p + k)|:",
     tolerance: "allowed: {tolerance}, the 32-bit float roundings of both sides",
     hood: "Both sides come from the library, through plans made once for the schedule and run on every frame: PE(p + k) is a row of the table plan (createTable), and R(k)·PE(p) is the row at p with each (cos, sin) pair turned by a RoPE plan (createRope) at position k, since RoPE at position k is R(k). Their largest difference is the check linearRelationError() makes in one call, allowed 2⁻²³: the float32 roundings involved (both rows and the turned pairs, each within 2⁻²⁵ for values within ±1) add up to less. The mistaken matrix is the RoPE plan with every frequency set to 1.",
-    pass: "pass",
-    fail: "fail",
+    pass: "the relation holds",
+    fail: "the relation does not hold",
+    why: "How small is small enough",
     circles:
       "A few pairs (cos, sin) on the unit circle: ○ at p, ● at p + k. Drag a ● to change k.",
     circle: "pair {i}: k·ω{sub} = {angle} rad",
@@ -93,8 +111,9 @@ export const strings = {
     error: "两边的最大差值 |R(k)·PE(p) − PE(p + k)|：",
     tolerance: "容差 {tolerance}：两边舍入到 32 位浮点数的误差",
     hood: "两边都来自库，用的是按当前频率表只创建一次、每一帧只运行的计划：PE(p + k) 是表格计划（createTable）的一行，R(k)·PE(p) 是把位置 p 的行中每一对 (cos, sin) 交给 RoPE 计划（createRope）在位置 k 旋转的结果，因为 RoPE 在位置 k 的旋转就是 R(k)。两者的最大差值就是 linearRelationError() 一次调用所做的检验，容差为 2⁻²³：其中的各次 float32 舍入（两行以及旋转后的各对，对绝对值不超过 1 的数值每次不超过 2⁻²⁵）加起来也小于它。错误的矩阵是把所有频率都设为 1 的 RoPE 计划。",
-    pass: "通过",
-    fail: "未通过",
+    pass: "关系成立",
+    fail: "关系不成立",
+    why: "多小才算足够小",
     circles:
       "几对 (cos, sin) 在单位圆上：○ 为 p，● 为 p + k。拖动 ● 可以改变 k。",
     circle: "第 {i} 对：k·ω{sub} = {angle} 弧度",
@@ -128,24 +147,37 @@ export const TOLERANCE = 2 ** -23;
 const P_RANGE = { min: -1e7, max: 1e7 };
 const K_RANGE = { min: -1e6, max: 1e6, slider: [-100, 100] };
 
-// The p slider is piecewise: its first tenth runs linearly over 0 … 1000,
-// where a reader sees single turns, the rest geometrically up to 100000.
+// The p slider is logarithmic in 1 + p/P_KNEE: about one position per
+// pixel near 0 on a 226 px track, where a reader follows single turns of
+// the fast pairs, and still 100000 at its end. Slider positions give whole
+// positions.
 const TRAVEL = 1000;
-const LINEAR = { travel: 100, p: 1000 };
+const P_KNEE = 20;
 const P_TOP = 100000;
-const GROWTH = Math.log(P_TOP / LINEAR.p);
+const GROWTH = Math.log1p(P_TOP / P_KNEE);
 export function sliderToP(s) {
-  if (s <= LINEAR.travel) return (s / LINEAR.travel) * LINEAR.p;
-  const t = (s - LINEAR.travel) / (TRAVEL - LINEAR.travel);
-  return Math.round(LINEAR.p * Math.exp(t * GROWTH));
+  return Math.round(P_KNEE * Math.expm1((s / TRAVEL) * GROWTH));
 }
 export function pToSlider(p) {
   if (p <= 0) return 0;
-  if (p <= LINEAR.p) return (p / LINEAR.p) * LINEAR.travel;
   if (p >= P_TOP) return TRAVEL;
-  const t = Math.log(p / LINEAR.p) / GROWTH;
-  return LINEAR.travel + t * (TRAVEL - LINEAR.travel);
+  return (Math.log1p(p / P_KNEE) / GROWTH) * TRAVEL;
 }
+/**
+ * An arrow key's step at p: the unit of p's second significant digit, at
+ * least 1 (1 below 100, 10 up to 1000, …). Going down from a power of ten
+ * takes the smaller step of the values just below it.
+ */
+export function keyStep(p, up) {
+  const size = Math.abs(p);
+  if (size < 1) return 1;
+  const power = Math.floor(Math.log10(size));
+  const below = !up && size === 10 ** power ? 1 : 0;
+  return 10 ** Math.max(0, power - 1 - below);
+}
+// A value the page itself set (slider, keys, play), shown without
+// floating-point noise: at most two decimals.
+const tidy = (value) => String(Number(value.toFixed(2)));
 
 // The fewest pairs the charts zoom in to.
 const MIN_PAIRS = 4;
@@ -257,6 +289,8 @@ export function mount(root, app) {
       testid: `relation-${which}`,
       xLabel: app.t("pair"),
       yLabel: app.t("value"),
+      // Pairs are whole numbers: zoomed in, points rather than lines.
+      discrete: true,
       // The two sides first, drawn over each other; the mistake last, in a
       // colour of its own.
       series: [
@@ -299,6 +333,7 @@ export function mount(root, app) {
   const shownPairs = (h) => (zoom === "all" ? h : Math.min(h, zoom));
 
   const check = resultRow(app.t("error"), {
+    why: app.t("why"),
     testid: "relation-max-error",
     badgeTestid: "relation-badge",
   });
@@ -333,7 +368,7 @@ export function mount(root, app) {
     if (which === "p") p = used;
     else k = used;
     if (which === "p") {
-      if (source !== pInput) pInput.value = String(used);
+      if (source !== pInput) pInput.value = tidy(used);
       if (source !== pSlider) pSlider.value = String(pToSlider(used));
       showP();
     } else {
@@ -367,6 +402,29 @@ export function mount(root, app) {
   pSlider.addEventListener("input", () => {
     play.stop();
     set("p", sliderToP(Number(pSlider.value)), pSlider);
+  });
+  // Arrow keys step by what suits p's size, Page Up and Down ten times that;
+  // either stops on a multiple of its step.
+  const KEYS = {
+    ArrowRight: [1, 1],
+    ArrowUp: [1, 1],
+    ArrowLeft: [-1, 1],
+    ArrowDown: [-1, 1],
+    PageUp: [1, 10],
+    PageDown: [-1, 10],
+  };
+  pSlider.addEventListener("keydown", (event) => {
+    const key = KEYS[event.key];
+    if (!key) return;
+    event.preventDefault();
+    play.stop();
+    const [direction, times] = key;
+    const step = keyStep(p, direction > 0) * times;
+    const next =
+      direction > 0
+        ? (Math.floor(p / step) + 1) * step
+        : (Math.ceil(p / step) - 1) * step;
+    set("p", next);
   });
   kSlider.addEventListener("input", () => {
     play.stop();
@@ -478,10 +536,10 @@ export function mount(root, app) {
     const pass = error <= TOLERANCE;
     check.show({
       value: error,
-      text: error.toExponential(2),
+      text: scientific(error, 3),
       pass,
       label: app.t(pass ? "pass" : "fail"),
-      tolerance: app.t("tolerance", { tolerance: TOLERANCE.toExponential(2) }),
+      tolerance: app.t("tolerance", { tolerance: scientific(TOLERANCE, 3) }),
     });
 
     drawCircles(next, pairs, moved);

@@ -11,10 +11,12 @@ import {
   element,
   field,
   numberField,
+  scientific,
   setText,
   slider,
 } from "../parts/section-parts.js";
 import { player } from "../parts/player.js";
+import { codeView, complexView } from "../parts/rope-views.js";
 
 export const HEAD_DIM = 8;
 const PAIRS = HEAD_DIM / 2;
@@ -38,7 +40,11 @@ const dot = (x, y) => {
   return sum;
 };
 
-const short = (v, digits = 4) => String(Number(v.toPrecision(digits)));
+// Values as the page writes them: 0.5533, and 4.654 × 10⁻⁵ when small.
+const short = (v, digits = 4) =>
+  v !== 0 && Math.abs(v) < 1e-3
+    ? scientific(v, digits)
+    : String(Number(v.toPrecision(digits)));
 // An angle less its whole turns, as the hand shows it.
 const turnPart = (angle) => reduceAngle(angle).reduced;
 
@@ -116,6 +122,8 @@ export function mountHead(root, app, { pairing, seed }) {
   for (const box of [mField, nField])
     for (const type of ["focus", "input"])
       box.querySelector("input").addEventListener(type, () => play.stop());
+  const complex = complexView(app);
+  const code = codeView(app);
   const fieldNote = element("p", { className: "note", role: "status" });
   fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
@@ -134,8 +142,14 @@ export function mountHead(root, app, { pairing, seed }) {
       playButton,
     ]),
     fieldNote,
-    dials,
-    element("p", { className: "caption", text: app.t("dialDrag") }),
+    // The complex numbers beside the dials, below them on a narrow screen.
+    element("div", { className: "rope-views" }, [
+      element("div", {}, [
+        dials,
+        element("p", { className: "caption", text: app.t("dialDrag") }),
+      ]),
+      complex.node,
+    ]),
     element(
       "div",
       {
@@ -147,6 +161,7 @@ export function mountHead(root, app, { pairing, seed }) {
       [table],
     ),
     scores,
+    code.node,
   );
 
   function readPosition(text) {
@@ -274,24 +289,31 @@ export function mountHead(root, app, { pairing, seed }) {
         }),
       );
     const rows = [];
+    const complexPairs = [];
     for (let i = 0; i < PAIRS; i++) {
       const [a, b] = pairComponents(i, options.pairing);
       const figure = dials.children[i];
       // The angle from the key's hand to the query's, as part of a turn.
       let between = Math.atan2(qm[b], qm[a]) - Math.atan2(kn[b], kn[a]);
       between -= 2 * Math.PI * Math.round(between / (2 * Math.PI));
+      // Before rotation the hands already stand apart; rotation adds
+      // (m − n)·ωᵢ to that angle.
+      const apart = Math.atan2(q[b], q[a]) - Math.atan2(k[b], k[a]);
       setText(
         figure.lastChild,
         app.t("dialCaption", {
           i,
           omega: short(omega[i]),
+          turn: short((m - n) * omega[i], 3),
+          before: short(
+            apart - 2 * Math.PI * Math.round(apart / (2 * Math.PI)),
+            3,
+          ),
           between: short(between, 3),
         }),
       );
       figure.firstChild.dataset.between = String(between);
-      figure.firstChild.dataset.before = String(
-        Math.atan2(q[b], q[a]) - Math.atan2(k[b], k[a]),
-      );
+      figure.firstChild.dataset.before = String(apart);
       drawDial(figure.firstChild, colours, [
         { x: q[a], y: q[b], colour: colours.series[0], faint: true },
         { x: qm[a], y: qm[b], colour: colours.series[0] },
@@ -299,6 +321,13 @@ export function mountHead(root, app, { pairing, seed }) {
         { x: kn[a], y: kn[b], colour: colours.series[1] },
       ]);
       hands[i] = { angle: Math.atan2(qm[b], qm[a]), omega: omega[i] };
+      complexPairs.push({
+        i,
+        angle: m * omega[i],
+        q: [q[a], q[b]],
+        turned: [qm[a], qm[b]],
+        contribution: qm[a] * kn[a] + qm[b] * kn[b],
+      });
       rows.push([
         String(i),
         `(${a}, ${b})`,
@@ -355,6 +384,14 @@ export function mountHead(root, app, { pairing, seed }) {
         diff: m - n,
       }),
     );
+    complex.show(complexPairs);
+    code.show({
+      pairing: options.pairing,
+      base: state.base,
+      m,
+      q,
+      library: qm,
+    });
     scores.dataset.before = String(before);
     scores.dataset.after = String(after);
     scores.dataset.shifted = String(shifted);

@@ -28,13 +28,30 @@ import { inWords } from "../parts/library-error.js";
 
 export const id = "rope";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["su2021"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base", "start"],
+  attributes: {
+    pairing: "`halves` or `interleaved`",
+    seed: "the random q and k's seed, 0 … 2³¹ − 1",
+    m: "the query's position, −10⁶ … 10⁶",
+    n: "the key's position, −10⁶ … 10⁶",
+  },
+};
+
 const PAIRINGS = ["halves", "interleaved"];
 const SEED_LIMIT = 2 ** 31;
 
 export const strings = {
   en: {
     title: "RoPE: rotating queries and keys",
-    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the table above. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
+    lead: "Rotary position embedding (RoPE) adds nothing to the input. It rotates queries and keys instead: pair i of a query at position m turns by the angle m·ωᵢ, pair i of a key at position n by n·ωᵢ, with the same frequencies ωᵢ as the sinusoidal table. Rotations compose, so the score qₘ · kₙ only sees the difference of the two angles, (m − n)·ωᵢ: it depends on the relative position alone, whatever q and k are.",
     pairingTitle: "Which components form a pair",
     pairingText:
       "The rotation acts on pairs of components, and which components are paired is a convention. The two conventions in use are not interchangeable. “halves” pairs component i with i + d/2: the rotate_half of Hugging Face's Llama and most models in transformers. “interleaved” pairs 2i with 2i + 1: GPT-J's rotate_every_two, RoFormer, and Meta's original Llama code, which treats each pair as one complex number. Both make the score relative, as the matrix below shows for either choice. But a checkpoint expects the pairing it was trained with: converting Meta's Llama weights to transformers permutes the rows of the query and key projections so that rotate_half reproduces the interleaved model. Apply the wrong pairing and nothing fails loudly; the scores are simply different.",
@@ -52,8 +69,9 @@ export const strings = {
     deviation: "Largest deviation along the diagonals:",
     tolerance:
       "tolerance {tolerance}: each rotated component is rounded once to float32",
-    pass: "relative",
-    fail: "not relative",
+    pass: "the score depends on m − n only",
+    fail: "the score depends on more than m − n",
+    why: "How small is small enough",
     other:
       "The same q and k with the other pairing give scores that differ by up to {difference}: both are relative, but they are different functions.",
     oddDim:
@@ -63,7 +81,7 @@ export const strings = {
     error: "RoPE cannot be computed for these options: {message}",
     headTitle: "A head of dimension 8, at positions m and n",
     headText:
-      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands, (m − n)·ωᵢ: move m and n together and nothing changes.",
+      "Four pairs, each a hand on its own dial: the query's pair (blue) turned by m·ωᵢ, the key's (orange) by n·ωᵢ, dashed before the turn and solid after, with the section's pairing and the shared base. The score after rotation is the sum of the pairs' contributions, and each contribution depends on the angle between the two hands. Rotation adds (m − n)·ωᵢ to the angle the hands had before it (each caption shows both, less whole turns), so that angle depends on m − n alone: move m and n together and nothing changes.",
     headM: "query position m",
     headN: "key position n",
     headShift: "move m and n together",
@@ -74,7 +92,8 @@ export const strings = {
       "“{value}” is not a whole position in {min} … {max}; keeping {kept}.",
     dialLabel:
       "Pair {i}: the query's and the key's hands before and after rotation",
-    dialCaption: "pair {i}, ω = {omega}: the hands are {between} rad apart",
+    dialCaption:
+      "pair {i}, ω = {omega}\n(m − n)·ω = {turn} rad\napart: {before} → {between} rad",
     dialDrag: "Drag a blue hand to turn the query, which changes m.",
     tableLabel: "Each pair's frequency, angles and components",
     "col pair i": "pair i",
@@ -86,12 +105,21 @@ export const strings = {
     "col k": "k (a, b)",
     "col R(n) k": "rotated to n",
     "col contribution": "contribution to q·k",
+    complexTitle: "The same turn with complex numbers",
+    complexText:
+      "Read pair i as one complex number, z = a + b·i. Turning it by the angle m·ωᵢ multiplies it by e^(i·m·ωᵢ), and its contribution to q · k is the real part of z_q · conj(z_k). Since e^(i·m·ω) · conj(e^(i·n·ω)) = e^(i·(m − n)·ω), only m − n is left. Meta's original Llama code computes RoPE this way.",
+    complexRow:
+      "pair {i}: e^(i·{angle}) · ({z}) = {turned}; contribution {contribution}",
+    codeTitle: "The rotation in a few lines of JavaScript",
+    codeText:
+      "The loop turns the query q to position m as the dials show, with the library's frequencies; the last line is the library's call, which gives the same numbers rounded to float32.",
+    codeResult: "At m = {m} and base {base}, rope gives: {values}.",
     headScores:
       "q · k before rotation: {before}. After rotation to m = {m} and n = {n}: {after}. Both shifted by the same amount, to {mShift} and {nShift}: {shifted}, the same score up to float32 rounding, since m − n = {diff} in both.",
   },
   zh: {
     title: "RoPE：旋转查询与键",
-    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与上面的表格相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
+    lead: "旋转位置编码（RoPE）不往输入上加任何东西，而是旋转查询和键：位置 m 上查询的第 i 对分量转过角度 m·ωᵢ，位置 n 上键的第 i 对分量转过 n·ωᵢ，频率 ωᵢ 与正弦编码表相同。旋转可以合成，所以得分 qₘ · kₙ 只看到两个角度之差 (m − n)·ωᵢ：无论 q 和 k 是什么，它都只取决于相对位置。",
     pairingTitle: "哪些分量配成一对",
     pairingText:
       "旋转作用在成对的分量上，而哪两个分量配对只是一种约定。现有的两种约定不能互换。“halves（对半）”把第 i 个分量与第 i + d/2 个配对：Hugging Face 的 Llama 以及 transformers 里大多数模型使用的 rotate_half。“interleaved（交错）”把第 2i 个与第 2i + 1 个配对：GPT-J 的 rotate_every_two、RoFormer，以及 Meta 最初的 Llama 代码（它把每一对看作一个复数）。两种方式都让得分只取决于相对位置，下面的矩阵对任一选择都能看到这一点。但检查点只认它训练时用的配对方式：把 Meta 的 Llama 权重转换到 transformers 时，会重新排列查询和键投影矩阵的行，好让 rotate_half 复现交错配对的模型。如果用错了配对方式，程序不会报错，只是得分悄悄变了。",
@@ -108,8 +136,9 @@ export const strings = {
     colLabel: "键位置 n",
     deviation: "沿对角线的最大偏差：",
     tolerance: "容差 {tolerance}：每个旋转后的分量舍入一次到 float32",
-    pass: "只取决于相对位置",
-    fail: "不只取决于相对位置",
+    pass: "得分只取决于 m − n",
+    fail: "得分不只取决于 m − n",
+    why: "多小才算足够小",
     other:
       "同样的 q 和 k 换用另一种配对方式，得分最多相差 {difference}：两者都只取决于相对位置，但并不是同一个函数。",
     oddDim:
@@ -119,7 +148,7 @@ export const strings = {
     error: "这些选项下无法计算 RoPE：{message}",
     headTitle: "维度为 8 的注意力头，位于位置 m 和 n",
     headText:
-      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角 (m − n)·ωᵢ：让 m 和 n 一起移动，什么都不会变。",
+      "四对分量，每对是各自表盘上的一根指针：查询的一对（蓝色）转过 m·ωᵢ，键的一对（橙色）转过 n·ωᵢ，虚线为旋转前，实线为旋转后；配对方式取本节的选择，底数取共享控件的值。旋转后的得分是各对贡献之和，而每一对的贡献取决于两根指针之间的夹角。旋转在两根指针原有的夹角上加上 (m − n)·ωᵢ（每个表盘下方都标出了旋转前后的夹角，去掉整圈），所以这个夹角只取决于 m − n：让 m 和 n 一起移动，什么都不会变。",
     headM: "查询位置 m",
     headN: "键位置 n",
     headShift: "同时移动 m 和 n",
@@ -128,7 +157,8 @@ export const strings = {
     headPause: "❚❚ 暂停",
     headBad: "“{value}” 不是 {min} … {max} 之间的整数位置；保留 {kept}。",
     dialLabel: "第 {i} 对：查询和键的指针在旋转前后的位置",
-    dialCaption: "第 {i} 对，ω = {omega}：两根指针相隔 {between} 弧度",
+    dialCaption:
+      "第 {i} 对，ω = {omega}\n(m − n)·ω = {turn} 弧度\n夹角：{before} → {between} 弧度",
     dialDrag: "拖动蓝色指针可以转动查询，也就改变了 m。",
     tableLabel: "各对的频率、角度与分量",
     "col pair i": "第 i 对",
@@ -140,6 +170,15 @@ export const strings = {
     "col k": "k (a, b)",
     "col R(n) k": "旋转到 n",
     "col contribution": "对 q·k 的贡献",
+    complexTitle: "用复数表示同样的旋转",
+    complexText:
+      "把第 i 对看作一个复数 z = a + b·i。把它转过角度 m·ωᵢ，就是乘以 e^(i·m·ωᵢ)；它对 q · k 的贡献是 z_q · conj(z_k) 的实部。因为 e^(i·m·ω) · conj(e^(i·n·ω)) = e^(i·(m − n)·ω)，最后只剩下 m − n。Meta 最初的 Llama 代码就是这样计算 RoPE 的。",
+    complexRow:
+      "第 {i} 对：e^(i·{angle}) · ({z}) = {turned}；贡献 {contribution}",
+    codeTitle: "几行 JavaScript 写出的旋转",
+    codeText:
+      "这段循环用库给出的频率，像表盘显示的那样把查询 q 旋转到位置 m；最后一行是库自己的调用，结果相同，只是舍入到 float32。",
+    codeResult: "在 m = {m}、底数 {base} 时，rope 给出：{values}。",
     headScores:
       "旋转前 q · k = {before}。旋转到 m = {m} 和 n = {n} 后：{after}。两者平移同样的距离，到 {mShift} 和 {nShift}：{shifted}，在 float32 舍入误差内得分相同，因为两种情况下 m − n 都是 {diff}。",
   },
@@ -235,7 +274,10 @@ export function mount(root, app) {
     () => `pairing-${pairing}`,
   );
 
-  const check = resultRow(app.t("deviation"), { testid: "rope-max-error" });
+  const check = resultRow(app.t("deviation"), {
+    testid: "rope-max-error",
+    why: app.t("why"),
+  });
   const otherText = paragraph("");
   const oddText = paragraph("", "sec-text caption");
   const message = paragraph("", "sec-text sec-warning");

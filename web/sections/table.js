@@ -8,6 +8,18 @@ import { heading } from "../parts/section-parts.js";
 
 export const id = "table";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "positions", "base", "layout", "start"],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "The table",

@@ -11,14 +11,27 @@ import { optionsAt } from "../state.js";
 
 export const id = "tokens";
 
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: ["preset", "dim", "base", "layout", "start"],
+  attributes: {
+    text: "the sentence whose words get positions (up to 200 characters)",
+  },
+};
+
 export const strings = {
   en: {
     title: "A sentence, position by position",
     lead: "A model reads tokens, not positions: type a sentence and each token gets its position p and the row p of the table. Below, each row is drawn as a barcode, one stripe per dimension; beside it, a vector standing in for the token's learned embedding, and their sum, which is what the first layer sees.",
     input: "sentence",
     placeholder: "type a sentence",
+    // A word comes twice, at two positions: the same vector, two encodings.
+    defaultText: "the cat sat on the mat",
     standIn:
-      "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ.",
+      "The token vectors are stand-ins, not a trained embedding: pseudo-random values seeded by each token's text, so that the same word always gets the same vector and different words differ. Each row of the table has length √(d/2), since every pair adds sin² + cos² = 1; the Transformer multiplies its learned embeddings by √d_model before adding the table, so that the word is not drowned by its position. These stand-ins are not scaled, which is why the position dominates the sum here.",
     token: "token",
     encoding: "PE(p)",
     vector: "stand-in vector x",
@@ -31,6 +44,8 @@ export const strings = {
     formulaPadding:
       "{token} at p = {p}, dimension j = {j}: a padding column, PE(p, j) = {value}; x_j = {x}; x_j + PE(p, j) = {sum}",
     hint: "Point at a barcode, or focus it and use the arrow keys, to read one dimension; the table's heatmap above marks the same cell, and pointing at its rows picks the token there.",
+    hintAlone:
+      "Point at a barcode, or focus it and use the arrow keys, to read one dimension.",
     tooMany: "Only the first {max} tokens are shown.",
     empty: "Type a sentence to see its tokens.",
   },
@@ -39,8 +54,9 @@ export const strings = {
     lead: "模型读的是词元，不是位置：输入一句话，每个词元得到它的位置 p 以及表中的第 p 行。下面把每一行画成条形码，每个维度一条；旁边是代替词元学习嵌入的向量，以及两者之和，也就是第一层看到的输入。",
     input: "句子",
     placeholder: "输入一句话",
+    defaultText: "小 猫 看 着 小 狗",
     standIn:
-      "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。",
+      "词元向量只是替身，不是训练得到的嵌入：以每个词元的文本为种子生成的伪随机数，所以同一个词总是得到同一个向量，不同的词各不相同。编码表每一行的长度是 √(d/2)，因为每一对都贡献 sin² + cos² = 1；Transformer 在加上编码表之前会把学到的嵌入乘以 √d_model，以免词被位置淹没。这里的替身向量没有缩放，所以和里面位置占了上风。",
     token: "词元",
     encoding: "PE(p)",
     vector: "替身向量 x",
@@ -53,6 +69,7 @@ export const strings = {
     formulaPadding:
       "{token}，p = {p}，维度 j = {j}：补零的列，PE(p, j) = {value}；x_j = {x}；x_j + PE(p, j) = {sum}",
     hint: "指向条形码，或聚焦后用方向键，读出某一维；上面编码表的热力图会标出同一个单元格，指向热力图的某一行也会选中那里的词元。",
+    hintAlone: "指向条形码，或聚焦后用方向键，读出某一维。",
     tooMany: "只显示前 {max} 个词元。",
     empty: "输入一句话，就能看到它的词元。",
   },
@@ -61,7 +78,6 @@ export const strings = {
 export const formulas = {};
 
 const MAX_TOKENS = 16;
-const DEFAULT_TEXT = "the cat sat on the mat";
 
 /** Words and punctuation marks, each a token. */
 export function tokenize(text) {
@@ -90,7 +106,7 @@ const subscript = (i) => String(i).replace(/\d/g, (d) => "₀₁₂₃₄₅₆�
 
 export function mount(root, app) {
   const lib = app.lib;
-  let text = app.param("text", DEFAULT_TEXT, (v) =>
+  let text = app.param("text", app.t("defaultText"), (v) =>
     v.length <= 200 ? v : undefined,
   );
   heading(root, app);
@@ -115,7 +131,10 @@ export function mount(root, app) {
     note,
     element("p", { className: "caption", text: app.t("standIn") }),
     grid,
-    element("p", { className: "caption", text: app.t("hint") }),
+    element("p", {
+      className: "caption",
+      text: app.t(app.embedded ? "hintAlone" : "hint"),
+    }),
     readout,
   );
 

@@ -12,6 +12,18 @@ export const presetFree = true;
 
 export const id = "why";
 
+/** The papers the section's claims come from (sources.js). */
+export const cites = ["vaswani2017"];
+
+/**
+ * As a panel: the shared controls it follows, and its own attributes (its
+ * link parameters without the section), each with what it sets.
+ */
+export const panel = {
+  shared: [],
+  attributes: {},
+};
+
 export const strings = {
   en: {
     title: "Why sines and cosines?",
@@ -29,7 +41,7 @@ export const strings = {
     binaryLabel: "Bits of p: positions down, bit k across (lowest first)",
     sineTitle: "4. A smooth binary counter: sines and cosines",
     sineText:
-      "Replace each bit by a sine and a cosine of the position, the fastest turning once every 2π positions and each next one more slowly, by a constant factor (the base to the power 2/d). Every value stays in [−1, 1], every position has its own pattern, neighbours look alike, and, because each pair turns at a fixed rate, moving by k positions is the same rotation wherever it starts. This is the table of the next section.",
+      "Replace each bit by a sine and a cosine of the position, the fastest turning once every 2π positions and each next one more slowly, by a constant factor (the base to the power 2/d). Every value stays in [−1, 1], every position has its own pattern, neighbours look alike, and, because each pair turns at a fixed rate, moving by k positions is the same rotation wherever it starts. This is the sinusoidal encoding table.",
     sineSize:
       "Drawn here at d = {dim} with base {base}, so that, like the highest bit, the slowest pair turns once in 256 positions.",
     sineLabel: "The sinusoidal table: positions down, dimensions across",
@@ -56,7 +68,7 @@ export const strings = {
     binaryLabel: "p 的二进制位：纵向为位置，横向为第 k 位（最低位在前）",
     sineTitle: "4. 平滑的二进制计数器：正弦和余弦",
     sineText:
-      "把每一位换成位置的一个正弦和一个余弦，最快的一对每 2π 个位置转一圈，之后每一对按固定的倍数（底数的 2/d 次方）变慢。所有数值都在 [−1, 1] 之内，每个位置都有自己的图案，相邻位置彼此相似；而且因为每一对以固定的速率转动，移动 k 个位置在任何起点都是同一个旋转。这就是下一节的编码表。",
+      "把每一位换成位置的一个正弦和一个余弦，最快的一对每 2π 个位置转一圈，之后每一对按固定的倍数（底数的 2/d 次方）变慢。所有数值都在 [−1, 1] 之内，每个位置都有自己的图案，相邻位置彼此相似；而且因为每一对以固定的速率转动，移动 k 个位置在任何起点都是同一个旋转。这就是正弦位置编码表。",
     sineSize:
       "这里取 d = {dim}、底数 {base}，使最慢的一对像最高位一样，在 256 个位置内转一圈。",
     sineLabel: "正弦编码表：纵向为位置，横向为维度",
