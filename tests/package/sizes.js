@@ -25,29 +25,29 @@ const END = "<!-- /sizes -->";
 // The tarball carries the module twice, the types, the README and the
 // documents the README links (see docs/sizes.md).
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 148_500 },
+  tarball: { what: "the packed tarball", bytes: 174_000 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
-    bytes: 47_500,
+    bytes: 51_000,
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 14_500,
+    bytes: 16_500,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
-    bytes: 48_000,
+    bytes: 51_500,
   },
-  site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 405_000 },
-  siteGzip: { what: "the same, each file gzip", bytes: 167_000 },
-  page: { what: "the scripts the page loads, gzip", bytes: 150_500 },
+  site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 450_000 },
+  siteGzip: { what: "the same, each file gzip", bytes: 181_000 },
+  page: { what: "the scripts the page loads, gzip", bytes: 163_000 },
   panel: {
     what: "the scripts a page with one `<pe-relation>` loads, gzip",
-    bytes: 98_000,
+    bytes: 108_000,
   },
   pageTarball: {
     what: "the packed tarball of `sinusoidal-pe-page`",
-    bytes: 251_000,
+    bytes: 268_000,
   },
 };
 
