@@ -393,7 +393,8 @@ function fromConfigOf(config, options = {}) {
   let model = modelOf(modelType);
   let ruleType = modelType;
   // Without text_config, its fields are the config's own (v4's flat form).
-  if (model?.text !== undefined) {
+  // A wrapper's text model may be a wrapper too (ColQwen2's is Qwen2-VL's).
+  while (model?.text !== undefined) {
     ruleType = model.text;
     model = modelOf(ruleType);
   }
