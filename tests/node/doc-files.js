@@ -3,7 +3,7 @@
 // (its committed fragment) and a model of one RotaryEmbedding node.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ELEMENT, oneNodeModel } from "./onnx-model.js";
+import { contribRotaryModel } from "./onnx-model.js";
 
 export function documentFiles(root) {
   return {
@@ -12,18 +12,10 @@ export function documentFiles(root) {
     ),
     // com.microsoft RotaryEmbedding as the document describes it: 3-D input
     // of 32 heads of 96, the whole head rotated, rotate_half.
-    "rotary-embedding.onnx": oneNodeModel({
-      op: "RotaryEmbedding",
-      domain: "com.microsoft",
-      opset: 1,
-      inputs: [
-        ["X", ELEMENT.float],
-        ["position_ids", ELEMENT.int64],
-        ["cos_cache", ELEMENT.float],
-        ["sin_cache", ELEMENT.float],
-      ],
-      outputs: [["Y", ELEMENT.float]],
-      attributes: { interleaved: 0, num_heads: 32, rotary_embedding_dim: 96 },
+    "rotary-embedding.onnx": contribRotaryModel({
+      interleaved: 0,
+      num_heads: 32,
+      rotary_embedding_dim: 96,
     }),
   };
 }

@@ -103,3 +103,24 @@ export function oneNodeModel({
   ];
   return Uint8Array.from(model);
 }
+
+/**
+ * onnxruntime's com.microsoft RotaryEmbedding as one node: input X, then
+ * position_ids, cos_cache and sin_cache, of element type `element` (ids
+ * int64), output Y, with these attributes.
+ */
+export function contribRotaryModel(attributes, element = ELEMENT.float) {
+  return oneNodeModel({
+    op: "RotaryEmbedding",
+    domain: "com.microsoft",
+    opset: 1,
+    inputs: [
+      ["X", element],
+      ["position_ids", ELEMENT.int64],
+      ["cos_cache", element],
+      ["sin_cache", element],
+    ],
+    outputs: [["Y", element]],
+    attributes,
+  });
+}

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import * as ort from "onnxruntime-web";
 import { init, rope, ropeCache } from "sinusoidal-pe";
-import { ELEMENT, oneNodeModel } from "./onnx-model.js";
+import { ELEMENT, contribRotaryModel, oneNodeModel } from "./onnx-model.js";
 import { halfToNumber, numberToHalf, seededValues } from "./reference.js";
 
 const HEADS = 2;
@@ -29,27 +29,20 @@ function model(op, { pairing, rotaryDim, dtype }) {
     num_heads: HEADS,
     rotary_embedding_dim: rotaryDim,
   };
-  const caches = [
-    ["cos_cache", element],
-    ["sin_cache", element],
-  ];
-  const ids = ["position_ids", ELEMENT.int64];
   return op === "onnx"
     ? oneNodeModel({
         op: "RotaryEmbedding",
         opset: 23,
-        inputs: [["X", element], ...caches, ids],
+        inputs: [
+          ["X", element],
+          ["cos_cache", element],
+          ["sin_cache", element],
+          ["position_ids", ELEMENT.int64],
+        ],
         outputs: [["Y", element]],
         attributes,
       })
-    : oneNodeModel({
-        op: "RotaryEmbedding",
-        domain: "com.microsoft",
-        opset: 1,
-        inputs: [["X", element], ids, ...caches],
-        outputs: [["Y", element]],
-        attributes,
-      });
+    : contribRotaryModel(attributes, element);
 }
 
 // The rows of `data` ([seq, heads, head dim] for "bshd", [heads, seq, head
@@ -239,19 +232,7 @@ test("the contrib operator's scale attribute changes nothing: the output is the 
     const attributes = { interleaved: 0, num_heads: HEADS };
     if (scale !== undefined) attributes.scale = { float: scale };
     const session = await ort.InferenceSession.create(
-      oneNodeModel({
-        op: "RotaryEmbedding",
-        domain: "com.microsoft",
-        opset: 1,
-        inputs: [
-          ["X", ELEMENT.float],
-          ["position_ids", ELEMENT.int64],
-          ["cos_cache", ELEMENT.float],
-          ["sin_cache", ELEMENT.float],
-        ],
-        outputs: [["Y", ELEMENT.float]],
-        attributes,
-      }),
+      contribRotaryModel(attributes),
     );
     const { Y } = await session.run({
       X: new ort.Tensor("float32", x, [1, 1, HEADS * HEAD_DIM]),
