@@ -58,7 +58,8 @@ export function writeStreams(mrope, pairs, scratch, api) {
   return streams;
 }
 
-// The t, h and w streams, each read once, of one length.
+// The t, h and w streams, each read once, of one length; integer streams
+// (BigInt64Array, BigUint64Array) as plain positions are.
 export function readStreams(value) {
   const given = readOptions(value, ["t", "h", "w"], 'option "positions"', {
     name: 'option "positions"',
@@ -72,7 +73,10 @@ export function readStreams(value) {
         `positions.${key}`,
         "ERR_REQUIRED",
       );
-    return numbers(given[key], `positions.${key}`, { code: "ERR_POSITIONS" });
+    return numbers(given[key], `positions.${key}`, {
+      bigints: true,
+      code: "ERR_POSITIONS",
+    });
   });
   const count = streams[0].length;
   streams.forEach((list, k) => {

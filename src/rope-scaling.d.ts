@@ -135,14 +135,17 @@ export interface RopeCacheResult<T> extends RopeCacheOut<T> {
   warnings: string[];
 }
 
+/** One M-RoPE stream: numbers, or int64 ids (each within ±2^53, an exact double). */
+export type MropeStream = ArrayLike<number> | BigInt64Array | BigUint64Array;
+
 /** M-RoPE positions: one per row in each stream, all three of one length; with `mropeSection`. Text tokens (t = h = w) give plain RoPE. */
 export interface MropePositions {
   /** Temporal positions. */
-  t: ArrayLike<number>;
+  t: MropeStream;
   /** Height positions. */
-  h: ArrayLike<number>;
+  h: MropeStream;
   /** Width positions. */
-  w: ArrayLike<number>;
+  w: MropeStream;
 }
 
 /** Positions of RoPE rows: a count or first position, one per row (int64 ids included), or M-RoPE's streams. */

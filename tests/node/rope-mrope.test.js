@@ -8,7 +8,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { fromConfig, init, rope } from "../../dist/index.js";
+import {
+  createRope,
+  fromConfig,
+  init,
+  rope,
+  ropeCache,
+} from "../../dist/index.js";
 import {
   cosOfProduct,
   halfToNumber,
@@ -419,4 +425,114 @@ test("M-RoPE positions are read once: each stream and getter, before any work", 
     { dim: 8, mropeSection: [2, 1, 1] },
   );
   assert.deepEqual(got, plain);
+});
+
+test("M-RoPE streams as BigInt64Array or BigUint64Array are the integers they hold", () => {
+  const section = { dim: 24, mropeSection: [4, 4, 4] };
+  const bigints = {
+    t: BigInt64Array.from(IMAGE.t, BigInt),
+    h: BigUint64Array.from(IMAGE.h, BigInt),
+    w: BigInt64Array.from(IMAGE.w, BigInt),
+  };
+  const float64 = {
+    t: Float64Array.from(IMAGE.t),
+    h: IMAGE.h,
+    w: Float64Array.from(IMAGE.w),
+  };
+  const n = IMAGE.t.length;
+  const { data } = dataOf("float32", 2 * n * 24, 5);
+  const rows = data.subarray(0, n * 24);
+  assert.deepEqual(rope(rows, bigints, section), rope(rows, float64, section));
+  const tensor = { ...section, heads: 2, order: "bshd" };
+  assert.deepEqual(rope(data, bigints, tensor), rope(data, IMAGE, tensor));
+  const plan = createRope(section);
+  assert.deepEqual(plan.apply(rows, bigints), rope(rows, IMAGE, section));
+  const cache = { ...section, positions: bigints };
+  assert.deepEqual(ropeCache(cache), ropeCache({ ...cache, positions: IMAGE }));
+  // The exact doubles' ends are held.
+  const ends = [-(2 ** 53), 0, 2 ** 53];
+  const x = Float64Array.of(1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1);
+  const small = { dim: 4, mropeSection: [1, 0, 1] };
+  assert.deepEqual(
+    rope(
+      x,
+      { t: [0, 1, 2], h: [0, 1, 2], w: BigInt64Array.from(ends, BigInt) },
+      small,
+    ),
+    rope(x, { t: [0, 1, 2], h: [0, 1, 2], w: ends }, small),
+  );
+});
+
+test("M-RoPE BigInt positions beyond the exact doubles are refused by index, and the module goes on", () => {
+  const x = new Float32Array(3 * 8).fill(1);
+  const section = { dim: 8, mropeSection: [2, 1, 1] };
+  const streams = { t: [1, 2, 3], h: [1, 2, 3], w: [4, 5, 6] };
+  for (const [key, values] of [
+    ["t", BigInt64Array.of(1n, 2n ** 53n + 1n, 3n)],
+    ["h", BigInt64Array.of(1n, 2n, -(2n ** 63n))],
+    ["w", BigUint64Array.of(2n ** 64n - 1n, 5n, 6n)],
+  ]) {
+    const index = values.findIndex((v) => v > 2n ** 53n || v < -(2n ** 53n));
+    for (const call of [
+      () => rope(x, { ...streams, [key]: values }, section),
+      () => ropeCache({ ...section, positions: { ...streams, [key]: values } }),
+    ])
+      assert.throws(call, (error) => {
+        assert.ok(error instanceof RangeError, error.message);
+        assert.equal(error.code, "ERR_OUT_OF_RANGE");
+        assert.equal(error.option, `positions.${key}[${index}]`);
+        return true;
+      });
+  }
+  // A Proxy is no typed array: its BigInt elements are no numbers, in a
+  // stream as in plain positions.
+  const proxy = () =>
+    new Proxy(BigInt64Array.of(1n, 2n, 3n), {
+      get: (target, key) => Reflect.get(target, key),
+    });
+  assert.throws(() => rope(x, { ...streams, t: proxy() }, section), {
+    name: "TypeError",
+    code: "ERR_NOT_NUMBER",
+    option: "positions.t[0]",
+  });
+  assert.throws(() => rope(x, proxy(), section), {
+    name: "TypeError",
+    code: "ERR_NOT_NUMBER",
+    option: "positions[0]",
+  });
+  assert.deepEqual(
+    rope(x, { ...streams, t: BigInt64Array.of(1n, 2n, 3n) }, section),
+    rope(x, streams, section),
+  );
+});
+
+test("M-RoPE BigInt streams are read through the intrinsics: their own overrides run no code", () => {
+  const section = { dim: 8, mropeSection: [2, 1, 1] };
+  const x = Float32Array.from(seededValues(3 * 8, 3));
+  const expected = rope(
+    x,
+    { t: [1, 2, 3], h: [4, 5, 6], w: [7, 8, 9] },
+    section,
+  );
+  const t = BigInt64Array.of(1n, 2n, 3n);
+  const h = BigUint64Array.of(4n, 5n, 6n);
+  let reads = 0;
+  for (const stream of [t, h])
+    for (const key of [
+      "length",
+      "buffer",
+      "byteOffset",
+      "constructor",
+      Symbol.toStringTag,
+    ])
+      Object.defineProperty(stream, key, {
+        get() {
+          reads++;
+          // A re-entrant call that also grows the module's memory.
+          rope(new Float32Array(2 ** 20), 1, { dim: 8 });
+          return 0;
+        },
+      });
+  assert.deepEqual(rope(x, { t, h, w: [7, 8, 9] }, section), expected);
+  assert.equal(reads, 0);
 });

@@ -104,6 +104,13 @@ const qwenQuery: Float32Array = rope(
   { t: [0, 4], h: [0, 5], w: [0, 6] },
   { ...options, heads: 4, order: "bshd" },
 );
+const int64Streams: Float32Array = rope(
+  new Float32Array(2 * 8),
+  { t: BigInt64Array.of(0n, 4n), h: BigUint64Array.of(0n, 5n), w: [0, 6] },
+  { dim: 8, mropeSection: [2, 1, 1] },
+);
+// @ts-expect-error an M-RoPE stream holds numbers or int64 ids
+rope(f32, { t: ["0"], h: [0], w: [0] }, { dim: 8, mropeSection: [2, 1, 1] });
 const twoStreams = { t: [1], h: [1] };
 // @ts-expect-error M-RoPE streams are t, h and w
 rope(f32, twoStreams, { dim: 8, mropeSection: [2, 1, 1] });
@@ -113,3 +120,4 @@ fromConfig({}, { layerType: 1 });
 fromConfig({}, { pairing: "pairs" });
 export { llama, f32, f16, f64, scaled, rotated, g, into, reused };
 export { fromFile, warned, streams, partial, qwenQuery, pairing, logged };
+export { int64Streams };
