@@ -1,13 +1,20 @@
 // The C core as JS calls it: the WebAssembly module loaded once, its linear
 // memory (scratch allocations freed after each call, the workspace lent to
-// one call at a time, the single buffer behind `view` results), and one named wrapper per
-// export whose status becomes an error.
+// one call at a time, the single buffer behind `view` results), one named
+// wrapper per export whose status becomes an error, and the lifecycle of
+// the plans that call it.
 import {
   MEMORY_BYTES as MAX_BYTES,
   STATUS,
   STATUS_NAMES,
 } from "sinusoidal-pe-constants";
-import { rangeError, runningFunction, show, typeError } from "./options.js";
+import {
+  calling,
+  rangeError,
+  runningFunction,
+  show,
+  typeError,
+} from "./options.js";
 
 let instance = null;
 let viewPointer = 0;
@@ -640,33 +647,72 @@ export const ropeCacheStreams = kernel(
   ].flat(),
 );
 
-// The arguments of a plan method's call, which its closure holds.
-export const NO_ARGUMENTS = Object.freeze([]);
+/**
+ * The base of every plan class: one lifecycle for every kind of plan. A
+ * plan keeps the state it was made with, read only by its own kind's
+ * methods, until dispose() or `using` ends it; then only dispose() may be
+ * called again. `kind` describes the kind, and only its module holds it:
+ * { kind, create, api }, the plan's name ("rope plan"), the function that
+ * makes one and the function its errors name. A subclass opens the plan
+ * in each method with `openPlan` and has a dispose() of its own that calls
+ * `disposePlan`, so that a method called on a plan of another kind is
+ * refused by code though the kinds share this base.
+ */
+export class Plan {
+  #kind;
+  // null once disposed.
+  #state;
+
+  constructor(kind, state) {
+    this.#kind = kind;
+    this.#state = state;
+  }
+
+  // The state of a plan of this kind: undefined for any other object, null
+  // once disposed. Static methods, each asking for the kind itself, so that
+  // no other code reads or ends a plan's state; not a static block, so that
+  // a bundle that makes no plan leaves the class out.
+  static stateOf(plan, kind) {
+    return #kind in plan && plan.#kind === kind ? plan.#state : undefined;
+  }
+
+  static end(plan, kind) {
+    openPlan(plan, kind, "dispose");
+    plan.#state = null;
+  }
+
+  // What `using` calls (a key bundlers know to be free of side effects).
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+}
 
 /**
- * The state of a plan for its method `method`, as `read(plan)` gives it:
- * undefined for a value that is no plan of that kind (the method called on
- * another receiver), null for a disposed plan; both are refused by code.
- * `kind` names the plan ("rope plan"), `create` the function that makes
- * one.
+ * The state of `plan` for the method `method` of a plan of this kind;
+ * another receiver, or a disposed plan, is refused by code.
  */
-export function openPlan(plan, read, { kind, create }, method) {
+export function openPlan(plan, kind, method) {
   const state =
     (typeof plan === "object" && plan !== null) || typeof plan === "function"
-      ? read(plan)
+      ? Plan.stateOf(plan, kind)
       : undefined;
   if (state === undefined)
     throw typeError(
-      `${kind} method ${method}() called on ${plan === null || plan === undefined ? String(plan) : typeof plan === "object" ? "another object" : `a ${typeof plan}`}: call it on a plan made by ${create}()`,
+      `${kind.kind} method ${method}() called on ${plan === null || plan === undefined ? String(plan) : typeof plan === "object" ? "another object" : `a ${typeof plan}`}: call it on a plan made by ${kind.create}()`,
       undefined,
       "ERR_RECEIVER",
     );
   // Only dispose() may be called again.
   if (state === null && method !== "dispose")
     throw typeError(
-      `${method}() of a disposed ${kind}: make a new plan with ${create}()`,
+      `${method}() of a disposed ${kind.kind}: make a new plan with ${kind.create}()`,
       undefined,
       "ERR_DISPOSED",
     );
   return state;
+}
+
+/** A plan's dispose(): a second does nothing. */
+export function disposePlan(plan, kind) {
+  calling(kind.api, Plan.end, [plan, kind]);
 }

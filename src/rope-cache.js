@@ -8,10 +8,11 @@ import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { outArray, overlapping } from "./rows.js";
 import {
-  NO_ARGUMENTS,
+  disposePlan,
   MAX_REQUEST_BYTES,
   memoryBuffer,
   openPlan,
+  Plan,
   withScratch,
   withWorkspace,
 } from "./core.js";
@@ -257,7 +258,11 @@ function cacheRows(cache, positionsOption, startOption, outOption) {
   });
 }
 
-const CACHE_PLAN = { kind: "rope cache plan", create: "createRopeCache" };
+const CACHE_PLAN = {
+  kind: "rope cache plan",
+  create: "createRopeCache",
+  api: "ropeCache",
+};
 
 /**
  * A cache plan: `createRopeCache(options)` reads, checks and resolves every
@@ -266,47 +271,21 @@ const CACHE_PLAN = { kind: "rope cache plan", create: "createRopeCache" };
  * where perCall holds only `start` and `out`: the rows of a growing KV
  * cache as its tokens arrive. It holds no module memory.
  */
-class RopeCachePlan {
-  // The read cache; null once disposed.
-  #cache;
-
-  constructor(cache) {
-    this.#cache = cache;
-  }
-
-  // The plan's state, read without the plan's own properties (undefined
-  // for anything else); a static method, not a static block, so that a
-  // bundle that never makes this kind of plan leaves the class out.
-  static stateOf(plan) {
-    return #cache in plan ? plan.#cache : undefined;
-  }
-
+class RopeCachePlan extends Plan {
   rows(positions, perCall) {
     return calling("ropeCache", planCacheRows, [this, positions, perCall]);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
   dispose() {
-    calling(
-      "ropeCache",
-      () => {
-        openPlan(this, RopeCachePlan.stateOf, CACHE_PLAN, "dispose");
-        this.#cache = null;
-      },
-      NO_ARGUMENTS,
-    );
-  }
-
-  // What `using` calls (a key bundlers know to be free of side effects).
-  [Symbol.dispose]() {
-    this.dispose();
+    disposePlan(this, CACHE_PLAN);
   }
 }
 
 // A plan's call: the plan's cache, its per-call options read once, then
 // ropeCache's rows.
 function planCacheRows(plan, positions, perCall) {
-  const cache = openPlan(plan, RopeCachePlan.stateOf, CACHE_PLAN, "rows");
+  const cache = openPlan(plan, CACHE_PLAN, "rows");
   const given =
     perCall === undefined
       ? {}
@@ -328,7 +307,7 @@ function createRopeCacheOf(options) {
   });
   const cache = readCache(raw);
   cacheRows(cache, 0, undefined, undefined);
-  return new RopeCachePlan(cache);
+  return new RopeCachePlan(CACHE_PLAN, cache);
 }
 
 // The rows of an M-RoPE cache, in blocks: each pair at its own stream's

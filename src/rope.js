@@ -28,7 +28,8 @@ import {
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
 import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
 import {
-  NO_ARGUMENTS,
+  Plan,
+  disposePlan,
   memoryBuffer,
   openPlan,
   withScratch,
@@ -465,7 +466,7 @@ function ropeOf(vectors, positions, options) {
   return run(spec, vectors, positions, perCall);
 }
 
-const ROPE_PLAN = { kind: "rope plan", create: "createRope" };
+const ROPE_PLAN = { kind: "rope plan", create: "createRope", api: "rope" };
 
 /**
  * A RoPE plan: `createRope(options)` reads, checks and resolves the options
@@ -475,46 +476,20 @@ const ROPE_PLAN = { kind: "rope plan", create: "createRope" };
  * in the workspace, where the last one's frequencies stay while no other
  * call has used it.
  */
-class RopePlan {
-  // The plan's spec; null once disposed.
-  #spec;
-
-  constructor(spec) {
-    this.#spec = spec;
-  }
-
-  // The plan's state, read without the plan's own properties (undefined
-  // for anything else); a static method, not a static block, so that a
-  // bundle that never makes this kind of plan leaves the class out.
-  static stateOf(plan) {
-    return #spec in plan ? plan.#spec : undefined;
-  }
-
+class RopePlan extends Plan {
   apply(vectors, positions, perCall) {
     return calling("rope", applyPlan, [this, vectors, positions, perCall]);
   }
 
   /** Ends the plan: apply() then throws; a second dispose() does nothing. */
   dispose() {
-    calling(
-      "rope",
-      () => {
-        openPlan(this, RopePlan.stateOf, ROPE_PLAN, "dispose");
-        this.#spec = null;
-      },
-      NO_ARGUMENTS,
-    );
-  }
-
-  // What `using` calls (a key bundlers know to be free of side effects).
-  [Symbol.dispose]() {
-    this.dispose();
+    disposePlan(this, ROPE_PLAN);
   }
 }
 
 // A plan's call: the plan's spec, its per-call options, then rope's run.
 function applyPlan(plan, vectors, positions, perCall) {
-  const spec = openPlan(plan, RopePlan.stateOf, ROPE_PLAN, "apply");
+  const spec = openPlan(plan, ROPE_PLAN, "apply");
   return run(spec, vectors, positions, readPerCall(perCall));
 }
 
@@ -549,7 +524,7 @@ function createRopeOf(options) {
       "createRope",
     );
   });
-  return new RopePlan(spec);
+  return new RopePlan(ROPE_PLAN, spec);
 }
 
 // The public functions, each naming itself in the errors it raises.

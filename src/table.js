@@ -7,10 +7,11 @@ import { blockRows, checkAngles, inBlocks } from "./blocks.js";
 import { deliver, outArray } from "./rows.js";
 import {
   allocateView,
-  NO_ARGUMENTS,
+  disposePlan,
   MAX_REQUEST_BYTES,
   memoryBuffer,
   openPlan,
+  Plan,
   withScratch,
   withWorkspace,
 } from "./core.js";
@@ -128,7 +129,7 @@ function tableOf(options) {
   return run(p, resolve(p), positions, start, out, boolean(view, "view"));
 }
 
-const TABLE_PLAN = { kind: "table plan", create: "createTable" };
+const TABLE_PLAN = { kind: "table plan", create: "createTable", api: "table" };
 
 /**
  * A table plan: `createTable(options)` reads, checks and resolves every
@@ -136,52 +137,21 @@ const TABLE_PLAN = { kind: "table plan", create: "createTable" };
  * `table({ ...options, positions, ...perCall })` bit for bit, where
  * perCall holds only `start` and `out`. It holds no module memory.
  */
-class TablePlan {
-  // { prepared, resolved }; null once disposed.
-  #plan;
-
-  constructor(plan) {
-    this.#plan = plan;
-  }
-
-  // The plan's state, read without the plan's own properties (undefined
-  // for anything else); a static method, not a static block, so that a
-  // bundle that never makes this kind of plan leaves the class out.
-  static stateOf(plan) {
-    return #plan in plan ? plan.#plan : undefined;
-  }
-
+class TablePlan extends Plan {
   rows(positions, perCall) {
     return calling("table", planRows, [this, positions, perCall]);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
   dispose() {
-    calling(
-      "table",
-      () => {
-        openPlan(this, TablePlan.stateOf, TABLE_PLAN, "dispose");
-        this.#plan = null;
-      },
-      NO_ARGUMENTS,
-    );
-  }
-
-  // What `using` calls (a key bundlers know to be free of side effects).
-  [Symbol.dispose]() {
-    this.dispose();
+    disposePlan(this, TABLE_PLAN);
   }
 }
 
 // A plan's call: the plan's options, its per-call options read once, then
 // table's run.
 function planRows(plan, positions, perCall) {
-  const { prepared: p, resolved } = openPlan(
-    plan,
-    TablePlan.stateOf,
-    TABLE_PLAN,
-    "rows",
-  );
+  const { prepared: p, resolved } = openPlan(plan, TABLE_PLAN, "rows");
   let start, out;
   if (perCall !== undefined) {
     const given = readOptions(
@@ -221,7 +191,7 @@ function createTableOf(options) {
   p.api = "table";
   const resolved = resolve(p);
   run(p, resolved, 0, undefined, undefined, false);
-  return new TablePlan({ prepared: p, resolved });
+  return new TablePlan(TABLE_PLAN, { prepared: p, resolved });
 }
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */

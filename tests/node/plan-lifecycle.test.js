@@ -213,3 +213,33 @@ test("Symbol.dispose ends every plan kind as dispose() does", () => {
     assert.throws(run, { name: "TypeError", code: "ERR_DISPOSED" }, name);
   }
 });
+
+test("a plan kind's dispose() on a plan of another kind is refused by code and ends neither plan", () => {
+  const plans = {
+    rope: pe.createRope({ dim: 8 }),
+    table: pe.createTable({ dim: 8 }),
+    ropeCache: pe.createRopeCache({ dim: 8 }),
+  };
+  const runs = {
+    rope: (plan) => plan.apply(Float64Array.of(1, 0, 0, 0, 0, 0, 0, 0), 0),
+    table: (plan) => plan.rows(1),
+    ropeCache: (plan) => plan.rows(1).cos,
+  };
+  const before = Object.fromEntries(
+    Object.entries(plans).map(([name, plan]) => [name, runs[name](plan)]),
+  );
+  for (const [name, plan] of Object.entries(plans))
+    for (const [other, receiver] of Object.entries(plans))
+      if (other !== name)
+        assert.throws(
+          () => plan.dispose.call(receiver),
+          { name: "TypeError", code: "ERR_RECEIVER", function: name },
+          `${name}'s dispose() on a ${other} plan`,
+        );
+  for (const [name, plan] of Object.entries(plans)) {
+    assert.deepEqual(runs[name](plan), before[name], name);
+    // Its own dispose() still ends it.
+    plan.dispose();
+    assert.throws(() => runs[name](plan), { code: "ERR_DISPOSED" }, name);
+  }
+});
