@@ -252,10 +252,12 @@ test("bad input names the option; the module keeps working", () => {
     );
     assert.deepEqual(decayIntegral({ x: [0.5, 7] }), good);
   }
-  assert.throws(
-    () => ci(0),
-    /sinusoidal-pe: ci: option "x" must be > 0 \(Ci is real only for positive x\), got 0$/,
-  );
+  assert.throws(() => ci(0), {
+    name: "RangeError",
+    code: "ERR_CI_X",
+    option: "x",
+    function: "ci",
+  });
   assert.throws(() => ci([1, -2]), { code: "ERR_CI_X", option: "x" });
   assert.throws(() => si([NaN]), RangeError);
   assert.throws(() => si("1"), TypeError);

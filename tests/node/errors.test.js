@@ -507,13 +507,21 @@ test("every public function names itself in the errors it raises, the innermost 
           try {
             pe.rope(x, 0, { dim: "8" });
           } catch (error) {
-            inner = error.message;
+            inner = error;
           }
           return "2";
         },
       }),
-    { message: /^sinusoidal-pe: table: option "positions"/ },
+    {
+      function: "table",
+      option: "positions",
+      code: "ERR_NOT_ARRAY",
+      message: /^sinusoidal-pe: table: option "positions"/,
+    },
   );
-  assert.match(inner, /^sinusoidal-pe: rope: option "dim"/);
+  assert.equal(inner.function, "rope");
+  assert.equal(inner.option, "dim");
+  assert.equal(inner.code, "ERR_NOT_NUMBER");
+  assert.match(inner.message, /^sinusoidal-pe: rope: option "dim"/);
   assert.deepEqual(table(good), expected);
 });

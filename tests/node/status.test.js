@@ -553,6 +553,10 @@ test("every status code of the C core reaches its JS error and message", () => {
       () => check(status, "where", optionsAt(options)),
       (error) => {
         assert.ok(error instanceof ErrorClass, `${name}: ${error.name}`);
+        // The rule's code is the status's name; its option, the first of
+        // the rule's (each of which the caller gave here).
+        assert.equal(error.code, name.slice("PE_".length), name);
+        assert.equal(error.option, options[0], name);
         assert.equal(
           error.message,
           `sinusoidal-pe: where: ${subject}${rule}${got}`,
@@ -565,6 +569,8 @@ test("every status code of the C core reaches its JS error and message", () => {
     assert.throws(
       () => check(status, "where"),
       (error) =>
+        error.code === name.slice("PE_".length) &&
+        error.option === options[0] &&
         error.message === `sinusoidal-pe: where: ${subject}${rule}` &&
         error.message === `sinusoidal-pe: where: ${statusMessage(status)}`,
     );
