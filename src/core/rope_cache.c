@@ -103,6 +103,22 @@ correct_f32(float *cos_row, float *sin_row, int32_t layout, uint32_t n,
   store_values(sin_row, PE_CACHE_FLOAT32, layout, n, sin, i0 + i, 0, 4);
 }
 
+/* The groups of four pairs at failed[0 .. count) whose values failed the
+   screen: each tested exactly, and rewritten with its exact values where
+   the recurrence's error leaves a rounding uncertain (out of line). */
+__attribute__((noinline)) static void
+settle_f32(float *cos_row, float *sin_row, int32_t layout, uint32_t n,
+           const pe_angle_block *b, uint32_t i0, const uint32_t *failed,
+           uint32_t count, double x, double attention, double e) {
+  for (uint32_t f = 0; f < count; f++) {
+    uint32_t i = failed[f];
+    if (!pe_f32_sure4(wasm_v128_load(b->sin + i), wasm_v128_load(b->cos + i),
+                      wasm_v128_load(b->sin + i + 2),
+                      wasm_v128_load(b->cos + i + 2), e))
+      correct_f32(cos_row, sin_row, layout, n, b, i0, i, x, attention);
+  }
+}
+
 /* Advances the pairs of the block by one step; with `emit` (a constant),
    also writes them as float32 in a constant layout, fused so that the state
    is read and written once per row: the hot loop of evenly spaced rows. A
@@ -116,6 +132,10 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
             double x, double attention, const pe_f32_screen *screen) {
   double e = pe_recurrence_error(attention);
   pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
+  /* The groups of four pairs whose values fail the screen, noted with no
+     branch and settled after the loop: a call inside it would cost every
+     group, not only the failed ones. */
+  uint32_t failed[PE_BLOCK / 4 + 1], n_failed = 0;
   for (uint32_t i = 0; i < n_pad; i += 4) {
     v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
     v128_t s1 = wasm_v128_load(b->sin + i + 2);
@@ -142,10 +162,13 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
       acc = pe_f32_screen_add(acc, c0, &k);
       acc = pe_f32_screen_add(acc, s1, &k);
       acc = pe_f32_screen_add(acc, c1, &k);
-      if (!pe_f32_screen_passes(acc, &k) && !pe_f32_sure4(s0, c0, s1, c1, e))
-        correct_f32(cos_row, sin_row, layout, n, b, i0, i, x, attention);
+      failed[n_failed] = i;
+      n_failed += !pe_f32_screen_passes(acc, &k);
     }
   }
+  if (emit && n_failed > 0)
+    settle_f32(cos_row, sin_row, layout, n, b, i0, failed, n_failed, x,
+               attention, e);
   /* The call is out of line: skip it when there is no tail (the hot loop
      runs once per row). */
   if (emit && (nb & 3u) != 0) {

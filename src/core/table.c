@@ -5,6 +5,7 @@
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "angles.h"
 #include "columns.h"
@@ -109,47 +110,70 @@ store_steps_f32(float *row, int interleaved, int cos_first,
   }
 }
 
-/* The rows of pairs [i0 + i, i0 + i + 4) at x0 and x1 when their values
-   fail the screen: the two steps again from the state, which still holds
-   the row before (the same bits), each row's values tested exactly and
-   the uncertain ones' pairs rewritten with their exact values (rare, out
-   of line). */
+/* The (sin, cos) state of the pairs of a block that advance two rows at a
+   time: read from one copy and written to the other, so that the state of
+   the row before stays at hand for the rows that fail the screen. */
+typedef struct {
+  double *sin, *cos;
+} pair_state;
+
+/* The groups of four pairs of two rows whose values failed the screen,
+   by their first pair: at most one per group of the block. */
+typedef struct {
+  uint32_t at[PE_BLOCK / 4 + 1];
+  uint32_t count;
+} failed_groups;
+
+/* The rows of the failed groups of pairs at x0 and x1: the two steps again
+   from the state of the row before (the same bits), each row's values
+   tested exactly and the uncertain ones' pairs rewritten with their exact
+   values (rare, out of line: a call inside the hot loop would cost every
+   group, not only the failed ones). */
 __attribute__((noinline)) static void
 settle_2_rows_f32(float *row, size_t stride, const pe_columns *cols,
-                  const pe_angle_block *b, uint32_t i0, uint32_t i, double x0,
-                  double x1, double amplitude, double e) {
-  v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
-  v128_t s1 = wasm_v128_load(b->sin + i + 2);
-  v128_t c1 = wasm_v128_load(b->cos + i + 2);
-  for (uint32_t r = 0; r < 2; r++) {
-    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
-                  wasm_v128_load(b->step_cos + i + 2));
-    if (!pe_f32_sure4(s0, c0, s1, c1, e))
-      correct_row_f32(row + r * stride, cols, b, i0, i, r ? x1 : x0, amplitude);
+                  const pe_angle_block *b, pair_state before, uint32_t i0,
+                  const failed_groups *failed, double x0, double x1,
+                  double amplitude, double e) {
+  for (uint32_t f = 0; f < failed->count; f++) {
+    uint32_t i = failed->at[f];
+    v128_t s0 = wasm_v128_load(before.sin + i);
+    v128_t c0 = wasm_v128_load(before.cos + i);
+    v128_t s1 = wasm_v128_load(before.sin + i + 2);
+    v128_t c1 = wasm_v128_load(before.cos + i + 2);
+    for (uint32_t r = 0; r < 2; r++) {
+      pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
+                    wasm_v128_load(b->step_cos + i));
+      pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
+                    wasm_v128_load(b->step_cos + i + 2));
+      if (!pe_f32_sure4(s0, c0, s1, c1, e))
+        correct_row_f32(row + r * stride, cols, b, i0, i, r ? x1 : x0,
+                        amplitude);
+    }
   }
 }
 
-/* Advances pairs [i0, i0 + n) by one step per row and writes two
-   consecutive rows, at x0 and x1: the hot loop of evenly spaced
-   float32 tables, fused so the state is read and written once per two
-   rows. Where a value fails the screen, the rows' values are tested
-   exactly and those whose rounding the recurrence's error leaves uncertain
-   are replaced by their exact values, so every value is the rounding of
-   its exact sin/cos, as a seeded row's. */
-static inline __attribute__((always_inline)) void
+/* Advances the groups of four pairs of [i0, i0 + n) by one step per row,
+   from `before` into `after`, and writes two consecutive rows, at x0 and
+   x1: the hot loop of evenly spaced float32 tables, fused so the state is
+   read and written once per two rows. Groups whose values fail the screen
+   are noted, with no branch, and settled after the loop, so that every
+   value is the rounding of its exact sin/cos, as a seeded row's. Returns
+   the pairs covered, a multiple of 4. */
+static inline __attribute__((always_inline)) uint32_t
 advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
-                 const pe_columns *cols, pe_angle_block *b, uint32_t i0,
-                 uint32_t n, double x0, double x1, double amplitude,
+                 const pe_columns *cols, const pe_angle_block *b,
+                 pair_state before, pair_state after, uint32_t i0, uint32_t n,
+                 double x0, double x1, double amplitude,
                  const pe_f32_screen *screen) {
   uint32_t i = 0;
-  double e = pe_recurrence_error(amplitude);
   pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
+  failed_groups failed;
+  failed.count = 0;
   for (; i + 4 <= n; i += 4) {
-    v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
-    v128_t s1 = wasm_v128_load(b->sin + i + 2);
-    v128_t c1 = wasm_v128_load(b->cos + i + 2);
+    v128_t s0 = wasm_v128_load(before.sin + i);
+    v128_t c0 = wasm_v128_load(before.cos + i);
+    v128_t s1 = wasm_v128_load(before.sin + i + 2);
+    v128_t c1 = wasm_v128_load(before.cos + i + 2);
     v128_t sw0 = wasm_v128_load(b->step_sin + i);
     v128_t cw0 = wasm_v128_load(b->step_cos + i);
     v128_t sw1 = wasm_v128_load(b->step_sin + i + 2);
@@ -165,38 +189,46 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
       acc = pe_f32_screen_add(acc, s1, &k);
       acc = pe_f32_screen_add(acc, c1, &k);
     }
-    if (!pe_f32_screen_passes(acc, &k))
-      settle_2_rows_f32(row, stride, cols, b, i0, i, x0, x1, amplitude, e);
-    wasm_v128_store(b->sin + i, s0);
-    wasm_v128_store(b->cos + i, c0);
-    wasm_v128_store(b->sin + i + 2, s1);
-    wasm_v128_store(b->cos + i + 2, c1);
+    /* Written always, kept only where the group failed. */
+    failed.at[failed.count] = i;
+    failed.count += !pe_f32_screen_passes(acc, &k);
+    wasm_v128_store(after.sin + i, s0);
+    wasm_v128_store(after.cos + i, c0);
+    wasm_v128_store(after.sin + i + 2, s1);
+    wasm_v128_store(after.cos + i + 2, c1);
   }
-  /* Tail: the last one to three pairs, a step, a check and a store per row
-     (the state is padded to a multiple of 4 pairs). */
+  if (failed.count > 0)
+    settle_2_rows_f32(row, stride, cols, b, before, i0, &failed, x0, x1,
+                      amplitude, pe_recurrence_error(amplitude));
+  return i;
+}
+
+/* Calls advance_emit_f32 for two rows with constant flags, so that each
+   layout compiles to a loop with no branch and every step in registers;
+   then the last one to three pairs, which stay in the block's own state,
+   a step, a check and a store per row. */
+static void advance_emit_2_rows_f32(float *row, size_t stride,
+                                    const pe_columns *cols, pe_angle_block *b,
+                                    pair_state before, pair_state after,
+                                    uint32_t i0, uint32_t n, double x0,
+                                    double x1, double amplitude,
+                                    const pe_f32_screen *screen) {
+  uint32_t i;
+  if (cols->stride == 1)
+    i = advance_emit_f32(row, stride, 0, 0, cols, b, before, after, i0, n, x0,
+                         x1, amplitude, screen);
+  else if (cols->first == 1)
+    i = advance_emit_f32(row, stride, 1, 1, cols, b, before, after, i0, n, x0,
+                         x1, amplitude, screen);
+  else
+    i = advance_emit_f32(row, stride, 1, 0, cols, b, before, after, i0, n, x0,
+                         x1, amplitude, screen);
+  double e = pe_recurrence_error(amplitude);
   for (uint32_t r = 0; i < n && r < 2; r++) {
     advance_pairs(b, i, n);
     pe_angle_block_settle(b, i, n, r ? x1 : x0, amplitude, e, 0);
     store_pairs_f32(row + r * stride, cols, b->sin, b->cos, i0, i, n);
   }
-}
-
-/* Calls advance_emit_f32 for two rows with constant flags, so that each
-   layout compiles to a loop with no branch and every step in registers. */
-static void advance_emit_2_rows_f32(float *row, size_t stride,
-                                    const pe_columns *cols, pe_angle_block *b,
-                                    uint32_t i0, uint32_t n, double x0,
-                                    double x1, double amplitude,
-                                    const pe_f32_screen *screen) {
-  if (cols->stride == 1)
-    advance_emit_f32(row, stride, 0, 0, cols, b, i0, n, x0, x1, amplitude,
-                     screen);
-  else if (cols->first == 1)
-    advance_emit_f32(row, stride, 1, 1, cols, b, i0, n, x0, x1, amplitude,
-                     screen);
-  else
-    advance_emit_f32(row, stride, 1, 0, cols, b, i0, n, x0, x1, amplitude,
-                     screen);
 }
 
 /* Stores the float32 sin s and cos c of pairs i ... i + 3 in a row. */
@@ -334,6 +366,11 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
                      double amplitude) {
   double e = pe_recurrence_error(amplitude);
   pe_f32_screen screen = pe_f32_screen_of(e);
+  /* The whole groups of pairs advance two rows at a time between the
+     block's state and this second copy; `in_copy` says where they are. */
+  alignas(16) double copy_sin[PE_BLOCK], copy_cos[PE_BLOCK];
+  pair_state own = {b->sin, b->cos}, copy = {copy_sin, copy_cos};
+  int in_copy = 0;
   for (uint32_t j = 0; j < count;) {
     float *row = out + (size_t)j * dim;
     double x = pe_row_position(plan, j);
@@ -343,13 +380,21 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
       j++;
     } else if (pe_row_seeded(plan, j)) {
       pe_angle_block_seed(b, n_pad, x, amplitude);
+      in_copy = 0;
       emit_f32(row, cols, b, i0, n);
       j++;
     } else if (j + 1 < count && !pe_row_seeded(plan, j + 1)) {
-      advance_emit_2_rows_f32(row, dim, cols, b, i0, n, x,
+      advance_emit_2_rows_f32(row, dim, cols, b, in_copy ? copy : own,
+                              in_copy ? own : copy, i0, n, x,
                               pe_row_position(plan, j + 1), amplitude, &screen);
+      in_copy = !in_copy;
       j += 2;
     } else {
+      if (in_copy) {
+        memcpy(b->sin, copy_sin, (n & ~3u) * sizeof(double));
+        memcpy(b->cos, copy_cos, (n & ~3u) * sizeof(double));
+        in_copy = 0;
+      }
       advance_pairs(b, 0, n_pad);
       pe_angle_block_settle(b, 0, n, x, amplitude, e, 0);
       emit_f32(row, cols, b, i0, n);
