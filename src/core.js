@@ -330,17 +330,23 @@ function lend(bytes, what) {
 }
 
 /**
- * Runs fn(scratch, kept) on the workspace: scratch(bytes, what) allocates as
- * withScratch's does, from the workspace while it holds room, and `kept`
- * says that the first `scratch` of this call is where the last call of the
- * same `tag` (a plan's) left it, its contents unchanged. A call made while
- * the workspace is lent (by user code run inside another) takes scratch.
+ * Runs fn(scratch, keptAt) on the workspace: scratch(bytes, what) allocates
+ * as withScratch's does, from the workspace while it holds room, and
+ * keptAt(pointer) says that `pointer`, the first `scratch` of this call,
+ * is where the last call of the same `tag` (a plan's) left its first
+ * scratch, its contents unchanged: not when this call's first need is
+ * larger than the workspace and takes a block of its own. A call made
+ * while the workspace is lent (by user code run inside another) takes
+ * scratch.
  */
+const notKept = () => false;
+
 export function withWorkspace(fn, tag = null) {
-  if (lent) return withScratch((scratch) => fn(scratch, false));
+  if (lent) return withScratch((scratch) => fn(scratch, notKept));
   const exports = wasm();
   readyWorkspace(exports);
-  const kept = tag !== null && lastTag === tag;
+  const sameTag = tag !== null && lastTag === tag;
+  const kept = (pointer) => sameTag && pointer === workspace.pointer;
   lastTag = null;
   lent = true;
   workspace.used = 0;
@@ -477,17 +483,30 @@ function kernel(name, parameters, optional = {}, checked = true) {
   // The argument list of a call, filled in place: an export runs no code of
   // the caller's, so no call of the same kernel can begin before it ends.
   const list = new Array(parameters.length);
-  return (args) => {
+  const run = (args) => {
     if (typeof args.api !== "string")
       throw new TypeError(`sinusoidal-pe: ${name} called without its api`);
     for (let i = 0; i < parameters.length; i++) {
       const value = args[parameters[i]];
       list[i] = value === undefined ? optional[parameters[i]] : value;
     }
-    const status = call(name, args.api, list);
-    if (!checked) return status;
-    check(status, args.api, args.given);
+    return ran(call(name, args.api, list), args.api, args.given);
   };
+  const ran = (status, api, given) => {
+    if (!checked) return status;
+    check(status, api, given);
+  };
+  // The same call from a list in the C signature's order, filled by the
+  // caller at the positions `slotsOf` gives: calls made per token skip
+  // reading arguments by name, a lookup of a different key each time.
+  run.parameters = parameters;
+  run.withList = (list, api, given) => ran(call(name, api, list), api, given);
+  return run;
+}
+
+/** The position of each named argument of a kernel in its list. */
+export function slotsOf(kernel) {
+  return Object.fromEntries(kernel.parameters.map((name, i) => [name, i]));
 }
 
 // The angles x · scale · w_i of a call that writes in blocks, all checked

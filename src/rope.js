@@ -5,6 +5,7 @@
 // M-RoPE streams); `createRope` keeps it for many calls, `rope` makes one
 // and runs it once. The rotation runs in the C core.
 import * as kernels from "./core.js";
+import { slotsOf } from "./core.js";
 import {
   calling,
   integer,
@@ -351,30 +352,37 @@ function run(spec, vectors, positions, perCall) {
 
 // One kernel call on a chunk in module memory: { data, count, repeat,
 // span, list, one, omega, streams }, with the attention factor of its
-// frequencies; `api` names the public function in a refusal.
+// frequencies; `api` names the public function in a refusal. The argument
+// list is filled in place (a call per token reads no argument by name):
+// no code of the caller's runs between filling it and the call.
+let slots = null;
+const argumentList = [];
 function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
-  const args = {
-    api,
-    given: spec.prepared,
-    out: chunk.data,
-    input: chunk.data,
-    dtype,
-    count: chunk.count,
-    dim: spec.dim,
-    rotary: spec.rotary,
-    repeat: chunk.repeat,
-    span: chunk.span,
-    positions: chunk.list,
-    position: chunk.one,
-    streams: chunk.streams,
-    pairing: spec.pairing,
-    omega: chunk.omega,
-    pairs: spec.pairs,
-    scale: spec.scale,
-    amplitude: attention,
+  const kernel = chunk.streams === 0 ? kernels.rope : kernels.ropeStreams;
+  slots ??= {
+    rope: slotsOf(kernels.rope),
+    streams: slotsOf(kernels.ropeStreams),
   };
-  if (chunk.streams === 0) kernels.rope(args);
-  else kernels.ropeStreams(args);
+  const at = chunk.streams === 0 ? slots.rope : slots.streams;
+  const list = argumentList;
+  list.length = kernel.parameters.length;
+  list[at.out] = chunk.data;
+  list[at.input] = chunk.data;
+  list[at.dtype] = dtype;
+  list[at.count] = chunk.count;
+  list[at.dim] = spec.dim;
+  list[at.rotary] = spec.rotary;
+  list[at.repeat] = chunk.repeat;
+  list[at.span] = chunk.span;
+  list[at.positions] = chunk.list;
+  if (chunk.streams === 0) list[at.position] = chunk.one;
+  else list[at.streams] = chunk.streams;
+  list[at.pairing] = spec.pairing;
+  list[at.omega] = chunk.omega;
+  list[at.pairs] = spec.pairs;
+  list[at.scale] = spec.scale;
+  list[at.amplitude] = attention;
+  kernel.withList(list, api, spec.prepared);
 }
 
 /**
@@ -401,7 +409,7 @@ function runWhole(spec, call, scratch, kept) {
   const anglesAt = streamsAt + streamsBytes;
   const data = anglesAt + anglesBytes;
   // Frequencies that follow the calls' sequences are written every call.
-  if (!kept || spec.followsFrom !== Infinity) {
+  if (!kept(base) || spec.followsFrom !== Infinity) {
     new Float64Array(buffer, omega, pairs).set(call.omega);
     if (spec.streams !== null)
       new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);

@@ -3,7 +3,7 @@
 // `createTable` keeps them for many calls of rows at new positions.
 import * as kernels from "./core.js";
 import { paddingRows, presets } from "./presets.js";
-import { blockRows, checkAngles, inBlocks } from "./blocks.js";
+import { blockRows, checkAngles } from "./blocks.js";
 import { deliver, outArray } from "./rows.js";
 import {
   allocateView,
@@ -12,6 +12,7 @@ import {
   memoryBuffer,
   openPlan,
   Plan,
+  slotsOf,
   withScratch,
   withWorkspace,
 } from "./core.js";
@@ -230,22 +231,29 @@ function run(p, resolved, positions, startOption, outOption, view) {
   if (values !== null) for (const v of values) if (v > largest) largest = v;
   const { omega: frequencyValues, amplitude } =
     largest >= resolved.followsFrom ? resolve(p, largest) : resolved;
-  const args = {
-    api: p.api,
-    given: p,
-    out: 0,
-    positions: 0,
-    count: 0,
-    start,
-    dim: p.dim,
-    layout: p.layout,
-    oddDim: p.oddDim,
-    omega: 0,
-    pairs: p.pairs,
-    scale: p.scale,
-    amplitude,
+  // The kernel's arguments, in a list filled in place (a call per token
+  // reads no argument by name).
+  const at = (slots ??= slotsOf(kernels.tableF32));
+  const list = argumentList;
+  list.length = kernel.parameters.length;
+  list[at.positions] = 0;
+  list[at.dim] = p.dim;
+  list[at.layout] = p.layout;
+  list[at.oddDim] = p.oddDim;
+  list[at.pairs] = p.pairs;
+  list[at.scale] = p.scale;
+  list[at.amplitude] = amplitude;
+  const runKernel = (out, positions, count, first) => {
+    list[at.out] = out;
+    list[at.positions] = positions;
+    list[at.count] = count;
+    list[at.start] = first;
+    kernel.withList(list, p.api, p);
   };
-  return withWorkspace((scratch) => {
+  // The plan's own frequencies stay in the workspace between its calls
+  // while no other call has used it.
+  const tag = frequencyValues === resolved.omega ? resolved : null;
+  return withWorkspace((scratch, kept) => {
     const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
     // A view takes larger blocks (each call sets up its frequencies anew)
     // where the blocks cannot change a value: rows at exact integers,
@@ -270,60 +278,69 @@ function run(p, resolved, positions, startOption, outOption, view) {
       p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
       "the table",
     );
-    args.omega = base;
-    new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
+    list[at.omega] = base;
+    if (!kept(base))
+      new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
     // The first block checks option "scale" and the output scale before it
     // writes; a view is allocated before it, and no rows have no block, so
     // a call of no rows checks them there.
-    if (view || count === 0) kernel(args);
+    if (view || count === 0) runKernel(0, 0, 0, start);
     let pointer = 0;
     if (values !== null) {
       pointer = base + p.pairs * 8;
       new Float64Array(memoryBuffer(), pointer, count).set(values);
     }
-    const report = scratch(16, "the angle check");
-    const angles = {
-      api: p.api,
-      xs: pointer,
-      count,
-      start,
-      omega: base,
-      pairs: p.pairs,
-      scale: p.scale,
-    };
+    const checkAll = () =>
+      checkAngles(scratch(16, "the angle check"), {
+        api: p.api,
+        xs: pointer,
+        count,
+        start,
+        omega: base,
+        pairs: p.pairs,
+        scale: p.scale,
+      });
     // Rows of one block reach the result only after the kernel has taken
     // them all: its refusal leaves the result untouched, and the angle
     // check, which the kernel's own checks imply, then finds the position
     // to quote. Rows of several blocks are checked before the first.
     const oneBlock = !view && count <= rowsPerBlock;
-    if (!oneBlock) checkAngles(report, angles);
-    const at = view
+    if (!oneBlock) checkAll();
+    const rowsAt = view
       ? allocateView(bytes, "the table")
       : base + p.pairs * 8 + pointsBytes;
     const result = view ? null : (out ?? new Typed(count * p.dim));
-    for (const [first, n] of inBlocks(count, rowsPerBlock)) {
-      args.out = view ? at + first * rowBytes : at;
-      args.positions = pointer === 0 ? 0 : pointer + first * 8;
-      args.count = n;
-      args.start = start + first;
+    for (let first = 0, n; first < count; first += n) {
+      n = Math.min(rowsPerBlock, count - first);
+      const block = view ? rowsAt + first * rowBytes : rowsAt;
       try {
-        kernel(args);
+        runKernel(
+          block,
+          pointer === 0 ? 0 : pointer + first * 8,
+          n,
+          start + first,
+        );
       } catch (error) {
-        if (oneBlock) checkAngles(report, angles);
+        if (oneBlock) checkAll();
         throw error;
       }
       if (!view)
         write(
           result,
-          new Typed(memoryBuffer(), args.out, n * p.dim),
+          new Typed(memoryBuffer(), block, n * p.dim),
           first * p.dim,
         );
     }
-    const filled = result ?? new Typed(memoryBuffer(), at, count * p.dim);
+    const filled = result ?? new Typed(memoryBuffer(), rowsAt, count * p.dim);
     for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
     return filled;
-  });
+  }, tag);
 }
+
+// The kernel's argument positions and the one list a call fills: no code
+// of the caller's runs between filling it and the call.
+let slots = null;
+const argumentList = [];
 
 // The public functions, each naming itself in the errors it raises.
 export function frequencies(...args) {
