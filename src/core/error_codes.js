@@ -50,7 +50,11 @@ export const JS_RULES = [
     "TypeError",
     "a typed array lies past the end of its resizable buffer",
   ],
-  ["ERR_REVOKED", "TypeError", "a config is a revoked Proxy"],
+  [
+    "ERR_REVOKED",
+    "TypeError",
+    "an input (options, a config, an array) is a revoked Proxy",
+  ],
   ["ERR_NO_ROPE", "TypeError", "a config's model has no RoPE on its tokens"],
   ["ERR_NPY", "RangeError", "bytes are not a 1-D .npy file of numbers"],
   ["ERR_PRESET_DIM", "RangeError", "a preset does not take this dim"],
