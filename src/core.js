@@ -60,10 +60,14 @@ async function compile(source) {
     } catch (error) {
       throw fetchError(source, error);
     }
-    if (!response.ok)
-      throw new Error(
+    if (!response.ok) {
+      const failure = new Error(
         `sinusoidal-pe: fetching ${source} failed with status ${response.status}`,
       );
+      failure.option = "source";
+      failure.code = "ERR_FETCH";
+      throw failure;
+    }
     return compileResponse(response);
   }
   if (typeof Response !== "undefined" && source instanceof Response)
@@ -129,7 +133,15 @@ let loading = null;
  */
 export function init(source, fallback) {
   if (instance) return Promise.resolve();
-  if (compiled) return Promise.resolve().then(() => void wasm());
+  // A fault dropped the instance: a fresh one from the compiled module,
+  // made asynchronously, as every platform allows.
+  if (compiled)
+    return WebAssembly.instantiate(compiled, IMPORTS).then((fresh) => {
+      if (instance === null) {
+        fresh.exports._initialize();
+        instance = fresh.exports;
+      }
+    });
   if (loading !== null && loading.source !== source)
     return loading.promise.then(
       () => undefined,
@@ -152,11 +164,25 @@ export function init(source, fallback) {
   return loading.promise;
 }
 
+// The module's own failures are Errors with a code of the registry, and
+// name the public function running, as an input's refusals do; `what` is
+// what the message names ("table", "the workspace").
+function moduleError(message, code, cause, what = runningFunction()) {
+  const error = new Error(
+    `sinusoidal-pe: ${what === undefined ? "" : `${what}: `}${message}`,
+    cause === undefined ? undefined : { cause },
+  );
+  error.code = code;
+  error.function = runningFunction();
+  return error;
+}
+
 export function wasm() {
   if (instance) return instance;
   if (!compiled)
-    throw new Error(
-      "sinusoidal-pe: the module is not initialised; call `await init()` first",
+    throw moduleError(
+      "the module is not initialised; call `await init()` first",
+      "ERR_NOT_INITIALIZED",
     );
   // A fault dropped the last instance: start a fresh one from the module.
   try {
@@ -164,9 +190,10 @@ export function wasm() {
     exports._initialize();
     instance = exports;
   } catch (error) {
-    throw new Error(
-      "sinusoidal-pe: the module was reset after an internal fault and could not be instantiated again synchronously here; call `await init()`",
-      { cause: error },
+    throw moduleError(
+      "the module was reset after an internal fault and could not be instantiated again synchronously here; call `await init()`",
+      "ERR_NOT_INITIALIZED",
+      error,
     );
   }
   return instance;
@@ -194,9 +221,11 @@ export function call(name, api, args) {
         // A memory that cannot even be refreshed is dropped all the same.
       }
     }
-    throw new Error(
-      `sinusoidal-pe: ${api}: internal fault in the WebAssembly module (${error?.message ?? error}); the module was reset, and views from earlier calls are detached`,
-      { cause: error },
+    throw moduleError(
+      `internal fault in the WebAssembly module (${error?.message ?? error}); the module was reset, and views from earlier calls are detached`,
+      "ERR_FAULT",
+      error,
+      api,
     );
   }
 }

@@ -6,6 +6,7 @@
 import {
   calling,
   integer,
+  isRevoked,
   kindOf,
   lengthOf,
   rangeError,
@@ -29,6 +30,12 @@ const CLOSE = 93;
 function kind(values) {
   const name = kindOf(values);
   if (name === "Float32Array" || name === "Float64Array") return name;
+  if (isRevoked(values))
+    throw typeError(
+      "values is a revoked Proxy, which cannot be read",
+      "values",
+      "ERR_REVOKED",
+    );
   if (Array.isArray(values)) return "Array";
   throw typeError(
     "values must be a Float32Array, a Float64Array or an array",

@@ -2,7 +2,9 @@
  * The code of every error the library raises about an input or a plan's
  * use: the `code` of each TypeError or RangeError (and of a plan's use
  * after `dispose()`), one per rule whichever side of the library detects
- * it. `errorCodes` maps each to its error class and what it says is wrong.
+ * it; and of the module's own failures, Errors (a fetch that failed, a
+ * call before `init()`, a fault). `errorCodes` maps each to its error
+ * class and what it says is wrong.
  */
 export type ErrorCode =
   | "ERR_NULL"
@@ -78,6 +80,8 @@ export type ErrorCode =
   | "ERR_DISPOSED"
   | "ERR_RECEIVER"
   | "ERR_FETCH"
+  | "ERR_NOT_INITIALIZED"
+  | "ERR_FAULT"
   | "ERR_STATUS";
 
 /** What a code says, and the class of the errors that carry it. */

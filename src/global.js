@@ -23,8 +23,11 @@
   // Until init() has loaded the library, a function of it is a stand-in
   // that says what to do ("then" stays undefined: the global is no promise).
   const notYet = (name) => () => {
-    throw new TypeError(
-      `sinusoidal-pe: SinusoidalPE.${name} is not loaded yet; call \`await SinusoidalPE.init()\` first`,
+    throw Object.assign(
+      new Error(
+        `sinusoidal-pe: SinusoidalPE.${name} is not loaded yet; call \`await SinusoidalPE.init()\` first`,
+      ),
+      { code: "ERR_NOT_INITIALIZED", function: name },
     );
   };
   globalThis.SinusoidalPE = new Proxy(api, {

@@ -47,6 +47,9 @@ const isArrayBuffer = (value) => {
   }
 };
 const { structuredClone } = globalThis;
+const isPrototypeOf = Function.prototype.call.bind(
+  Object.prototype.isPrototypeOf,
+);
 
 /** The typed array's kind ("Float32Array", ...), or undefined for anything else. */
 export const kindOf = (value) => uncurry(kindGetter, value);
@@ -164,16 +167,21 @@ function prefixed(message) {
 // public function that raised it. Callers that speak of the input in
 // their own words (fromConfig's config fields, the command line's flags)
 // map `option`, never the message.
-function inputError(Class, message, option, code) {
-  const error = new Class(prefixed(message));
+// `cause`, where given, is the error of the caller's input that the
+// refusal explains.
+function inputError(Class, message, option, code, cause) {
+  const error = new Class(
+    prefixed(message),
+    cause === undefined ? undefined : { cause },
+  );
   error.option = option;
   error.code = code;
   error.function = running.at(-1);
   return error;
 }
 
-export function typeError(message, option, code) {
-  return inputError(TypeError, message, option, code);
+export function typeError(message, option, code, cause) {
+  return inputError(TypeError, message, option, code, cause);
 }
 
 export function rangeError(message, option, code) {
@@ -195,11 +203,32 @@ export function ruleOf(path) {
 export function show(value) {
   if (typeof value === "string") return JSON.stringify(clip(value));
   if (typeof value === "bigint") return `${value}n`;
+  if (isRevoked(value)) return "a revoked Proxy";
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
-  if (typeof value === "object")
-    return kindOf(value) ?? value.constructor?.name ?? "an object";
+  if (typeof value === "object") {
+    if (kindOf(value) !== undefined) return kindOf(value);
+    // Its constructor would name a typed array it only wraps.
+    if (inheritsTypedArray(value)) return "a Proxy of a typed array";
+    return value.constructor?.name ?? "an object";
+  }
+  if (typeof value === "function") return "a function";
   return String(value);
+}
+
+/**
+ * Whether `value`, no typed array itself, has a typed array's prototype on
+ * its chain: a Proxy around a typed array, or an object made from one's
+ * prototype. Its `length` is the built-in getter's, which refuses any
+ * receiver but a typed array.
+ */
+export function inheritsTypedArray(value) {
+  if (kindOf(value) !== undefined) return false;
+  try {
+    return isPrototypeOf(TypedArray, value);
+  } catch {
+    return false;
+  }
 }
 
 // A quoted text of the caller's is cut to a prefix that says its length, so
@@ -243,6 +272,12 @@ const objectKind = Function.prototype.call.bind(Object.prototype.toString);
 // Objects of another kind (a Date, a Map, a typed array) are refused rather
 // than read as an empty set of options.
 function snapshot(options, name = "options", path = "options") {
+  if (isRevoked(options))
+    throw typeError(
+      `${name} is a revoked Proxy, which cannot be read`,
+      path,
+      "ERR_REVOKED",
+    );
   if (
     options === null ||
     typeof options !== "object" ||
@@ -397,10 +432,23 @@ const MAX_ELEMENTS = MEMORY_BYTES / 4;
  * is not one. A typed array is checked readable and measured through the
  * intrinsics; a DataView or a string is not an array of numbers, nor a
  * BigInt array unless `bigints` (integer positions, as ONNX Runtime's int64
- * position_ids); an array-like longer than the module could hold is refused.
+ * position_ids); an array-like longer than the module could hold is refused,
+ * and so is one that cannot be read (a revoked Proxy, or a Proxy around a
+ * typed array, whose `length` the engine reads only from a typed array),
+ * under `code`: that of anything no array of numbers.
  */
-export function arrayLength(value, name, bigints = false) {
+export function arrayLength(
+  value,
+  name,
+  { bigints = false, code = "ERR_NOT_ARRAY" } = {},
+) {
   if (value === null || typeof value !== "object") return null;
+  if (isRevoked(value))
+    throw typeError(
+      `${name} is a revoked Proxy, which cannot be read`,
+      name,
+      "ERR_REVOKED",
+    );
   const kind = kindOf(value);
   if (kind !== undefined) {
     if (kind.startsWith("Big") && !bigints)
@@ -413,7 +461,21 @@ export function arrayLength(value, name, bigints = false) {
     return lengthOf(value);
   }
   if (ArrayBuffer.isView(value)) return null;
-  const length = value.length;
+  let length;
+  try {
+    length = value.length;
+  } catch (error) {
+    // The built-in getter refused the receiver: an error of the engine's,
+    // said with the option. A getter of the caller's throws its own error.
+    if (error instanceof TypeError && inheritsTypedArray(value))
+      throw typeError(
+        `${name} is a Proxy of a typed array (or another object with a typed array's prototype), whose length can be read only from the typed array itself: pass the typed array, or an array of numbers`,
+        name,
+        code,
+        error,
+      );
+    throw error;
+  }
   if (!Number.isInteger(length) || length < 0) return null;
   if (length > MAX_ELEMENTS)
     throw rangeError(
@@ -485,6 +547,7 @@ export function isStreams(value) {
   return (
     value !== null &&
     typeof value === "object" &&
+    !isRevoked(value) &&
     !ArrayBuffer.isView(value) &&
     !Array.isArray(value) &&
     !("length" in value)
@@ -509,7 +572,7 @@ export function numbers(
     code = "ERR_NOT_FINITE",
   } = {},
 ) {
-  const length = arrayLength(value, name, bigints);
+  const length = arrayLength(value, name, { bigints });
   if (length === null)
     throw typeError(
       `option "${name}" must be ${expected}, got ${value === undefined ? "nothing" : show(value)}`,
@@ -584,6 +647,7 @@ export function grid(value, name, maxCount = MAX_COUNT, code) {
   if (
     value !== null &&
     typeof value === "object" &&
+    !isRevoked(value) &&
     !ArrayBuffer.isView(value) &&
     !("length" in value)
   ) {

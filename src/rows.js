@@ -60,7 +60,7 @@ export function readRows(vectors, inPlace) {
       "vectors",
       "ERR_TYPE",
     );
-  const length = arrayLength(vectors, "vectors");
+  const length = arrayLength(vectors, "vectors", { code: "ERR_TYPE" });
   if (length === null)
     throw typeError(
       `vectors must be a ${ROW_NAMES} (or an array of numbers) of rows × dim values, got ${show(vectors)}`,
@@ -190,7 +190,7 @@ export function outArray(
     );
   if (kindOf(out) !== Typed.name)
     throw typeError(
-      `option "${name}" must be a ${Typed.name} for this result, got ${out === null ? "null" : (kindOf(out) ?? out?.constructor?.name ?? typeof out)}`,
+      `option "${name}" must be a ${Typed.name} for this result, got ${show(out)}`,
       name,
       "ERR_TYPE",
     );

@@ -1,11 +1,12 @@
 // The rules only JS can check, beside the C core's in status.h: how an
 // input is shaped and read (its types, keys, lengths and memory), before
-// any value reaches the core. Together the two lists are the one registry
-// of error codes: a rule that both sides check is the core's status, and
-// JS raises it under the status's name ("ERR_DIM"), so a rule has one code
-// whichever side detects it. constants_to_js.js writes this list beside
-// the statuses and refuses a code defined twice; src/error-codes.js joins
-// the two into `errorCodes`.
+// any value reaches the core; and the module's own failures (a fetch, a
+// call before init, a fault), whose class is Error. Together the two lists
+// are the one registry of error codes: a rule that both sides check is the
+// core's status, and JS raises it under the status's name ("ERR_DIM"), so
+// a rule has one code whichever side detects it. constants_to_js.js
+// writes this list beside the statuses and refuses a code defined twice;
+// src/error-codes.js joins the two into `errorCodes`.
 //
 // [code, error class, what the code says is wrong]
 export const JS_RULES = [
@@ -50,7 +51,11 @@ export const JS_RULES = [
     "TypeError",
     "a typed array lies past the end of its resizable buffer",
   ],
-  ["ERR_REVOKED", "TypeError", "a config is a revoked Proxy"],
+  [
+    "ERR_REVOKED",
+    "TypeError",
+    "an input (options, a config, an array) is a revoked Proxy",
+  ],
   ["ERR_NO_ROPE", "TypeError", "a config's model has no RoPE on its tokens"],
   ["ERR_NPY", "RangeError", "bytes are not a 1-D .npy file of numbers"],
   ["ERR_PRESET_DIM", "RangeError", "a preset does not take this dim"],
@@ -62,5 +67,15 @@ export const JS_RULES = [
   ["ERR_DISPOSED", "TypeError", "a plan is used after dispose()"],
   ["ERR_RECEIVER", "TypeError", "a plan's method is called on another object"],
   ["ERR_FETCH", "Error", "init() could not fetch the module's source"],
+  [
+    "ERR_NOT_INITIALIZED",
+    "Error",
+    "a function is called with no instance of the module: before await init(), or after a fault that only init() can recover from",
+  ],
+  [
+    "ERR_FAULT",
+    "Error",
+    "the module faulted (a trap) in a call: it was reset, and views from earlier calls are detached",
+  ],
   ["ERR_STATUS", "RangeError", "the core returned a status it does not define"],
 ];

@@ -225,6 +225,33 @@ test("config values the engine itself would refuse get coded refusals, and quote
     "ERR_DETACHED",
     "rope_scaling.short_factor",
   );
+  // A Proxy around a typed array is no list: named as what it is, never
+  // by the constructor of the array it wraps.
+  const wrapped = () => new Proxy(new Float64Array(16).fill(1), {});
+  refusal(
+    () => fromConfig(longrope(wrapped(), wrapped())),
+    TypeError,
+    "ERR_NOT_ARRAY",
+    "rope_scaling.short_factor",
+  );
+  assert.throws(
+    () => fromConfig(longrope(wrapped(), wrapped())),
+    /got a Proxy of a typed array$/,
+  );
+  refusal(
+    () =>
+      fromConfig(
+        llama({
+          rope_scaling: {
+            type: "mrope",
+            mrope_section: new Proxy(Float64Array.of(8, 4, 4), {}),
+          },
+        }),
+      ),
+    TypeError,
+    "ERR_NOT_ARRAY",
+    "rope_scaling.mrope_section",
+  );
   refusal(
     () => fromConfig(longrope(new BigInt64Array(16), new BigInt64Array(16))),
     TypeError,

@@ -28,9 +28,13 @@ function trap() {
     });
 }
 
-test("a trap is reported as an internal fault naming the function", () => {
+const FAULT = { code: "ERR_FAULT" };
+
+test("a trap is reported as an internal fault naming the function, code ERR_FAULT", () => {
   assert.throws(trap(), (error) => {
     assert.ok(!(error instanceof TypeError || error instanceof RangeError));
+    assert.equal(error.code, "ERR_FAULT");
+    assert.equal(api.errorCodes[error.code].error, "Error");
     assert.match(error.message, /^sinusoidal-pe: table: internal fault/);
     assert.ok(error.cause instanceof WebAssembly.RuntimeError);
     return true;
@@ -42,7 +46,7 @@ test("after a fault the instance is replaced and earlier views detach", () => {
   const before = wasm();
   const view = api.table({ positions: 64, dim: 8, view: true });
   assert.equal(view.length, 512);
-  assert.throws(trap(), /internal fault/);
+  assert.throws(trap(), FAULT);
   assert.equal(view.length, 0, "a view from before the fault is detached");
   assert.ok(tableStillRight(api));
   assert.notEqual(wasm(), before, "a fresh instance");
@@ -52,14 +56,42 @@ test("after a fault the instance is replaced and earlier views detach", () => {
 
 test("many faults in a row leave the module working", () => {
   for (let i = 0; i < 50; i++) {
-    assert.throws(trap(), /internal fault/);
+    assert.throws(trap(), FAULT);
     api.rope(new Float32Array(8).fill(1), 3, { dim: 8 });
   }
   assert.ok(tableStillRight(api));
 });
 
 test("init after a fault resolves with a fresh instance", async () => {
-  assert.throws(trap(), /internal fault/);
+  assert.throws(trap(), FAULT);
   await init();
+  assert.ok(tableStillRight(api));
+});
+
+test("where a fresh instance cannot be made synchronously, the call says to await init(), which makes one", async () => {
+  assert.throws(trap(), FAULT);
+  const { Instance } = WebAssembly;
+  const refusal = new RangeError("no synchronous instantiation here");
+  WebAssembly.Instance = function () {
+    throw refusal;
+  };
+  try {
+    assert.throws(
+      () => api.table({ positions: 2, dim: 4 }),
+      (error) => {
+        assert.ok(!(error instanceof TypeError || error instanceof RangeError));
+        assert.deepEqual(
+          [error.code, error.function],
+          ["ERR_NOT_INITIALIZED", "table"],
+        );
+        assert.equal(error.cause, refusal);
+        return true;
+      },
+    );
+    await init();
+    assert.ok(tableStillRight(api));
+  } finally {
+    WebAssembly.Instance = Instance;
+  }
   assert.ok(tableStillRight(api));
 });

@@ -219,3 +219,174 @@ test("a hostile length is refused before anything is allocated", () => {
   }
   stillWorks();
 });
+
+// A typed array's length is a getter that reads only a typed array: through
+// a Proxy with the default handler it throws the engine's own TypeError.
+// Every input that takes an array of numbers refuses such a Proxy by name;
+// a handler that reads from the typed array itself makes an array-like,
+// read as any other (an int64 one then holds BigInts, which no plain array
+// of numbers does).
+const x16 = () => Float32Array.from({ length: 16 }, (_, i) => i / 16 - 0.5);
+const positionsOf = (T) =>
+  T === BigInt64Array ? BigInt64Array.of(3n, 7n) : T.of(3, 7);
+const POSITION_INPUTS = [
+  ["rope", (p) => pe.rope(x16(), p, { dim: 8 }), "positions"],
+  [
+    "createRope().apply",
+    (p) => pe.createRope({ dim: 8 }).apply(x16(), p),
+    "positions",
+  ],
+  ["ropeCache", (p) => pe.ropeCache({ positions: p, dim: 8 }), "positions"],
+  [
+    "createRopeCache().rows",
+    (p) => pe.createRopeCache({ dim: 8 }).rows(p),
+    "positions",
+  ],
+  ["table", (p) => pe.table({ positions: p, dim: 8 }), "positions"],
+  [
+    "createTable().rows",
+    (p) => pe.createTable({ dim: 8 }).rows(p),
+    "positions",
+  ],
+  [
+    "rope's M-RoPE streams",
+    (p) => pe.rope(x16(), { t: p, h: [1, 2], w: [4, 5] }, mrope),
+    "positions.t",
+  ],
+  [
+    "ropeCache's M-RoPE streams",
+    (p) =>
+      pe.ropeCache({ positions: { t: [1, 2], h: p, w: [4, 5] }, ...mrope }),
+    "positions.h",
+  ],
+];
+const mrope = { dim: 8, mropeSection: [2, 1, 1] };
+const ROW_INPUTS = [
+  ["rope", (x) => pe.rope(x, [3, 7], { dim: 8 })],
+  ["rotate", (x) => pe.rotate(x, 2, { dim: 8 })],
+  ["createRope().apply", (x) => pe.createRope({ dim: 8 }).apply(x, [3, 7])],
+];
+const KINDS = [Float32Array, Float64Array, BigInt64Array];
+
+function refusedAs(call, Class, code, option) {
+  assert.throws(call, (error) => {
+    assert.ok(error instanceof Class, error.message);
+    assert.deepEqual([error.code, error.option], [code, option]);
+    assert.doesNotMatch(error.message, /incompatible receiver|on a proxy/);
+    return true;
+  });
+}
+
+// A Proxy that reads every key from its typed array (getters included),
+// counting the reads of each.
+function forwarding(typed, reads = new Map()) {
+  return new Proxy(typed, {
+    get(target, key) {
+      reads.set(key, (reads.get(key) ?? 0) + 1);
+      return Reflect.get(target, key);
+    },
+  });
+}
+
+test("a Proxy around a typed array, as positions or M-RoPE streams: refused by name, or read as an array-like when its handler reads the typed array", () => {
+  for (const T of KINDS)
+    for (const [label, call, option] of POSITION_INPUTS) {
+      refusedAs(
+        () => call(new Proxy(positionsOf(T), {})),
+        TypeError,
+        "ERR_NOT_ARRAY",
+        option,
+      );
+      const reads = new Map();
+      const proxy = forwarding(positionsOf(T), reads);
+      if (T === BigInt64Array) {
+        refusedAs(
+          () => call(proxy),
+          TypeError,
+          "ERR_NOT_NUMBER",
+          `${option}[0]`,
+        );
+        continue;
+      }
+      assert.deepEqual(call(proxy), call(positionsOf(T)), `${T.name} ${label}`);
+      assert.deepEqual(
+        [reads.get("length"), reads.get("0"), reads.get("1")],
+        [1, 1, 1],
+        `${T.name} ${label}: each read once`,
+      );
+    }
+  stillWorks();
+});
+
+test("a Proxy around a typed array, as rows: refused by name, or read as an array-like when its handler reads the typed array", () => {
+  for (const T of KINDS)
+    for (const [label, call] of ROW_INPUTS) {
+      const typed = T === BigInt64Array ? new T(16) : T.from(x16(), (v) => v);
+      refusedAs(
+        () => call(new Proxy(typed, {})),
+        TypeError,
+        "ERR_TYPE",
+        "vectors",
+      );
+      if (T === BigInt64Array) continue;
+      // Read as any array-like: into a Float32Array.
+      assert.deepEqual(
+        call(forwarding(typed)),
+        call(Array.from(typed)),
+        `${T.name} ${label}`,
+      );
+    }
+  stillWorks();
+});
+
+test("an object made from a typed array's prototype is refused by name", () => {
+  refusedAs(
+    () =>
+      pe.table({ positions: Object.create(Float64Array.prototype), dim: 4 }),
+    TypeError,
+    "ERR_NOT_ARRAY",
+    "positions",
+  );
+  stillWorks();
+});
+
+test("a Proxy around a typed array whose handler throws: the caller's error reaches the caller", () => {
+  const proxy = new Proxy(new Float64Array(2), {
+    get() {
+      throw new SyntaxError("from the handler");
+    },
+  });
+  assert.throws(() => pe.table({ positions: proxy, dim: 4 }), SyntaxError);
+  stillWorks();
+});
+
+test("a revoked Proxy given as an input is refused by name, ERR_REVOKED", () => {
+  const { proxy, revoke } = Proxy.revocable([1, 2], {});
+  revoke();
+  const cases = [
+    [() => pe.table({ positions: proxy, dim: 4 }), "positions"],
+    [() => pe.table(proxy), "options"],
+    [() => pe.ropeCache({ positions: 2, dim: 4, scaling: proxy }), "scaling"],
+    [() => pe.rope(x16(), proxy, { dim: 8 }), "positions"],
+    [() => pe.rope(x16(), proxy, mrope), "positions"],
+    [
+      () => pe.rope(x16(), { t: [1, 2], h: proxy, w: [1, 2] }, mrope),
+      "positions.h",
+    ],
+    [() => pe.rope(proxy, [3, 7], { dim: 8 }), "vectors"],
+    [() => pe.createRope({ dim: 8 }).apply(proxy, 0), "vectors"],
+    [() => pe.ropeCache({ positions: 2, dim: 4, out: proxy }), "out"],
+    [() => pe.decayIntegral({ x: proxy }), "x"],
+    [() => pe.dotProducts({ dim: 4, offsets: proxy }), "offsets"],
+    [() => pe.toCsv(proxy, { dim: 2 }), "values"],
+  ];
+  for (const [call, option] of cases)
+    refusedAs(call, TypeError, "ERR_REVOKED", option);
+  // An `out` is refused by its type, named without reading it.
+  assert.throws(() => pe.table({ positions: 2, dim: 4, out: proxy }), {
+    code: "ERR_TYPE",
+    option: "out",
+    message: /got a revoked Proxy/,
+  });
+  stillWorks();
+});

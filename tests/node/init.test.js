@@ -28,16 +28,31 @@ const wasmBytes = async () =>
     Buffer.from((await import("../../build/wasm-base64.js")).default, "base64"),
   );
 
-test("every call before init throws a clear error", async () => {
+test("every call before init throws ERR_NOT_INITIALIZED naming the function, and init then works", async () => {
   const pe = await fresh();
+  const calls = {
+    table: () => pe.table({ positions: 2, dim: 4 }),
+    frequencies: () => pe.frequencies({ dim: 4 }),
+    createRope: () => pe.createRope({ dim: 4 }),
+    ropeCache: () => pe.ropeCache({ positions: 2, dim: 4 }),
+  };
+  for (const [name, call] of Object.entries(calls))
+    assert.throws(call, (error) => {
+      assert.ok(!(error instanceof TypeError || error instanceof RangeError));
+      assert.deepEqual(
+        [error.code, error.function, error.option],
+        ["ERR_NOT_INITIALIZED", name, undefined],
+      );
+      assert.equal(pe.errorCodes[error.code].error, "Error");
+      return true;
+    });
+  // The message says what to do.
   assert.throws(
-    () => pe.table({ positions: 2, dim: 4 }),
-    /call `await init\(\)` first/,
+    calls.table,
+    /^Error: sinusoidal-pe: table: .*call `await init\(\)` first/,
   );
-  assert.throws(
-    () => pe.frequencies({ dim: 4 }),
-    /call `await init\(\)` first/,
-  );
+  await pe.init();
+  assert.equal(pe.table({ positions: 1, dim: 2 })[1], 1);
 });
 
 test("init is idempotent and concurrent calls share one instance", async () => {
@@ -232,6 +247,24 @@ test("init of a source that cannot be fetched names it and the reason", async ()
     assert.match(error.message, /ECONNREFUSED/);
     return true;
   });
+  // A server that answers, but not with the file.
+  const notFound = createServer((_, response) => {
+    response.writeHead(404);
+    response.end();
+  });
+  await new Promise((resolve) => notFound.listen(0, "127.0.0.1", resolve));
+  const absent = `http://127.0.0.1:${notFound.address().port}/x.wasm`;
+  try {
+    await assert.rejects(pe.init(absent), (error) => {
+      assert.equal(error.code, "ERR_FETCH");
+      assert.equal(error.option, "source");
+      assert.ok(error.message.includes(absent), error.message);
+      assert.match(error.message, /status 404/);
+      return true;
+    });
+  } finally {
+    notFound.close();
+  }
   await pe.init();
   assert.equal(pe.table({ positions: 1, dim: 2 })[1], 1);
 });

@@ -208,7 +208,7 @@ test("a classic worker, as the README writes it", async () => {
   );
 });
 
-test("a classic <script>, as the README writes it; before init(), each function names init()", async () => {
+test("a classic <script>, as the README writes it; before init(), each function names init(), with code ERR_NOT_INITIALIZED", async () => {
   const { language, source } = recipe("classic-script");
   assert.equal(language, "html");
   writeFileSync(
@@ -218,7 +218,7 @@ test("a classic <script>, as the README writes it; before init(), each function 
   try {
     SinusoidalPE.table({ positions: 4, dim: 8 });
   } catch (error) {
-    window.before = String(error.message);
+    window.before = { message: String(error.message), code: error.code };
   }
   new MutationObserver(() => {
     window.result = { values: document.body.lastChild.textContent.split(" ").map(Number), before: window.before };
@@ -228,7 +228,11 @@ test("a classic <script>, as the README writes it; before init(), each function 
   const { origin } = await serve(project.dir);
   const result = await resultOf(browser, `${origin}/classic-script.html`);
   assertTable(result.values);
-  assert.match(result.before, /call `await SinusoidalPE\.init\(\)` first/);
+  assert.equal(result.before.code, "ERR_NOT_INITIALIZED");
+  assert.match(
+    result.before.message,
+    /call `await SinusoidalPE\.init\(\)` first/,
+  );
 });
 
 test("CommonJS in Node, as the README writes it", () => {

@@ -3,7 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as pe from "../../dist/index.js";
-import { inWords, RULES } from "../../web/parts/library-error.js";
+import {
+  inWords,
+  MODULE_FAILURES,
+  RULES,
+} from "../../web/parts/library-error.js";
 
 await pe.init();
 
@@ -66,9 +70,36 @@ test("an error that is not about an input keeps its own words", () => {
   assert.equal(inWords(missing, "en"), "no such file");
 });
 
-test("the page words only codes of the library's registry, in both languages alike", () => {
-  assert.deepEqual(Object.keys(RULES.zh).sort(), Object.keys(RULES.en).sort());
-  for (const code of Object.keys(RULES.en))
-    if (code !== "other")
-      assert.ok(Object.hasOwn(pe.errorCodes, code), `${code} is no code`);
+test("the module's own failures read as the page's sentences, naming no setting", () => {
+  // A fault, a call before init and a failed download, as the library
+  // raises them: Errors with a code and no option.
+  for (const code of ["ERR_FAULT", "ERR_NOT_INITIALIZED", "ERR_FETCH"]) {
+    const error = Object.assign(new Error(`sinusoidal-pe: table: ${code}`), {
+      code,
+      function: "table",
+    });
+    for (const lang of ["en", "zh"]) {
+      const text = inWords(error, lang);
+      assert.equal(text, MODULE_FAILURES[lang][code]);
+      assert.match(text, /WebAssembly/);
+      assert.doesNotMatch(text, /setting|设置|sinusoidal-pe/);
+    }
+  }
+});
+
+test("the page words only codes of the library's registry, in both languages alike, and every failure of the module", () => {
+  for (const words of [RULES, MODULE_FAILURES]) {
+    assert.deepEqual(
+      Object.keys(words.zh).sort(),
+      Object.keys(words.en).sort(),
+    );
+    for (const code of Object.keys(words.en))
+      if (code !== "other")
+        assert.ok(Object.hasOwn(pe.errorCodes, code), `${code} is no code`);
+  }
+  // The codes of class Error are the module's failures, not an input's.
+  const failures = Object.keys(pe.errorCodes).filter(
+    (code) => pe.errorCodes[code].error === "Error",
+  );
+  assert.deepEqual(Object.keys(MODULE_FAILURES.en).sort(), failures.sort());
 });

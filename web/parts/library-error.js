@@ -1,8 +1,9 @@
 // A library error said in the reader's language: the library's errors are
 // data (`error.option`, the option's path; `error.code`, the rule it
 // breaks, one of the library's `errorCodes`), so the page names the setting
-// in its own words and says the rule in English or Chinese. An error
-// without one of those codes keeps its own text.
+// in its own words and says the rule in English or Chinese, or says what
+// failed when the module itself did. An error without one of those codes
+// keeps its own text.
 import { errorCodes } from "sinusoidal-pe";
 
 const SETTINGS = {
@@ -74,6 +75,24 @@ export const RULES = {
   },
 };
 
+// The module's own failures (the codes of class Error), each a whole
+// sentence: no setting is at fault.
+export const MODULE_FAILURES = {
+  en: {
+    ERR_FAULT:
+      "The computation failed inside the WebAssembly module, which was restarted; try again.",
+    ERR_NOT_INITIALIZED:
+      "The WebAssembly module is not loaded; reload the page.",
+    ERR_FETCH:
+      "The WebAssembly module could not be downloaded; check the connection and reload the page.",
+  },
+  zh: {
+    ERR_FAULT: "计算在 WebAssembly 模块内部出错，模块已重新启动；请再试一次。",
+    ERR_NOT_INITIALIZED: "WebAssembly 模块尚未加载；请重新加载页面。",
+    ERR_FETCH: "无法下载 WebAssembly 模块；请检查网络连接后重新加载页面。",
+  },
+};
+
 // The setting an option path belongs to: "positions[3]" is the positions,
 // "scaling.factor" the context extension.
 function settingOf(option, lang) {
@@ -87,6 +106,8 @@ function settingOf(option, lang) {
 export function inWords(error, lang) {
   if (typeof error?.code !== "string" || !Object.hasOwn(errorCodes, error.code))
     return String(error?.message ?? error);
+  const failures = MODULE_FAILURES[lang] ?? MODULE_FAILURES.en;
+  if (Object.hasOwn(failures, error.code)) return failures[error.code];
   const rules = RULES[lang] ?? RULES.en;
   const rule = Object.hasOwn(rules, error.code)
     ? rules[error.code]
