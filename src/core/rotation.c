@@ -83,12 +83,10 @@ __attribute__((noinline)) static int turned_sure4(v128_t x, v128_t y, v128_t x0,
 
 /* Four float32 pairs: promoted, turned in double, rounded once. With a
    screen (a state advanced by the recurrence within e of the exact
-   values), returns whether every double passes it or the exact test,
-   else 1. */
+   values), returns whether every turned double passes it, else 1. */
 static inline __attribute__((always_inline)) int
 turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1,
-          const pe_f32_screen *screen, double e) {
-  v128_t x_in = *x, y_in = *y;
+          const pe_f32_screen *screen) {
   v128_t x0 = wasm_f64x2_promote_low_f32x4(*x);
   v128_t x1 =
       wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*x, *x, 2, 3, 2, 3));
@@ -108,8 +106,7 @@ turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1,
   acc = pe_f32_screen_add(acc, x1, screen);
   acc = pe_f32_screen_add(acc, y0, screen);
   acc = pe_f32_screen_add(acc, y1, screen);
-  return pe_f32_screen_passes(acc, screen) ||
-         turned_sure4(x_in, y_in, x0, x1, y0, y1, e);
+  return pe_f32_screen_passes(acc, screen);
 }
 
 /* One value of a row of `dtype`, read exactly as a double. */
@@ -180,58 +177,171 @@ turn_exact_f32(float *dst, const float *src, const pe_columns *cols,
   }
 }
 
-/* Rotates pairs [i0, i0 + n) of one float32 row. With `screen` (a
-   constant null or not), the block holds a state advanced by the
-   recurrence: four pairs whose turned doubles fail both the screen and
-   the exact test, and the tail, are turned by their exact values at
-   `position` instead, so every value is the one of a seeded row. */
+/* Loads pairs [i, i + 4) of a float32 row of a constant layout as their
+   first (x) and second (y) values, and stores them so. */
+static inline __attribute__((always_inline)) void
+load4_f32(const float *src_x, const float *src_y, int interleaved, uint32_t i,
+          v128_t *x, v128_t *y) {
+  if (interleaved) {
+    const float *p = src_x + PE_INTERLEAVED_STRIDE * i;
+    v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
+    *x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
+    *y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
+  } else {
+    *x = wasm_v128_load(src_x + i);
+    *y = wasm_v128_load(src_y + i);
+  }
+}
+
+static inline __attribute__((always_inline)) void
+store4_f32(float *dst_x, float *dst_y, int interleaved, uint32_t i, v128_t x,
+           v128_t y) {
+  if (interleaved) {
+    float *q = dst_x + PE_INTERLEAVED_STRIDE * i;
+    wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
+    wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
+  } else {
+    wasm_v128_store(dst_x + i, x);
+    wasm_v128_store(dst_y + i, y);
+  }
+}
+
+/* Rotates pairs [i0, i0 + n) of one float32 row by the block state. */
 static inline __attribute__((always_inline)) void
 row_f32(float *dst, const float *src, const pe_columns *cols,
-        const pe_angle_block *b, uint32_t i0, uint32_t n,
-        const pe_f32_screen *screen, double position, double amplitude) {
+        const pe_angle_block *b, uint32_t i0, uint32_t n) {
   uint32_t i = 0;
-  double e = pe_recurrence_error(amplitude);
-  v128_t s0, c0, s1, c1;
+  int interleaved = cols->stride == PE_INTERLEAVED_STRIDE;
   /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
      at stride * i, a constant in each loop. */
   const float *src_x = src + pe_first_column(cols, i0);
   const float *src_y = src + pe_second_column(cols, i0);
   float *dst_x = dst + pe_first_column(cols, i0);
   float *dst_y = dst + pe_second_column(cols, i0);
-  if (cols->stride == PE_INTERLEAVED_STRIDE) {
-    for (; i + 4 <= n; i += 4) {
-      state2(b, i, &s0, &c0);
-      state2(b, i + 2, &s1, &c1);
-      const float *p = src_x + PE_INTERLEAVED_STRIDE * i;
-      v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
-      v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
-      v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
-      if (!turn4_f32(&x, &y, s0, c0, s1, c1, screen, e)) {
-        turn_exact_f32(dst, src, cols, b, i0, i, i + 4, position, amplitude);
-        continue;
-      }
-      float *q = dst_x + PE_INTERLEAVED_STRIDE * i;
-      wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
-      wasm_v128_store(q + 4, wasm_i32x4_shuffle(x, y, 2, 6, 3, 7));
-    }
-  } else {
-    for (; i + 4 <= n; i += 4) {
-      state2(b, i, &s0, &c0);
-      state2(b, i + 2, &s1, &c1);
-      v128_t x = wasm_v128_load(src_x + i), y = wasm_v128_load(src_y + i);
-      if (!turn4_f32(&x, &y, s0, c0, s1, c1, screen, e)) {
-        turn_exact_f32(dst, src, cols, b, i0, i, i + 4, position, amplitude);
-        continue;
-      }
-      wasm_v128_store(dst_x + i, x);
-      wasm_v128_store(dst_y + i, y);
-    }
+  for (; i + 4 <= n; i += 4) {
+    v128_t s0, c0, s1, c1, x, y;
+    state2(b, i, &s0, &c0);
+    state2(b, i + 2, &s1, &c1);
+    load4_f32(src_x, src_y, interleaved, i, &x, &y);
+    turn4_f32(&x, &y, s0, c0, s1, c1, NULL);
+    store4_f32(dst_x, dst_y, interleaved, i, x, y);
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
-  if (screen == NULL)
-    turn_tail_f32(dst, src, cols, b, i0, i, n);
-  else if (i < n)
+  turn_tail_f32(dst, src, cols, b, i0, i, n);
+}
+
+/* The groups of four pairs of a row whose turned values failed the screen:
+   where each starts, and its float32 inputs (x then y), kept because the
+   row may be turned in place. */
+typedef struct {
+  alignas(16) float inputs[PE_BLOCK / 4 + 1][8];
+  uint32_t at[PE_BLOCK / 4 + 1];
+  uint32_t count;
+} failed_groups;
+
+/* The failed groups of a float32 row at `position`: each group's turned
+   doubles again from its inputs and the state (the same bits), tested
+   exactly, and where a rounding is uncertain its four pairs turned by
+   their exact cos and sin, the values of a seeded row (rare, out of
+   line). */
+__attribute__((noinline)) static void
+settle_row_f32(float *dst, const pe_columns *cols, const pe_angle_block *b,
+               uint32_t i0, const failed_groups *failed, double position,
+               double amplitude, double e) {
+  for (uint32_t f = 0; f < failed->count; f++) {
+    uint32_t i = failed->at[f];
+    const float *in = failed->inputs[f];
+    v128_t s0, c0, s1, c1;
+    state2(b, i, &s0, &c0);
+    state2(b, i + 2, &s1, &c1);
+    v128_t x_in = wasm_v128_load(in), y_in = wasm_v128_load(in + 4);
+    v128_t x0 = wasm_f64x2_promote_low_f32x4(x_in);
+    v128_t x1 = wasm_f64x2_promote_low_f32x4(
+        wasm_i32x4_shuffle(x_in, x_in, 2, 3, 2, 3));
+    v128_t y0 = wasm_f64x2_promote_low_f32x4(y_in);
+    v128_t y1 = wasm_f64x2_promote_low_f32x4(
+        wasm_i32x4_shuffle(y_in, y_in, 2, 3, 2, 3));
+    turn2(&x0, &y0, s0, c0);
+    turn2(&x1, &y1, s1, c1);
+    if (turned_sure4(x_in, y_in, x0, x1, y0, y1, e))
+      continue;
+    double sin[4], cos[4];
+    pe_angle_pairs_exact(b, i, position, amplitude, sin, cos);
+    for (uint32_t k = 0; k < 4; k++) {
+      double x = in[k], y = in[4 + k];
+      dst[pe_first_column(cols, i0 + i + k)] = (float)(x * cos[k] - y * sin[k]);
+      dst[pe_second_column(cols, i0 + i + k)] =
+          (float)(y * cos[k] + x * sin[k]);
+    }
+  }
+}
+
+/* Advances the block state by one step and rotates pairs [i0, i0 + n) of
+   one float32 row at `position` by it, in one pass (a constant layout).
+   Four pairs whose turned doubles fail the screen are noted with no
+   branch, their inputs kept, and settled after the loop; the tail pairs
+   are turned by their exact values. So every value is the one of a seeded
+   row. */
+static inline __attribute__((always_inline)) void
+advance_row_layout_f32(float *dst, const float *src, int interleaved,
+                       const pe_columns *cols, pe_angle_block *b, uint32_t i0,
+                       uint32_t n, uint32_t n_pad, const pe_f32_screen *screen,
+                       double position, double amplitude) {
+  uint32_t i = 0;
+  pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
+  const float *src_x = src + pe_first_column(cols, i0);
+  const float *src_y = src + pe_second_column(cols, i0);
+  float *dst_x = dst + pe_first_column(cols, i0);
+  float *dst_y = dst + pe_second_column(cols, i0);
+  failed_groups failed;
+  failed.count = 0;
+  for (; i + 4 <= n; i += 4) {
+    v128_t s0, c0, s1, c1, x, y;
+    state2(b, i, &s0, &c0);
+    state2(b, i + 2, &s1, &c1);
+    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
+                  wasm_v128_load(b->step_cos + i + 2));
+    wasm_v128_store(b->sin + i, s0);
+    wasm_v128_store(b->cos + i, c0);
+    wasm_v128_store(b->sin + i + 2, s1);
+    wasm_v128_store(b->cos + i + 2, c1);
+    load4_f32(src_x, src_y, interleaved, i, &x, &y);
+    /* Written always, kept only where the group fails. */
+    wasm_v128_store(failed.inputs[failed.count], x);
+    wasm_v128_store(failed.inputs[failed.count] + 4, y);
+    failed.at[failed.count] = i;
+    failed.count += !turn4_f32(&x, &y, s0, c0, s1, c1, &k);
+    store4_f32(dst_x, dst_y, interleaved, i, x, y);
+  }
+  /* The padding's state and the tail's advance too. */
+  for (uint32_t j = i; j < n_pad; j += 2) {
+    v128_t s, c;
+    state2(b, j, &s, &c);
+    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + j),
+                  wasm_v128_load(b->step_cos + j));
+    wasm_v128_store(b->sin + j, s);
+    wasm_v128_store(b->cos + j, c);
+  }
+  if (failed.count > 0)
+    settle_row_f32(dst, cols, b, i0, &failed, position, amplitude,
+                   pe_recurrence_error(amplitude));
+  if (i < n)
     turn_exact_f32(dst, src, cols, b, i0, i, n, position, amplitude);
+}
+
+static void advance_row_f32(float *dst, const float *src,
+                            const pe_columns *cols, pe_angle_block *b,
+                            uint32_t i0, uint32_t n, uint32_t n_pad,
+                            const pe_f32_screen *screen, double position,
+                            double amplitude) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE)
+    advance_row_layout_f32(dst, src, 1, cols, b, i0, n, n_pad, screen, position,
+                           amplitude);
+  else
+    advance_row_layout_f32(dst, src, 0, cols, b, i0, n, n_pad, screen, position,
+                           amplitude);
 }
 
 static void row_f64(double *dst, const double *src, const pe_columns *cols,
@@ -364,17 +474,17 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
       pe_angle_block_seed(&b, n_pad, angle, amplitude);
     for (uint32_t g = 0; g < groups; g++) {
       int advanced = plan.recurrence && !pe_row_seeded(&plan, g);
+      if (advanced) {
+        /* One row a group (repeat and span 1): advanced and turned in one
+           pass. */
+        size_t at = (size_t)g * dim;
+        advance_row_f32((float *)out + at, (const float *)in + at, &cols, &b,
+                        i0, n, n_pad, &screen, angles[g], amplitude);
+        continue;
+      }
       if (streams != NULL)
         seed_streams(&b, n_pad, angles + 3 * (size_t)g, streams + i0, n,
                      amplitude);
-      else if (advanced)
-        for (uint32_t i = 0; i < n_pad; i += 2) {
-          v128_t s = wasm_v128_load(b.sin + i), c = wasm_v128_load(b.cos + i);
-          pe_angle_step(&s, &c, wasm_v128_load(b.step_sin + i),
-                        wasm_v128_load(b.step_cos + i));
-          wasm_v128_store(b.sin + i, s);
-          wasm_v128_store(b.cos + i, c);
-        }
       else if (angles != NULL)
         pe_angle_block_seed(&b, n_pad, angles[g], amplitude);
       size_t first = (size_t)(g / span) * span * repeat + g % span;
@@ -386,12 +496,8 @@ static void turn_rows(void *out, const void *in, int32_t dtype, uint32_t count,
         else if (dtype == PE_CACHE_FLOAT16)
           row_f16((uint16_t *)out + at, (const uint16_t *)in + at, &cols, &b,
                   i0, n);
-        else if (advanced)
-          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
-                  &screen, angles[g], amplitude);
         else
-          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n,
-                  NULL, 0, 0);
+          row_f32((float *)out + at, (const float *)in + at, &cols, &b, i0, n);
       }
     }
   }
