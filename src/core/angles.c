@@ -50,13 +50,29 @@ PE_FOR_SIZE pe_row_plan pe_plan_rows(const double *positions, uint32_t count,
   return plan;
 }
 
+/* The larger of the two lanes of m by pmax's rule (b < a keeps a): a NaN
+   lane never wins over a number. */
+static double lanes_max(v128_t m) {
+  double a = wasm_f64x2_extract_lane(m, 0), b = wasm_f64x2_extract_lane(m, 1);
+  return a < b ? b : a;
+}
+
 /* max |scale * w_i|: not finite when scale or a product overflows. The
-   comparison is fmax's rule (a NaN max gives way, a NaN |w| is skipped)
-   spelled out: wasm's f64.max propagates NaN, so fmax costs extra tests
-   per element there. */
+   comparison is fmax's rule (a NaN max gives way, a NaN |w| is skipped):
+   pmax's, two frequencies at a time, where the max starts at 0 (a finite
+   scale); wasm's f64.max propagates NaN, so fmax costs extra tests per
+   element there. */
 double pe_max_frequency(const double *omega, uint32_t n, double scale) {
   double max_w = fabs(scale) * 0;
-  for (uint32_t i = 0; i < n; i++) {
+  uint32_t i = 0;
+  if (max_w == 0) {
+    v128_t s = wasm_f64x2_splat(scale), m = wasm_f64x2_splat(0);
+    for (; i + 2 <= n; i += 2)
+      m = wasm_f64x2_pmax(
+          m, wasm_f64x2_abs(wasm_f64x2_mul(s, wasm_v128_load(omega + i))));
+    max_w = lanes_max(m);
+  }
+  for (; i < n; i++) {
     double w = fabs(scale * omega[i]);
     max_w = w > max_w || max_w != max_w ? w : max_w;
   }
@@ -113,9 +129,15 @@ PE_FOR_SIZE int32_t pe_check_angles(const double *xs, uint32_t count,
    skipped by both). */
 uint32_t pe_angle_block_frequencies(pe_angle_block *b, const double *omega,
                                     uint32_t n, double w_scale) {
-  uint32_t n_pad = (n + 3) & ~3u;
-  double max_w = 0;
-  for (uint32_t i = 0; i < n_pad; i++) {
+  uint32_t n_pad = (n + 3) & ~3u, i = 0;
+  v128_t s = wasm_f64x2_splat(w_scale), m = wasm_f64x2_splat(0);
+  for (; i + 2 <= n; i += 2) {
+    v128_t w = wasm_f64x2_mul(s, wasm_v128_load(omega + i));
+    wasm_v128_store(b->w + i, w);
+    m = wasm_f64x2_pmax(m, wasm_f64x2_abs(w));
+  }
+  double max_w = lanes_max(m);
+  for (; i < n_pad; i++) {
     double w = i < n ? w_scale * omega[i] : 0;
     b->w[i] = w;
     max_w = fabs(w) > max_w ? fabs(w) : max_w;
