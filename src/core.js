@@ -369,18 +369,21 @@ function lend(bytes, what) {
  * scratch.
  */
 const notKept = () => false;
+// Whether the call the workspace is lent to has the last call's tag, and
+// whether its first scratch, at `pointer`, is where that call left it.
+let sameTag = false;
+const keptAt = (pointer) => sameTag && pointer === workspace.pointer;
 
 export function withWorkspace(fn, tag = null) {
   if (lent) return withScratch((scratch) => fn(scratch, notKept));
   const exports = wasm();
   readyWorkspace(exports);
-  const sameTag = tag !== null && lastTag === tag;
-  const kept = (pointer) => sameTag && pointer === workspace.pointer;
+  sameTag = tag !== null && lastTag === tag;
   lastTag = null;
   lent = true;
   workspace.used = 0;
   try {
-    const result = fn(lend, kept);
+    const result = fn(lend, keptAt);
     // What a call wrote in blocks of its own is gone with them.
     lastTag = workspace.used <= workspace.bytes ? tag : null;
     return result;

@@ -365,7 +365,6 @@ function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
   };
   const at = chunk.streams === 0 ? slots.rope : slots.streams;
   const list = argumentList;
-  list.length = kernel.parameters.length;
   list[at.out] = chunk.data;
   list[at.input] = chunk.data;
   list[at.dtype] = dtype;

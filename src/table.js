@@ -235,7 +235,6 @@ function run(p, resolved, positions, startOption, outOption, view) {
   // reads no argument by name).
   const at = (slots ??= slotsOf(kernels.tableF32));
   const list = argumentList;
-  list.length = kernel.parameters.length;
   list[at.positions] = 0;
   list[at.dim] = p.dim;
   list[at.layout] = p.layout;
