@@ -281,7 +281,7 @@ format: node_modules/.package-lock.json
 		tests/differential/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
-bench: all site deps-browser
+bench: all build/internals.js site deps-browser
 	node bench/run.js
 	node bench/calls.js
 	node bench/first-call.js

@@ -393,9 +393,11 @@ export function withWorkspace(fn, tag = null) {
     if (used > workspace.bytes && used <= WORKSPACE_BYTES)
       workspace.wanted = used;
     // After a fault the instance that owned these is gone with them.
-    if (instance === exports)
-      for (const pointer of ownBlocks) call("free", "free", [pointer]);
-    ownBlocks.length = 0;
+    if (ownBlocks.length !== 0) {
+      if (instance === exports)
+        for (const pointer of ownBlocks) call("free", "free", [pointer]);
+      ownBlocks.length = 0;
+    }
   }
 }
 
