@@ -5,9 +5,9 @@
 // first block, so that an error leaves the result untouched.
 import { RESEED, STATUS_NAMES } from "sinusoidal-pe-constants";
 import * as kernels from "./core.js";
-import { copyOf, rangeError, section, write } from "./options.js";
+import { copyOf, lengthOf, rangeError, section, write } from "./options.js";
 import { mayShareMemory } from "./rows.js";
-import { memoryBuffer, withWorkspace } from "./core.js";
+import { memoryBuffer, withScratch, withWorkspace } from "./core.js";
 
 const STATUS_POSITIONS = STATUS_NAMES.indexOf("PE_ERR_POSITIONS");
 const STATUS_OFFSETS = STATUS_NAMES.indexOf("PE_ERR_OFFSETS");
@@ -87,22 +87,26 @@ export function checkAngles(
 }
 
 /**
- * Turns `rows` (`count` rows of `dim` values of `Typed`) in chunks in module
- * memory with kernel(chunk), chunk = { data, count, repeat, span, list,
- * one, omega, streams }: `data` the chunk's rows, turned in place; `omega`
- * the frequencies (written from the JS-owned `omega`); `streams` what
- * setup(scratch) returned. Rows come in groups of `repeat` rows that share
- * an angle: `angles` is one number for every row, or a Float64Array of
- * `width` per group (M-RoPE's t, h and w: width 3). The angle sequence
- * restarts every `segment` groups (a new sequence of a tensor), and each
- * kernel call stays within one, where evenly spaced angles take the core's
- * recurrence. With `apart` (a batch × heads × seq tensor) the rows of a
- * group are `segment` rows apart in `rows`: a chunk gathers the same
- * tokens of every head, so the core computes each token's angles once.
- * `list` points to the chunk's angles or is 0, `one` is the angle of every
- * row. Returns `out`, or a new array of the same type. The core checks
- * every angle before the first chunk, so an error leaves `rows` and `out`
- * untouched.
+ * Turns `rows` (`count` rows of `dim` values of `Typed`) in module memory
+ * with kernel(chunk), chunk = { data, count, repeat, span, list, one,
+ * omega, streams }: `data` the chunk's rows, turned in place; `omega` the
+ * frequencies (written from the JS-owned `omega`); `streams` M-RoPE's
+ * stream of each pair (written from the JS-owned `streams`), or 0. Rows
+ * come in groups of `repeat` rows that share an angle: `angles` is one
+ * number for every row, or a Float64Array of `width` per group (M-RoPE's
+ * t, h and w: width 3). The angle sequence restarts every `segment` groups
+ * (a new sequence of a tensor), and each kernel call stays within one,
+ * where evenly spaced angles take the core's recurrence. With `apart` (a
+ * batch × heads × seq tensor) the rows of a group are `segment` rows apart
+ * in `rows`. `list` points to the chunk's angles or is 0, `one` is the
+ * angle of every row. Returns `out`, or a new array of the same type. An
+ * error leaves `rows` and `out` untouched.
+ *
+ * The one driver of every rotation: rows that fit one block are copied in
+ * whole, turned by a kernel call per sequence (a head's rows `segment`
+ * apart, `span`), and copied out after the last, with the frequencies and
+ * streams first in the block, where a plan's next call (`tag`) finds them;
+ * larger rows go chunk by chunk, every angle checked first.
  */
 export function turnRows({
   rows,
@@ -118,11 +122,91 @@ export function turnRows({
   api,
   out,
   omega: frequencies,
+  streams = null,
+  tag = null,
   scale,
   kernel,
-  setup = () => 0,
 }) {
   const result = out ?? new Typed(count * dim);
+  const list = typeof angles === "number" ? null : angles;
+  const pairs = frequencies.length;
+  const check = (report, xs, n, start) =>
+    checkAngles(report, {
+      api,
+      xs,
+      count: n,
+      start,
+      omega,
+      pairs,
+      scale,
+      name,
+    });
+  let omega = 0;
+  if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * dim <= BLOCK_BYTES)
+    return withWorkspace((scratch, keptAt) => {
+      // One block: the frequencies and streams first (kept there between a
+      // plan's calls), then the angles and rows.
+      const size = count * dim;
+      const streamsBytes = streams === null ? 0 : (pairs + 7) & ~7;
+      const anglesBytes = list === null ? 0 : list.length * 8;
+      omega = scratch(
+        pairs * 8 + streamsBytes + anglesBytes + size * Typed.BYTES_PER_ELEMENT,
+        "the rows",
+      );
+      const buffer = memoryBuffer();
+      const streamsAt = omega + pairs * 8;
+      const anglesAt = streamsAt + streamsBytes;
+      const data = anglesAt + anglesBytes;
+      if (!keptAt(omega)) {
+        new Float64Array(buffer, omega, pairs).set(frequencies);
+        if (streams !== null)
+          new Uint8Array(buffer, streamsAt, pairs).set(streams);
+      }
+      if (list !== null)
+        new Float64Array(buffer, anglesAt, list.length).set(list);
+      const region = new Typed(buffer, data, size);
+      write(region, lengthOf(rows) === size ? rows : section(rows, 0, size));
+      // A tensor's sequences are contiguous in both orders.
+      const groups = count / repeat;
+      const sequences = segment === Infinity ? 1 : groups / segment;
+      const perSequence = count / sequences;
+      const call = {
+        data,
+        count: perSequence,
+        repeat,
+        span: apart ? segment : 1,
+        list: list === null ? 0 : anglesAt,
+        one: list === null ? angles : 0,
+        omega,
+        streams: streams === null ? 0 : streamsAt,
+      };
+      // The core checks the angles of each call before turning any row;
+      // its refusal leaves the caller's rows untouched, and the angle
+      // check then finds the value to quote.
+      try {
+        for (let b = 0; b < sequences; b++) {
+          call.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
+          if (list !== null)
+            call.list = anglesAt + ((b * list.length) / sequences) * 8;
+          kernel(call);
+        }
+      } catch (error) {
+        if (
+          error.code === (name === "offsets" ? "ERR_OFFSETS" : "ERR_POSITIONS")
+        )
+          withScratch((scratch) =>
+            check(
+              scratch(16, "the angle check"),
+              list === null ? 0 : anglesAt,
+              list === null ? 1 : list.length,
+              list === null ? angles : 0,
+            ),
+          );
+        throw error;
+      }
+      write(result, region);
+      return result;
+    }, tag);
   // Blocks written out before later ones are read in need rows apart from
   // the result: shared memory may be the same through another object.
   if (out !== undefined && out !== null && mayShareMemory(out, rows))
@@ -130,25 +214,16 @@ export function turnRows({
   const groupBytes = Typed.BYTES_PER_ELEMENT * dim * repeat;
   const chunk = Math.max(1, Math.floor(BLOCK_BYTES / groupBytes));
   const groups = count / repeat;
-  const list = typeof angles === "number" ? null : angles;
   return withWorkspace((scratch) => {
-    const pairs = frequencies.length;
-    const omega = scratch(pairs * 8, "frequencies");
+    omega = scratch(pairs * 8, "frequencies");
     new Float64Array(memoryBuffer(), omega, pairs).set(frequencies);
     const report = scratch(16, "the angle check");
-    const checkAnglesOf = (xs, n, start) =>
-      checkAngles(report, {
-        api,
-        xs,
-        count: n,
-        start,
-        omega,
-        pairs,
-        scale,
-        name,
-      });
-    if (list === null) checkAnglesOf(0, 1, angles);
-    const streams = setup(scratch);
+    if (list === null) check(report, 0, 1, angles);
+    let streamsAt = 0;
+    if (streams !== null) {
+      streamsAt = scratch(pairs, "M-RoPE streams");
+      new Uint8Array(memoryBuffer(), streamsAt, pairs).set(streams);
+    }
     if (count === 0) return result;
     const n = Math.min(chunk, groups);
     const data = scratch(n * groupBytes, "the rows");
@@ -162,7 +237,7 @@ export function turnRows({
     if (list !== null)
       for (const [first, m] of inBlocks(groups, n)) {
         anglesOf(first, m);
-        checkAnglesOf(anglesPointer, m * width, 0);
+        check(report, anglesPointer, m * width, 0);
       }
     const call = {
       data,
@@ -172,7 +247,7 @@ export function turnRows({
       list: anglesPointer,
       one: list === null ? angles : 0,
       omega,
-      streams,
+      streams: streamsAt,
     };
     for (const [first, m] of inBlocks(groups, chunk, segment)) {
       const sequence = Math.floor(first / segment);

@@ -5,19 +5,15 @@
 // M-RoPE streams); `createRope` keeps it for many calls, `rope` makes one
 // and runs it once. The rotation runs in the C core.
 import * as kernels from "./core.js";
-import { slotsOf } from "./core.js";
 import {
   calling,
   integer,
   isStreams,
-  lengthOf,
   numbers,
   oneOf,
   rangeError,
   readOptions,
-  section,
   typeError,
-  write,
 } from "./options.js";
 import {
   DTYPE_OF_KIND,
@@ -27,14 +23,14 @@ import {
   resolveRows,
 } from "./rows.js";
 import { mropeSpec, readStreams, writeStreams } from "./mrope.js";
-import { BLOCK_BYTES, checkAngles, turnRows } from "./blocks.js";
+import { turnRows } from "./blocks.js";
 import {
   Plan,
   disposePlan,
   memoryBuffer,
   openPlan,
+  slotsOf,
   withScratch,
-  withWorkspace,
 } from "./core.js";
 import { CACHE_DTYPES, MAX_COUNT, PAIRINGS } from "sinusoidal-pe-constants";
 import {
@@ -317,14 +313,6 @@ function run(spec, vectors, positions, perCall) {
   const dtype = CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]);
   const result = out ?? new Typed(count * spec.dim);
   const { omega, attention } = callFrequencies(spec, angles);
-  const call = { rows, result, count, angles, width, seq, dtype, Typed };
-  call.omega = omega;
-  call.attention = attention;
-  if (count !== 0 && Typed.BYTES_PER_ELEMENT * count * spec.dim <= BLOCK_BYTES)
-    return withWorkspace(
-      (scratch, kept) => runWhole(spec, call, scratch, kept),
-      spec,
-    );
   return turnRows({
     rows,
     Typed,
@@ -339,14 +327,12 @@ function run(spec, vectors, positions, perCall) {
     api: spec.prepared.api,
     out: result,
     omega,
+    streams: width === 1 ? null : spec.streams,
+    // The plan's own frequencies stay in the workspace for its next call;
+    // those that follow a call's sequence are written every call.
+    tag: spec.followsFrom === Infinity ? spec : null,
     scale: spec.scale,
     kernel: (chunk) => turn(spec, chunk, dtype, attention),
-    setup: (scratch) => {
-      if (width === 1) return 0;
-      const pointer = scratch(spec.pairs, "M-RoPE streams");
-      new Uint8Array(memoryBuffer(), pointer, spec.pairs).set(spec.streams);
-      return pointer;
-    },
   });
 }
 
@@ -382,80 +368,6 @@ function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
   list[at.scale] = spec.scale;
   list[at.amplitude] = attention;
   kernel.withList(list, api, spec.prepared);
-}
-
-/**
- * A tensor or rows that fit one chunk: every angle checked, one copy in, a
- * kernel call per sequence (the angles of each restart there), one copy
- * out.
- */
-function runWhole(spec, call, scratch, kept) {
-  const { rows, result, count, angles, width, seq, dtype, Typed } = call;
-  const { pairs, dim } = spec;
-  const list = typeof angles !== "number";
-  // The memory: the plan's frequencies and streams first (kept there
-  // between a plan's calls), then the call's angles and rows.
-  const streamsBytes = spec.streams === null ? 0 : (pairs + 7) & ~7;
-  const anglesBytes = list ? angles.length * 8 : 0;
-  const size = count * dim;
-  const base = scratch(
-    pairs * 8 + streamsBytes + anglesBytes + size * Typed.BYTES_PER_ELEMENT,
-    "the rows",
-  );
-  const buffer = memoryBuffer();
-  const omega = base;
-  const streamsAt = omega + pairs * 8;
-  const anglesAt = streamsAt + streamsBytes;
-  const data = anglesAt + anglesBytes;
-  // Frequencies that follow the calls' sequences are written every call.
-  if (!kept(base) || spec.followsFrom !== Infinity) {
-    new Float64Array(buffer, omega, pairs).set(call.omega);
-    if (spec.streams !== null)
-      new Uint8Array(buffer, streamsAt, pairs).set(spec.streams);
-  }
-  if (list) new Float64Array(buffer, anglesAt, angles.length).set(angles);
-  const region = new Typed(buffer, data, size);
-  write(region, lengthOf(rows) === size ? rows : section(rows, 0, size));
-  const tensor = spec.order !== ROWS;
-  // A tensor's sequences (batch rows) are contiguous in both orders.
-  const sequences = tensor ? spec.batch : 1;
-  const perSequence = count / sequences;
-  const chunk = {
-    data,
-    count: perSequence,
-    repeat: tensor ? spec.heads : 1,
-    span: spec.order === 0 ? seq : 1,
-    list: list ? anglesAt : 0,
-    one: list ? 0 : angles,
-    omega,
-    streams: width === 1 ? 0 : streamsAt,
-  };
-  // The rows are turned in module memory and copied out only after the
-  // last sequence, so a refusal of any leaves the caller's untouched; the
-  // core's angle check then finds the position to quote.
-  try {
-    for (let b = 0; b < sequences; b++) {
-      chunk.data = data + b * perSequence * dim * Typed.BYTES_PER_ELEMENT;
-      if (list) chunk.list = anglesAt + ((b * angles.length) / sequences) * 8;
-      turn(spec, chunk, dtype, call.attention);
-    }
-  } catch (error) {
-    if (error.code === "ERR_POSITIONS")
-      withScratch((scratch) =>
-        checkAngles(scratch(16, "the angle check"), {
-          api: spec.prepared.api,
-          xs: list ? anglesAt : 0,
-          count: list ? angles.length : 1,
-          start: list ? 0 : angles,
-          omega,
-          pairs,
-          scale: spec.scale,
-        }),
-      );
-    throw error;
-  }
-  write(result, region);
-  return result;
 }
 
 /**

@@ -26,21 +26,28 @@ const traces = JSON.parse(
   ),
 );
 
-test("rope on a config's options passes through five files: rope, options, rows, schedule, core", () => {
+test("rope on a config's options passes through six files: rope, options, rows, schedule, the block driver, core", () => {
   for (const config of PLAIN)
     for (const call of ["rope, one token", "rope, 16 tokens"])
       assert.deepEqual(
         traces[`${config}: ${call}`],
-        ["core.js", "options.js", "rope.js", "rows.js", "schedule.js"],
+        [
+          "blocks.js",
+          "core.js",
+          "options.js",
+          "rope.js",
+          "rows.js",
+          "schedule.js",
+        ],
         `${config}: ${call}`,
       );
 });
 
-test("a plan's call passes through four: the schedule was resolved when it was made", () => {
+test("a plan's call passes through five: the schedule was resolved when it was made", () => {
   for (const config of [...PLAIN, ...MROPE])
     assert.deepEqual(
       traces[`${config}: plan.apply, one token`],
-      ["core.js", "options.js", "rope.js", "rows.js"],
+      ["blocks.js", "core.js", "options.js", "rope.js", "rows.js"],
       config,
     );
 });
@@ -59,6 +66,7 @@ test("M-RoPE's options and streams add their own file", () => {
     assert.deepEqual(
       traces[`${config}: rope, 16 tokens`],
       [
+        "blocks.js",
         "core.js",
         "mrope.js",
         "options.js",
