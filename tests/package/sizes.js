@@ -25,18 +25,18 @@ const END = "<!-- /sizes -->";
 // The tarball carries the module twice, the types, the README and the
 // documents the README links (see docs/sizes.md).
 export const BUDGETS = {
-  tarball: { what: "the packed tarball", bytes: 174_000 },
+  tarball: { what: "the packed tarball", bytes: 176_000 },
   default: {
     what: "an app that calls `table` through `sinusoidal-pe`, gzip",
-    bytes: 51_000,
+    bytes: 52_500,
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 16_500,
+    bytes: 17_000,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
-    bytes: 51_500,
+    bytes: 53_000,
   },
   site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 450_000 },
   siteGzip: { what: "the same, each file gzip", bytes: 181_000 },
