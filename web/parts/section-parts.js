@@ -116,6 +116,9 @@ export function chartBox(className = "chart") {
   return element("div", { className });
 }
 
+/** A number's text with a true minus sign (−), as the prose writes it. */
+export const minus = (text) => text.replace(/^-/, "\u2212");
+
 /** 3.2 × 10⁻¹², the way errors are read; 0 and non-finite values as such. */
 export function scientific(value, digits = 2) {
   if (value === 0 || !Number.isFinite(value)) return String(value);

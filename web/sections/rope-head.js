@@ -10,6 +10,7 @@ import { reduceAngle } from "./relation.js";
 import {
   element,
   field,
+  minus,
   numberField,
   scientific,
   setText,
@@ -40,11 +41,14 @@ const dot = (x, y) => {
   return sum;
 };
 
-// Values as the page writes them: 0.5533, and 4.654 × 10⁻⁵ when small.
+// Values as the page writes them: 0.5533, −0.25, and 4.654 × 10⁻⁵ when
+// small.
 const short = (v, digits = 4) =>
-  v !== 0 && Math.abs(v) < 1e-3
-    ? scientific(v, digits)
-    : String(Number(v.toPrecision(digits)));
+  minus(
+    v !== 0 && Math.abs(v) < 1e-3
+      ? scientific(v, digits)
+      : String(Number(v.toPrecision(digits))),
+  );
 // An angle less its whole turns, as the hand shows it.
 const turnPart = (angle) => reduceAngle(angle).reduced;
 
