@@ -21,7 +21,6 @@ import {
   CONTROLS,
   hashOf,
   parseHash,
-  readControl,
   renameOldKeys,
   stateFromEntries,
   withOptions,
@@ -190,7 +189,7 @@ function render(messages) {
     t,
     page.values,
     page.state.layout,
-    onControl,
+    { onChange: onControl, onProblem: controlProblem },
   );
   const bar = element("div", "controls-bar", [controlsBox]);
   // A section jumped to starts below the sticky controls, not under them.
@@ -399,34 +398,36 @@ function sectionInView() {
   return current;
 }
 
-function onControl(key, text, committed) {
-  const read = readControl(key, text);
+/** A shared control's new value: the state, the link and every section. */
+function onControl(key, value) {
   page.notes.replaceChildren();
-  if (read.problem) {
-    const control = CONTROLS[key];
-    const message = {
-      clamped: "clamped",
-      rounded: "rounded",
-      invalid: "notNumber",
-    }[read.problem];
-    addNote(
-      t(message, {
-        name: t(key),
-        value: quoted(text),
-        min: control.min,
-        max: control.max,
-        used: read.value,
-      }),
-    );
-  }
-  if (committed) page.controls.commit(key, read.value);
-  if (page.values[key] === read.value) return;
-  page.values = { ...page.values, [key]: read.value };
+  if (page.values[key] === value) return;
+  page.values = { ...page.values, [key]: value };
   page.state = withOptions(page.values, page.lang);
   page.controls.show(page.values, page.state.layout);
   showRefusal();
   updateLink();
   schedule();
+}
+
+/** What a committed field did with text it had to correct, as a note. */
+function controlProblem(key, problem, text, used) {
+  if (!problem) return;
+  const control = CONTROLS[key];
+  const message = {
+    clamped: "clamped",
+    rounded: "rounded",
+    invalid: "notNumber",
+  }[problem];
+  addNote(
+    t(message, {
+      name: t(key),
+      value: quoted(text),
+      min: control.min,
+      max: control.max,
+      used,
+    }),
+  );
 }
 
 /**

@@ -98,12 +98,6 @@ export function field(text, input) {
   return element("label", { className: "field" }, [text, input]);
 }
 
-export function numberField(text, { value, min, max, step }, onChange, testid) {
-  const input = numberInput({ value, min, max, step }, testid);
-  input.addEventListener("change", () => onChange(input));
-  return field(text, input);
-}
-
 /** A note that says what became of a field's value; hidden while empty. */
 export function fieldNote(testid) {
   const note = element("p", { className: "note", role: "status", testid });

@@ -20,12 +20,14 @@ import {
   controlRow,
   displayFormula,
   element,
+  field,
   heading,
-  numberField,
+  numberInput,
   paragraph,
   select,
 } from "../parts/section-parts.js";
 import { inWords } from "../parts/library-error.js";
+import { liveField } from "../parts/live-field.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
@@ -179,20 +181,20 @@ export function mount(root, app) {
       `decay-family-${family.key}`,
     ),
   );
-  const alphaField = numberField(
-    app.t("alpha"),
+  const alphaInput = numberInput(
     { value: settings.alpha, min: ALPHA.min, max: ALPHA.max, step: 0.25 },
-    (input) => {
-      const alpha = parseAlpha(input.value);
-      if (alpha === undefined) {
-        app.note(notes, app.t("badAlpha", ALPHA));
-        input.value = String(settings.alpha);
-        return;
-      }
-      change("alpha", alpha);
-    },
     "decay-alpha",
   );
+  liveField(alphaInput, {
+    read(text) {
+      const alpha = parseAlpha(text.trim());
+      return alpha === undefined ? { problem: "badAlpha" } : { value: alpha };
+    },
+    apply: (alpha) => change("alpha", alpha),
+    shown: () => String(settings.alpha),
+    report: (problem) => app.note(notes, problem ? app.t(problem, ALPHA) : ""),
+  });
+  const alphaField = field(app.t("alpha"), alphaInput);
   const rangeChoices = RANGES.map((r) => [String(r), POWERS_OF_TEN[r]]);
   const rangeField = select(
     app.t("range"),
