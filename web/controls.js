@@ -7,6 +7,10 @@ import { element } from "./dom.js";
 import { liveField, markInvalid } from "./parts/live-field.js";
 import { baseParameter, CONTROLS, readControl } from "./state.js";
 
+// The fields a narrow screen folds away: the table's size and arrangement,
+// changed less often than the schedule.
+const MORE = ["positions", "layout", "start"];
+
 /**
  * Builds the form into `root`. onChange(key, value) receives every value to
  * use; onProblem(key, problem, text, used) what a commit did with text that
@@ -26,6 +30,21 @@ export function mountControls(
   form.setAttribute("aria-label", t("controls"));
   form.addEventListener("submit", (event) => event.preventDefault());
   const fields = {};
+  // On a narrow screen the bar is one row: the secondary fields fold behind
+  // a toggle (the style sheet shows it only there); on a wide one they sit
+  // in the row as the others do.
+  const more = element("div", "controls-more");
+  more.id = "controls-more";
+  const toggle = element("button", "controls-more-toggle", [t("moreControls")]);
+  toggle.type = "button";
+  toggle.dataset.testid = "controls-more";
+  toggle.setAttribute("aria-expanded", "false");
+  toggle.setAttribute("aria-controls", more.id);
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    form.classList.toggle("open", open);
+  });
   for (const [key, control] of Object.entries(CONTROLS)) {
     const id = `control-${key}`;
     let input;
@@ -60,7 +79,8 @@ export function mountControls(
     label.htmlFor = id;
     const hint = element("span", "hint");
     hint.id = `${id}-hint`;
-    form.append(element("div", "field", [label, input, hint]));
+    const box = element("div", `field field-${key}`, [label, input, hint]);
+    (MORE.includes(key) ? more : form).append(box);
     const entry = { input, hint, typed: false, refused: "" };
     fields[key] = entry;
     if (control.kind === "choice") {
@@ -82,6 +102,7 @@ export function mountControls(
       },
     });
   }
+  form.append(more, toggle);
   root.append(form);
 
   // A field is marked while its text does not read, or while the options
