@@ -247,7 +247,14 @@ function render(messages) {
       pointer,
       frames: queue,
     });
-    const mounted = { id: section.id, section, root: sectionRoot, app };
+    // In view until the observer says otherwise.
+    const mounted = {
+      id: section.id,
+      section,
+      root: sectionRoot,
+      app,
+      inView: true,
+    };
     mounted.view = null;
     mounted.steps = () => sectionSteps(mounted);
     mounted.done = (error) =>
@@ -287,7 +294,8 @@ function render(messages) {
   page.mounting = true;
   page.scrollPending = page.section;
   if (page.section) document.getElementById(page.section)?.scrollIntoView();
-  schedule();
+  watchSections();
+  schedule(true);
 }
 
 /**
@@ -431,13 +439,49 @@ function controlProblem(key, problem, text, used) {
 }
 
 /**
- * Queues every section for a redraw with the latest state: a change made
+ * Queues the sections for a redraw with the latest state: a change made
  * meanwhile replaces the state the remaining ones get, so nothing stale is
- * drawn, and no section is drawn twice a frame.
+ * drawn, and no section is drawn twice a frame. A change draws only the
+ * sections on screen (and those not yet mounted): the others are marked
+ * stale and draw when they come into view, so a drag pays for what the
+ * reader sees. `everywhere` draws them all (a new page).
  */
-function schedule() {
-  document.body.dataset.ready = "false";
-  for (const mounted of page.mounted) queue.add(mounted);
+function schedule(everywhere = false) {
+  for (const mounted of page.mounted) {
+    const draw = everywhere || !mounted.view || mounted.inView;
+    mounted.root.toggleAttribute("data-stale", !draw);
+    // An older drawing left off screen ends: the section draws anew in view.
+    if (!draw) {
+      queue.remove(mounted);
+      continue;
+    }
+    document.body.dataset.ready = "false";
+    queue.add(mounted);
+  }
+}
+
+/**
+ * Follows which sections are on screen, or within a quarter of a screen of
+ * it; a stale one that comes into view is queued then.
+ */
+function watchSections() {
+  page.inView?.disconnect();
+  const byRoot = new Map(page.mounted.map((m) => [m.root, m]));
+  page.inView = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const mounted = byRoot.get(entry.target);
+        mounted.inView = entry.isIntersecting;
+        if (!mounted.inView || !mounted.root.hasAttribute("data-stale"))
+          continue;
+        mounted.root.removeAttribute("data-stale");
+        document.body.dataset.ready = "false";
+        queue.add(mounted);
+      }
+    },
+    { rootMargin: "25% 0px" },
+  );
+  for (const mounted of page.mounted) page.inView.observe(mounted.root);
 }
 
 /** A section's drawing: its mount the first time, then its update's steps. */
