@@ -1,9 +1,11 @@
 // A drag of the relation's p slider as a reader makes it: 60 pointer moves,
-// one a frame, across the slider's first half at 1400 × 900, traced. Printed:
-// the renderer main thread's time in script (event handlers, frame
+// one a frame, across the slider's first half at 1400 × 900, traced; and,
+// from the same place, 60 changes of the shared base, one a frame, as typing
+// or a script makes them (every section follows the base). Printed for
+// each: the renderer main thread's time in script (event handlers, frame
 // callbacks, timers) and in rendering (style, layout, paint, layerizing and
 // the commit to the compositor), each the union of its events' intervals so
-// nested events count once; the median of three drags in fresh pages.
+// nested events count once; the median of three runs in fresh pages.
 // Standalone: node bench/page-drag.js; bench/page.js prints it too.
 import { fileURLToPath } from "node:url";
 import { launch } from "../tests/browser/launch.js";
@@ -63,7 +65,8 @@ function timeIn(trace) {
   return { script: union(script), rendering: union(rendering) };
 }
 
-async function drag(chromium) {
+/** Traces act(page, frame) on a fresh page with the p slider in view. */
+async function traced(chromium, act) {
   const { page, close } = await chromium.open("index.html", {
     hash: "#lang=en",
     viewport: { width: 1400, height: 900 },
@@ -75,17 +78,10 @@ async function drag(chromium) {
   await frame();
   await page.waitForTimeout(500);
   const box = await slider.boundingBox();
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + 4, y);
   await chromium.browser.startTracing(page, {
     categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"],
   });
-  await page.mouse.down();
-  for (let i = 1; i <= MOVES; i++) {
-    await page.mouse.move(box.x + 4 + (i / MOVES) * (box.width / 2), y);
-    await frame();
-  }
-  await page.mouse.up();
+  await act(page, frame, box);
   await frame();
   await frame();
   const trace = await chromium.browser.stopTracing();
@@ -93,21 +89,55 @@ async function drag(chromium) {
   return timeIn(JSON.parse(trace.toString()));
 }
 
+async function drag(page, frame, box) {
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 4, y);
+  await page.mouse.down();
+  for (let i = 1; i <= MOVES; i++) {
+    await page.mouse.move(box.x + 4 + (i / MOVES) * (box.width / 2), y);
+    await frame();
+  }
+  await page.mouse.up();
+}
+
+async function changeBase(page, frame) {
+  for (let i = 1; i <= MOVES; i++) {
+    await page.$eval(
+      "[data-testid=control-base]",
+      (input, value) => {
+        input.value = value;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      String(10000 + 10 * i),
+    );
+    await frame();
+  }
+}
+
 const median = (values) =>
   [...values].sort((a, b) => a - b)[values.length >> 1];
 
-/** The line bench/page.js prints: the median drag's script and rendering. */
-export async function dragLine(chromium) {
+/** The median run's script and rendering, and every run's. */
+async function medianOf(chromium, act) {
   const runs = [];
-  for (let r = 0; r < RUNS; r++) runs.push(await drag(chromium));
+  for (let r = 0; r < RUNS; r++) runs.push(await traced(chromium, act));
   const script = median(runs.map((r) => r.script));
   const rendering = median(runs.map((r) => r.rendering));
   return (
-    `page, a ${MOVES}-move drag of the p slider at 1400 × 900: ` +
     `script ${script.toFixed(0)} ms, rendering (style, layout, paint, commit) ${rendering.toFixed(0)} ms ` +
     `(medians of ${RUNS}; runs: ${runs
       .map((r) => `${r.script.toFixed(0)}/${r.rendering.toFixed(0)}`)
       .join(", ")})`
+  );
+}
+
+/** The lines bench/page.js prints: the drag, then the base's changes. */
+export async function dragLine(chromium) {
+  return (
+    `page, a ${MOVES}-move drag of the p slider at 1400 × 900: ` +
+    (await medianOf(chromium, drag)) +
+    `\npage, ${MOVES} changes of the base, one a frame, from the same place: ` +
+    (await medianOf(chromium, changeBase))
   );
 }
 

@@ -15,8 +15,8 @@
 // the navigation on: long tasks, the longest, the worst frame gap, and the
 // time until every section has drawn and every heatmap has binned its last
 // row (three loads; the one with the middle longest task is printed).
-// Last, a 60-move drag of the p slider: its script and rendering time
-// (page-drag.js).
+// Last, a 60-move drag of the p slider and 60 changes of the base, one a
+// frame: their script and rendering time (page-drag.js).
 import { loadavg } from "node:os";
 import { launch } from "../tests/browser/launch.js";
 import { dragLine } from "./page-drag.js";

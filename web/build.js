@@ -139,5 +139,5 @@ await writeClassicSite({
   loader: `${web}site-loader.js`,
   minify,
 });
-for (const file of ["index.html", "embed.html", "style.css"])
+for (const file of ["index.html", "embed.html", "style.css", "favicon.svg"])
   copyFileSync(`${web}${file}`, `${out}/${file}`);

@@ -21,7 +21,6 @@ import {
   CONTROLS,
   hashOf,
   parseHash,
-  readControl,
   renameOldKeys,
   stateFromEntries,
   withOptions,
@@ -190,7 +189,7 @@ function render(messages) {
     t,
     page.values,
     page.state.layout,
-    onControl,
+    { onChange: onControl, onProblem: controlProblem },
   );
   const bar = element("div", "controls-bar", [controlsBox]);
   // A section jumped to starts below the sticky controls, not under them.
@@ -248,7 +247,14 @@ function render(messages) {
       pointer,
       frames: queue,
     });
-    const mounted = { id: section.id, section, root: sectionRoot, app };
+    // In view until the observer says otherwise.
+    const mounted = {
+      id: section.id,
+      section,
+      root: sectionRoot,
+      app,
+      inView: true,
+    };
     mounted.view = null;
     mounted.steps = () => sectionSteps(mounted);
     mounted.done = (error) =>
@@ -288,7 +294,8 @@ function render(messages) {
   page.mounting = true;
   page.scrollPending = page.section;
   if (page.section) document.getElementById(page.section)?.scrollIntoView();
-  schedule();
+  watchSections();
+  schedule(true);
 }
 
 /**
@@ -399,29 +406,11 @@ function sectionInView() {
   return current;
 }
 
-function onControl(key, text, committed) {
-  const read = readControl(key, text);
+/** A shared control's new value: the state, the link and every section. */
+function onControl(key, value) {
   page.notes.replaceChildren();
-  if (read.problem) {
-    const control = CONTROLS[key];
-    const message = {
-      clamped: "clamped",
-      rounded: "rounded",
-      invalid: "notNumber",
-    }[read.problem];
-    addNote(
-      t(message, {
-        name: t(key),
-        value: quoted(text),
-        min: control.min,
-        max: control.max,
-        used: read.value,
-      }),
-    );
-  }
-  if (committed) page.controls.commit(key, read.value);
-  if (page.values[key] === read.value) return;
-  page.values = { ...page.values, [key]: read.value };
+  if (page.values[key] === value) return;
+  page.values = { ...page.values, [key]: value };
   page.state = withOptions(page.values, page.lang);
   page.controls.show(page.values, page.state.layout);
   showRefusal();
@@ -429,14 +418,70 @@ function onControl(key, text, committed) {
   schedule();
 }
 
+/** What a committed field did with text it had to correct, as a note. */
+function controlProblem(key, problem, text, used) {
+  if (!problem) return;
+  const control = CONTROLS[key];
+  const message = {
+    clamped: "clamped",
+    rounded: "rounded",
+    invalid: "notNumber",
+  }[problem];
+  addNote(
+    t(message, {
+      name: t(key),
+      value: quoted(text),
+      min: control.min,
+      max: control.max,
+      used,
+    }),
+  );
+}
+
 /**
- * Queues every section for a redraw with the latest state: a change made
+ * Queues the sections for a redraw with the latest state: a change made
  * meanwhile replaces the state the remaining ones get, so nothing stale is
- * drawn, and no section is drawn twice a frame.
+ * drawn, and no section is drawn twice a frame. A change draws only the
+ * sections on screen (and those not yet mounted): the others are marked
+ * stale and draw when they come into view, so a drag pays for what the
+ * reader sees. `everywhere` draws them all (a new page).
  */
-function schedule() {
-  document.body.dataset.ready = "false";
-  for (const mounted of page.mounted) queue.add(mounted);
+function schedule(everywhere = false) {
+  for (const mounted of page.mounted) {
+    const draw = everywhere || !mounted.view || mounted.inView;
+    mounted.root.toggleAttribute("data-stale", !draw);
+    // An older drawing left off screen ends: the section draws anew in view.
+    if (!draw) {
+      queue.remove(mounted);
+      continue;
+    }
+    document.body.dataset.ready = "false";
+    queue.add(mounted);
+  }
+}
+
+/**
+ * Follows which sections are on screen, or within a quarter of a screen of
+ * it; a stale one that comes into view is queued then.
+ */
+function watchSections() {
+  page.inView?.disconnect();
+  const byRoot = new Map(page.mounted.map((m) => [m.root, m]));
+  page.inView = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        const mounted = byRoot.get(entry.target);
+        mounted.inView = entry.isIntersecting;
+        if (!mounted.inView || !mounted.root.hasAttribute("data-stale"))
+          continue;
+        mounted.root.removeAttribute("data-stale");
+        document.body.dataset.ready = "false";
+        queue.add(mounted);
+      }
+    },
+    { rootMargin: "25% 0px" },
+  );
+  for (const mounted of page.mounted) page.inView.observe(mounted.root);
 }
 
 /** A section's drawing: its mount the first time, then its update's steps. */

@@ -2,7 +2,8 @@
 // page marks every call that reads options on the performance timeline),
 // plans are made when the options change and the superseded ones ended,
 // every plan of the sections a language toggle replaces ended with them,
-// the timeline's entries bounded, and one draw queue is the page's only
+// the timeline's entries bounded, a change drawn at once only where the
+// reader is, and one draw queue is the page's only
 // requestAnimationFrame scheduler: at no moment of drags, play, cursor moves
 // and heatmap binning does the page wait on more than one frame callback.
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 import { launch } from "./launch.js";
-import { settle, setControl } from "./settle.js";
+import { settle, settleInView, setControl } from "./settle.js";
 import { count, recordTimeline, timelineSeen } from "./timeline.js";
 
 let chromium;
@@ -83,6 +84,39 @@ test("dragging p, k, RoPE's positions and the cross terms' shift runs plans only
   assert.equal(await page.inputValue("[data-testid=rope-m]"), "35");
   // ...with no library call that reads its options again.
   assert.deepEqual(await calls(page), {});
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("a change draws the sections on screen; one off screen draws it when it comes into view", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    init: recordTimeline,
+    viewport: { width: 1400, height: 900 },
+  });
+  await page.evaluate(() => document.getElementById("table").scrollIntoView());
+  await settleInView(page);
+  await clearCalls(page);
+  await page.fill("[data-testid=control-dim]", "64");
+  await settleInView(page);
+  const drawn = async () => count(await timelineSeen(page), "pe-update:");
+  const first = await drawn();
+  // The table, on screen, drew the change; decay and the sections past it,
+  // screens below, did not, and wait marked stale.
+  assert.ok(first.table >= 1, JSON.stringify(first));
+  for (const id of ["decay", "rope", "extension", "precision"])
+    assert.equal(first[id], undefined, `${id}: ${JSON.stringify(first)}`);
+  assert.equal(await page.$$eval("#decay[data-stale]", (l) => l.length), 1);
+  const decayText = () => page.textContent("#decay");
+  assert.match(await decayText(), /dim d = 128\b/);
+  // Scrolled to, decay draws the latest state, once.
+  await page.evaluate(() => document.getElementById("decay").scrollIntoView());
+  await page.waitForFunction(
+    () => !document.getElementById("decay").hasAttribute("data-stale"),
+  );
+  await settleInView(page);
+  assert.equal((await drawn()).decay, 1);
+  assert.match(await decayText(), /dim d = 64\b/);
   assert.deepEqual(errors, []);
   await close();
 });
@@ -233,10 +267,20 @@ test("the timeline keeps a bounded number of the page's marks and measures", asy
     hash: "#lang=en",
     init: recordTimeline,
   });
-  // A long session: one change of the base after another, each drawn.
+  // A long session: one change of the base after another, each drawn
+  // where the table is in view, until the page has made more than a
+  // thousand of each kind.
+  await page.evaluate(() => document.getElementById("table").scrollIntoView());
   const kept = await page.evaluate(async () => {
     const base = document.querySelector("[data-testid=control-base]");
-    for (let n = 1; n <= 60; n++) {
+    const enough = () => {
+      const names = window.timelineSeen();
+      const of = (pattern) => names.filter((n) => pattern.test(n)).length;
+      return (
+        of(/^pe-(call|dispose):/) > 1000 && of(/^pe-(step|update)\b/) > 1000
+      );
+    };
+    for (let n = 1; n <= 2000 && !enough(); n++) {
       base.value = String(1000 + 100 * n);
       base.dispatchEvent(new Event("input", { bubbles: true }));
       do await new Promise((r) => requestAnimationFrame(r));

@@ -85,7 +85,7 @@ test("the sources are cited with links, and the lead teaches rather than adverti
 const API =
   /linearRelationError|dotProducts|toeplitzError|ropeFrequencies|decayComparison|decayIntegral|rope_theta|highFreqFactor|Math\.fround|\bulps?\b|the module/;
 
-test("library names stay under the hood; the arc runs decay, RoPE, then context extension", async () => {
+test("library names stay under the hood; the arc runs the dot product, the cross terms, decay, RoPE, then context extension", async () => {
   for (const lang of ["en", "zh"]) {
     const { page, errors, close } = await chromium.open("index.html", {
       hash: `#lang=${lang}`,
@@ -117,7 +117,15 @@ test("library names stay under the hood; the arc runs decay, RoPE, then context 
     );
     const at = (id) => toc.indexOf(`#${id}`);
     assert.ok(at("order") === 0, toc.join(" "));
-    assert.ok(at("dot") < at("decay") && at("decay") < at("rope"));
+    // The cross terms follow the dot product directly; decay comes after.
+    assert.equal(at("crossterms"), at("dot") + 1, toc.join(" "));
+    assert.equal(at("decay"), at("crossterms") + 1, toc.join(" "));
+    assert.ok(at("decay") < at("rope"));
+    // The sections stand in the order of the table of contents.
+    const ids = await page.$$eval("main > section", (nodes) =>
+      nodes.map((node) => `#${node.id}`),
+    );
+    assert.deepEqual(ids, toc);
     assert.ok(
       at("rope") < at("extension") && at("extension") < at("precision"),
     );

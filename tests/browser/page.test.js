@@ -20,8 +20,8 @@ const SECTIONS = [
   "curves",
   "relation",
   "dot",
-  "decay",
   "crossterms",
+  "decay",
   "rope",
   "extension",
   "precision",
@@ -573,6 +573,50 @@ test("one script tag and one element are all an embedding page needs", async () 
   assert.deepEqual(errors, []);
   await context.close();
   rmSync(folder, { recursive: true });
+});
+
+test("under the README's policy the page and the panels' page load with no violation", async () => {
+  // The README's script-src, with nothing else allowed: what a host that
+  // follows it sends.
+  const readme = readFileSync(
+    new URL("../../README.md", import.meta.url),
+    "utf8",
+  );
+  const scripts = readme.match(/`(script-src 'self' 'wasm-unsafe-eval')`/)[1];
+  const policy = `default-src 'self'; ${scripts}`;
+  for (const path of ["index.html", "embed.html"]) {
+    const context = await chromium.browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.addInitScript(() => {
+      window.violations = [];
+      document.addEventListener("securitypolicyviolation", (event) =>
+        window.violations.push(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        ),
+      );
+    });
+    await page.route(`${chromium.origin}/**`, async (route) => {
+      const response = await route.fetch();
+      route.fulfill({
+        response,
+        headers: { ...response.headers(), "content-security-policy": policy },
+      });
+    });
+    await page.goto(`${chromium.origin}/${path}`);
+    await page.waitForSelector(
+      path === "index.html"
+        ? "body[data-ready=true]"
+        : "pe-heatmap[data-ready=true]",
+    );
+    // The icon is requested after the load: wait until it has been.
+    await page.waitForTimeout(500);
+    assert.deepEqual(await page.evaluate(() => window.violations), [], path);
+    assert.deepEqual(errors, [], path);
+    await context.close();
+  }
 });
 
 // Over http the page's policy would refuse the injected axe script: that

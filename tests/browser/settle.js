@@ -1,9 +1,10 @@
-// Waiting for the page as a reader would: after a change it draws its
-// sections over a few frames, marks the body ready once every one has the
-// latest state, and bins its largest heatmaps over more frames still.
+// Waiting for the page as a reader would: after a change it draws the
+// sections on screen over a few frames, marks the body ready once each of
+// them has the latest state, and bins its largest heatmaps over more frames
+// still. Sections off screen draw the change when they come into view.
 
-/** Resolves once every section and every heatmap shows the latest state. */
-export function settle(page) {
+/** Resolves once the sections on screen and every heatmap are drawn. */
+export function settleInView(page) {
   return page.evaluate(
     () =>
       new Promise((resolve) => {
@@ -15,6 +16,33 @@ export function settle(page) {
         requestAnimationFrame(() => requestAnimationFrame(check));
       }),
   );
+}
+
+/**
+ * Resolves once every section and every heatmap shows the latest state: the
+ * sections left stale off screen are scrolled into view one by one, as a
+ * reader would go to them, and the window then goes back where it was.
+ */
+export async function settle(page) {
+  await settleInView(page);
+  const stale = await page.$$eval("section[data-stale]", (list) =>
+    list.map((section) => section.id),
+  );
+  if (stale.length === 0) return;
+  const at = await page.evaluate(() => scrollY);
+  for (const id of stale) {
+    await page.evaluate(
+      (id) => document.getElementById(id).scrollIntoView(),
+      id,
+    );
+    await page.waitForFunction(
+      (id) => !document.getElementById(id).hasAttribute("data-stale"),
+      id,
+    );
+    await settleInView(page);
+  }
+  await page.evaluate((y) => scrollTo(0, y), at);
+  await settleInView(page);
 }
 
 /** Sets a shared control as a user would (type, then Enter), and settles. */

@@ -1,6 +1,7 @@
 // What the page says against what its pictures show, in Chromium: the RoPE
-// dials' captions agree with the prose's (m − n)·ωᵢ, the cross terms'
-// sentence compares with s = 0 and its slider shows its value, the p slider
+// dials' captions agree with the prose's (m − n)·ωᵢ and write their minus
+// signs as the prose does, the cross terms' sentence compares with s = 0
+// (and says so at s = 0 itself) and its slider shows its value, the p slider
 // can be dragged a turn at a time and steps by what suits p, and each
 // section's download menu offers the charts it shows, each under its own name.
 import assert from "node:assert/strict";
@@ -82,6 +83,45 @@ test("the cross terms compare with s = 0 and the s slider shows its value", asyn
   );
   assert.deepEqual(errors, []);
   await close();
+});
+
+test("the RoPE dials write negative numbers with the minus sign", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}&rope.m=2&rope.n=5`,
+      ...WIDE,
+    });
+    await settle(page);
+    const captions = await page
+      .locator("#rope .sec-dial figcaption")
+      .allTextContents();
+    assert.equal(captions.length, 4);
+    for (const caption of captions) {
+      // m − n = −3: every pair's turn is negative.
+      assert.match(caption, /= −\d/, caption);
+      assert.doesNotMatch(caption, /-\d/, caption);
+    }
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("the cross terms at s = 0 say the scores are the starting ones, not a change", async () => {
+  const words = { en: /changed by|not changed/, zh: /变化/ };
+  for (const lang of ["en", "zh"]) {
+    const { page, errors, close } = await chromium.open("index.html", {
+      hash: `#lang=${lang}`,
+      ...WIDE,
+    });
+    await settle(page);
+    const summary = page.locator("[data-testid=crossterm-summary]");
+    assert.doesNotMatch(await summary.textContent(), words[lang]);
+    assert.match(await summary.textContent(), /s = 0/);
+    await page.locator("[data-testid=crossterm-shift]").fill("3");
+    assert.match(await summary.textContent(), words[lang]);
+    assert.deepEqual(errors, []);
+    await close();
+  }
 });
 
 test("the p slider turns a position at a time near 0, shows tidy values and steps by p's size", async () => {

@@ -555,13 +555,21 @@ test("a burst of changes draws each section once, with the last value", async ()
       base.value = String(1000 * n);
       base.dispatchEvent(new Event("input", { bubbles: true }));
     }
-    await new Promise((resolve) => {
-      const check = () =>
-        document.body.dataset.ready === "true"
-          ? resolve()
-          : requestAnimationFrame(check);
-      requestAnimationFrame(check);
-    });
+    const drawn = (id) =>
+      new Promise((resolve) => {
+        const check = () =>
+          document.body.dataset.ready === "true" &&
+          !document.getElementById(id).hasAttribute("data-stale")
+            ? resolve()
+            : requestAnimationFrame(check);
+        requestAnimationFrame(check);
+      });
+    await drawn("order");
+    // Those off screen draw the last value when the reader gets there.
+    for (const id of ["table", "curves", "dot", "rope", "precision"]) {
+      document.getElementById(id).scrollIntoView();
+      await drawn(id);
+    }
     measures.push(...observer.takeRecords());
     observer.disconnect();
     const byName = {};
@@ -582,6 +590,8 @@ test("at the largest size a newer table cancels the binning of an older one", as
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#dim=4096&positions=16384",
   });
+  // The table in view, where a change draws it at once.
+  await page.locator("[data-testid=heatmap]").scrollIntoViewIfNeeded();
   await settle(page);
   const seen = await page.evaluate(async () => {
     const canvas = document.querySelector("[data-testid=heatmap]");

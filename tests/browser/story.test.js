@@ -75,8 +75,9 @@ test("the figure shows the table added once at the input and RoPE in every atten
 
 /** "0.5533 − 0.4119i" as [0.5533, -0.4119]. */
 const complexOf = (text) => {
-  const [, re, sign, im] = text.match(/(-?[\d.e-]+) ([+−]) ([\d.e-]+)i/);
-  return [Number(re), (sign === "−" ? -1 : 1) * Number(im)];
+  const [, re, sign, im] = text.match(/(−?[\d.e-]+) ([+−]) ([\d.e-]+)i/);
+  assert.doesNotMatch(text, /-\d/, "a minus sign, not a hyphen");
+  return [Number(re.replace("−", "-")), (sign === "−" ? -1 : 1) * Number(im)];
 };
 
 test("each pair's complex number turned by e^(i·m·ω) is the rotated pair", async () => {

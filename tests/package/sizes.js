@@ -38,8 +38,8 @@ export const BUDGETS = {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
     bytes: 53_000,
   },
-  site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 450_000 },
-  siteGzip: { what: "the same, each file gzip", bytes: 181_000 },
+  site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 456_000 },
+  siteGzip: { what: "the same, each file gzip", bytes: 184_000 },
   page: { what: "the scripts the page loads, gzip", bytes: 163_000 },
   panel: {
     what: "the scripts a page with one `<pe-relation>` loads, gzip",
@@ -47,7 +47,7 @@ export const BUDGETS = {
   },
   pageTarball: {
     what: "the packed tarball of `sinusoidal-pe-page`",
-    bytes: 268_000,
+    bytes: 271_000,
   },
 };
 

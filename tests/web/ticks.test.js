@@ -1,8 +1,9 @@
 // The charts' tick values: round numbers written exactly as a reader would
-// type them, never a value with a rounding tail such as 0.6000000000000001.
+// type them, never a value with a rounding tail such as 0.6000000000000001,
+// and labelled with the minus sign the page's text uses.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { linearTicks } from "../../web/charts/canvas.js";
+import { linearTicks, tickLabel } from "../../web/charts/canvas.js";
 
 test("tick values are the round numbers themselves", () => {
   assert.deepEqual(linearTicks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
@@ -45,4 +46,12 @@ test("over random ranges every tick is a multiple of the step written in its dig
         assert.equal(t, Number(t.toFixed(digits)), `${t} in ${ticks}`);
     }
   }
+});
+
+test("negative tick labels carry the minus sign, not a hyphen", () => {
+  assert.equal(tickLabel(-2.5), "\u22122.5");
+  assert.equal(tickLabel(-7.5, 2.5), "\u22127.5");
+  assert.equal(tickLabel(-200, 10), "\u2212200");
+  assert.equal(tickLabel(-2.5e-5), "\u22122.5×10⁻⁵");
+  assert.equal(tickLabel(2.5), "2.5");
 });

@@ -110,6 +110,12 @@ export function logTicks(low, high, count = 6) {
  * full, so that neighbours never read the same (10000100, not 10⁷).
  */
 export function tickLabel(value, step) {
+  // The minus sign, not a hyphen, as the page's text writes it.
+  return hyphenated(value, step).replace(/^-/, "\u2212");
+}
+
+// The label as JavaScript writes numbers, a hyphen before a negative one.
+function hyphenated(value, step) {
   const size = Math.abs(value);
   if (value === 0) return "0";
   if (

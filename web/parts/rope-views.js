@@ -3,13 +3,16 @@
 // JavaScript beside the library call that computes it. Both show the
 // library's numbers; the code is text for the reader (the tests run it).
 import { element, setText } from "../dom.js";
-import { scientific } from "./section-parts.js";
+import { minus, scientific } from "./section-parts.js";
 
-// Values as the page writes them: 0.5533, and 4.654 × 10⁻⁵ when small.
+// Values as the page writes them: 0.5533, −0.25, and 4.654 × 10⁻⁵ when
+// small.
 const short = (v, digits = 4) =>
-  v !== 0 && Math.abs(v) < 1e-3
-    ? scientific(v, digits)
-    : String(Number(v.toPrecision(digits)));
+  minus(
+    v !== 0 && Math.abs(v) < 1e-3
+      ? scientific(v, digits)
+      : String(Number(v.toPrecision(digits))),
+  );
 /** a + bi as read: "0.25 − 0.5i". */
 export const complex = (re, im) =>
   `${short(re)} ${im < 0 ? "−" : "+"} ${short(Math.abs(im))}i`;

@@ -98,12 +98,6 @@ export function field(text, input) {
   return element("label", { className: "field" }, [text, input]);
 }
 
-export function numberField(text, { value, min, max, step }, onChange, testid) {
-  const input = numberInput({ value, min, max, step }, testid);
-  input.addEventListener("change", () => onChange(input));
-  return field(text, input);
-}
-
 /** A note that says what became of a field's value; hidden while empty. */
 export function fieldNote(testid) {
   const note = element("p", { className: "note", role: "status", testid });
@@ -115,6 +109,9 @@ export function fieldNote(testid) {
 export function chartBox(className = "chart") {
   return element("div", { className });
 }
+
+/** A number's text with a true minus sign (−), as the prose writes it. */
+export const minus = (text) => text.replace(/^-/, "\u2212");
 
 /** 3.2 × 10⁻¹², the way errors are read; 0 and non-finite values as such. */
 export function scientific(value, digits = 2) {

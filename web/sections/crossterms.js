@@ -9,6 +9,7 @@ import {
   element,
   field,
   heading,
+  minus,
   paragraph,
   scientific,
   setText,
@@ -52,6 +53,10 @@ export const strings = {
     positions: "query at m = {m}, key at n = {n} (m − n = {diff})",
     summary:
       "Compared with s = 0, the added-position score has changed by {added}; the RoPE score by {rope}, the rounding of 32-bit floats.",
+    summarySame:
+      "Compared with s = 0, the added-position score has changed by {added}; the RoPE score has not changed at all.",
+    summaryStart:
+      "At s = 0 both words stand at their first positions, so both scores are the ones the comparison starts from: move the slider to shift the words.",
     tableLabel: "The four terms of the attention score",
     chartCaption:
       "Both scores for every shift s from 0 to {reach}: the one with positions added wanders, RoPE's stays put.",
@@ -91,6 +96,10 @@ export const strings = {
     positions: "查询在 m = {m}，键在 n = {n}（m − n = {diff}）",
     summary:
       "与 s = 0 时相比，加上位置的得分变化了 {added}；RoPE 的得分只变化了 {rope}，即 32 位浮点数的舍入。",
+    summarySame:
+      "与 s = 0 时相比，加上位置的得分变化了 {added}；RoPE 的得分完全没有变化。",
+    summaryStart:
+      "s = 0 时两个词都在起始位置，两个得分就是比较的起点：拖动滑块，让两个词一起移动。",
     tableLabel: "注意力得分的四项",
     chartCaption:
       "s 从 0 到 {reach} 时的两种得分：加上位置的得分随之起伏，RoPE 的得分保持不变。",
@@ -131,11 +140,13 @@ const REACH = 200;
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
 const times = (matrix, x) => Float64Array.from(matrix, (row) => dot(row, x));
-// Small values as the page writes them everywhere: 1.8 × 10⁻⁷.
+// Small values as the page writes them everywhere: 1.8 × 10⁻⁷, −0.25.
 const short = (v) =>
-  Math.abs(v) < 1e-3 && v !== 0
-    ? scientific(v)
-    : String(Number(v.toPrecision(4)));
+  minus(
+    Math.abs(v) < 1e-3 && v !== 0
+      ? scientific(v)
+      : String(Number(v.toPrecision(4))),
+  );
 
 export function mount(root, app) {
   const { lib } = app;
@@ -286,10 +297,11 @@ export function mount(root, app) {
     const rope = Math.abs(now.rope - start.rope);
     summary.dataset.added = String(added);
     summary.dataset.rope = String(rope);
-    setText(
-      summary,
-      app.t("summary", { added: short(added), rope: short(rope) }),
-    );
+    // Unmoved, there is nothing to compare yet; moved, RoPE's score may
+    // round to exactly the same float.
+    const key =
+      s === 0 ? "summaryStart" : rope === 0 ? "summarySame" : "summary";
+    setText(summary, app.t(key, { added: short(added), rope: short(rope) }));
   }
   shift.addEventListener("input", show);
   show();

@@ -10,6 +10,7 @@ import {
   select,
 } from "../parts/section-parts.js";
 import { optionsAt } from "../state.js";
+import { liveField } from "../parts/live-field.js";
 
 export const id = "curves";
 
@@ -242,23 +243,31 @@ export function mount(root, app) {
   rowCharts();
   columnCharts();
 
-  // One handler for both lists: a list that cannot be read is put back,
-  // with a note saying why; a new one is kept, linked and drawn.
+  // One handler for both lists: a list that reads is kept, linked and
+  // drawn as it is typed; one that cannot be read is put back when the
+  // field is left, with a note saying why.
   function listChanged(key, field, redraw) {
     const { integer, limit } = LISTS[key];
-    field.input.addEventListener("change", () => {
-      const read = numberList(field.input.value, integer, limit);
-      field.note.hidden = !read.problem;
-      if (!read.values) {
-        const kept = chosen[key].join(", ");
-        field.note.textContent = app.t(read.problem, { ...read.vars, kept });
-        field.input.value = kept;
-        return;
-      }
-      field.note.textContent = "";
-      chosen[key] = read.values;
-      app.setParam(key, read.values.join(","));
-      redraw();
+    let vars = {};
+    liveField(field.input, {
+      read(text) {
+        const read = numberList(text, integer, limit);
+        vars = read.vars;
+        return read.values ? { value: read.values } : { problem: read.problem };
+      },
+      apply(values) {
+        if (values.join(",") === chosen[key].join(",")) return;
+        chosen[key] = values;
+        app.setParam(key, values.join(","));
+        redraw();
+      },
+      shown: () => chosen[key].join(", "),
+      report(problem) {
+        field.note.hidden = !problem;
+        field.note.textContent = problem
+          ? app.t(problem, { ...vars, kept: chosen[key].join(", ") })
+          : "";
+      },
     });
   }
   listChanged("rows", rowField, () => {

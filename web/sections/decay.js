@@ -20,12 +20,14 @@ import {
   controlRow,
   displayFormula,
   element,
+  field,
   heading,
-  numberField,
+  numberInput,
   paragraph,
   select,
 } from "../parts/section-parts.js";
 import { inWords } from "../parts/library-error.js";
+import { liveField } from "../parts/live-field.js";
 
 // Drawn without the preset's table: a preset's refusal leaves it be.
 export const presetFree = true;
@@ -54,7 +56,7 @@ export const panel = {
 export const strings = {
   en: {
     title: "Long-range decay",
-    lead: "Why does the dot product fall off with distance? Each pair adds cos(x·ωᵢ) to it, for a distance x. At x = 0 every term is 1; as x grows, the fast pairs swing through whole turns while the slow ones barely move, and the terms stop agreeing. How fast the sum falls depends on how the frequencies are spread. Write pair i's frequency as θ(t) at t = 2i/d, a point between 0 and 1: the sum is then close to (d/2)·f(x), where f(x) is the average of cos(x·θ(t)) over t, which shows the shape of the decay without the detail of a particular d. The sinusoidal encoding spreads its frequencies geometrically, θ(t) = b⁻ᵗ with base b = 10000; the curves compare it with narrower spreads and with powers of t.",
+    lead: "Back to the encoding alone: why does the dot product of two of its rows fall off with distance? Each pair adds cos(x·ωᵢ) to it, for a distance x. At x = 0 every term is 1; as x grows, the fast pairs swing through whole turns while the slow ones barely move, and the terms stop agreeing. How fast the sum falls depends on how the frequencies are spread. Write pair i's frequency as θ(t) at t = 2i/d, a point between 0 and 1: the sum is then close to (d/2)·f(x), where f(x) is the average of cos(x·θ(t)) over t, which shows the shape of the decay without the detail of a particular d. The sinusoidal encoding spreads its frequencies geometrically, θ(t) = b⁻ᵗ with base b = 10000; the curves compare it with narrower spreads and with powers of t.",
     chartText:
       "Solid lines: (d/2)·f(x) from exact formulas. Dashed, in the same colour: the exact finite sum at the current dim d = {dim}, from the same call. At short range the two agree closely. At long range the integral goes to zero, while the finite sum keeps fluctuating at a level of order √h: a smooth decay holds only on average there. That difference is real, not a plotting artefact.",
     familyText:
@@ -86,7 +88,7 @@ export const strings = {
   zh: {
     title: "远程衰减",
     hood: "两条曲线都来自库函数 decayComparison，每族调用一次：积分用闭式解（指数族为 (Ci(x) − Ci(x/b))/ln b，Ci 为余弦积分；t 的幂次族为 ₁F₂ 超几何级数，x 较大时用渐近式），有限和用双精度计算。文中的第一个零点由 decayIntegral 求得。",
-    lead: "为什么点积会随距离衰减？对距离 x，每一对给点积贡献 cos(x·ωᵢ)。x = 0 时每一项都是 1；x 增大后，快的维度对转过一圈又一圈，慢的几乎不动，各项就不再一致。点积衰减得多快，取决于频率如何分布。把第 i 对的频率写成 θ(t)，其中 t = 2i/d 是 0 到 1 之间的一个点：点积就近似等于 (d/2)·f(x)，f(x) 是 cos(x·θ(t)) 对 t 的平均，它去掉了具体维度 d 的细节，只留下衰减的形状。正弦位置编码的频率按几何级数分布，θ(t) = b⁻ᵗ，底数 b = 10000；下面的曲线把它与更窄的分布以及 t 的幂次相比较。",
+    lead: "回到编码本身：它的两行的点积为什么会随距离衰减？对距离 x，每一对给点积贡献 cos(x·ωᵢ)。x = 0 时每一项都是 1；x 增大后，快的维度对转过一圈又一圈，慢的几乎不动，各项就不再一致。点积衰减得多快，取决于频率如何分布。把第 i 对的频率写成 θ(t)，其中 t = 2i/d 是 0 到 1 之间的一个点：点积就近似等于 (d/2)·f(x)，f(x) 是 cos(x·θ(t)) 对 t 的平均，它去掉了具体维度 d 的细节，只留下衰减的形状。正弦位置编码的频率按几何级数分布，θ(t) = b⁻ᵗ，底数 b = 10000；下面的曲线把它与更窄的分布以及 t 的幂次相比较。",
     chartText:
       "实线：用精确公式算出的 (d/2)·f(x)。同色虚线：当前维度 d = {dim} 下的精确有限和，来自同一次调用。近距离时两者吻合得很好。远距离时积分趋于零，而有限和仍在 √h 量级上起伏：那里的平滑衰减只在平均意义上成立。这个差异是真实存在的，不是绘图造成的。",
     familyText:
@@ -179,20 +181,20 @@ export function mount(root, app) {
       `decay-family-${family.key}`,
     ),
   );
-  const alphaField = numberField(
-    app.t("alpha"),
+  const alphaInput = numberInput(
     { value: settings.alpha, min: ALPHA.min, max: ALPHA.max, step: 0.25 },
-    (input) => {
-      const alpha = parseAlpha(input.value);
-      if (alpha === undefined) {
-        app.note(notes, app.t("badAlpha", ALPHA));
-        input.value = String(settings.alpha);
-        return;
-      }
-      change("alpha", alpha);
-    },
     "decay-alpha",
   );
+  liveField(alphaInput, {
+    read(text) {
+      const alpha = parseAlpha(text.trim());
+      return alpha === undefined ? { problem: "badAlpha" } : { value: alpha };
+    },
+    apply: (alpha) => change("alpha", alpha),
+    shown: () => String(settings.alpha),
+    report: (problem) => app.note(notes, problem ? app.t(problem, ALPHA) : ""),
+  });
+  const alphaField = field(app.t("alpha"), alphaInput);
   const rangeChoices = RANGES.map((r) => [String(r), POWERS_OF_TEN[r]]);
   const rangeField = select(
     app.t("range"),

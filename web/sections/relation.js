@@ -16,6 +16,7 @@ import {
 import { optionsAt } from "../state.js";
 import { inWords } from "../parts/library-error.js";
 import { player } from "../parts/player.js";
+import { liveField } from "../parts/live-field.js";
 
 export const id = "relation";
 
@@ -192,14 +193,14 @@ const parsePairs = (text) => {
 // Play moves p by this much a frame: a slow turn of the fastest pair.
 const PLAY_STEP = 0.05;
 
-const parseIn = (range) => (text) => {
+// A number as typed ("1e3", " 12 "), or undefined.
+const readNumber = (text) => {
   const value = Number(text);
-  return text !== "" &&
-    Number.isFinite(value) &&
-    value >= range.min &&
-    value <= range.max
-    ? value
-    : undefined;
+  return text.trim() !== "" && Number.isFinite(value) ? value : undefined;
+};
+const parseIn = (range) => (text) => {
+  const value = readNumber(text);
+  return value >= range.min && value <= range.max ? value : undefined;
 };
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
@@ -387,16 +388,19 @@ export function mount(root, app) {
     ["p", pInput],
     ["k", kInput],
   ]) {
+    const range = which === "p" ? P_RANGE : K_RANGE;
     input.addEventListener("focus", () => play.stop());
-    input.addEventListener("input", () => {
-      play.stop();
-      const value = Number(input.value);
-      if (input.value !== "" && Number.isFinite(value))
-        set(which, value, input);
-    });
-    // Leaving the field shows the value in use (clamped, or the last good one).
-    input.addEventListener("change", () => {
-      input.value = String(which === "p" ? p : k);
+    input.addEventListener("input", () => play.stop());
+    // Out of range applies once committed, clamped with a note (set's).
+    liveField(input, {
+      read(text) {
+        const value = readNumber(text);
+        if (value === undefined) return { problem: "invalid" };
+        const inRange = value >= range.min && value <= range.max;
+        return inRange ? { value } : { value, problem: "clamped" };
+      },
+      apply: (value) => set(which, value, input),
+      shown: () => String(which === "p" ? p : k),
     });
   }
   pSlider.addEventListener("input", () => {

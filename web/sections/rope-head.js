@@ -10,12 +10,14 @@ import { reduceAngle } from "./relation.js";
 import {
   element,
   field,
-  numberField,
+  minus,
+  numberInput,
   scientific,
   setText,
   slider,
 } from "../parts/section-parts.js";
 import { player } from "../parts/player.js";
+import { liveField } from "../parts/live-field.js";
 import { codeView, complexView } from "../parts/rope-views.js";
 
 export const HEAD_DIM = 8;
@@ -40,11 +42,14 @@ const dot = (x, y) => {
   return sum;
 };
 
-// Values as the page writes them: 0.5533, and 4.654 × 10⁻⁵ when small.
+// Values as the page writes them: 0.5533, −0.25, and 4.654 × 10⁻⁵ when
+// small.
 const short = (v, digits = 4) =>
-  v !== 0 && Math.abs(v) < 1e-3
-    ? scientific(v, digits)
-    : String(Number(v.toPrecision(digits)));
+  minus(
+    v !== 0 && Math.abs(v) < 1e-3
+      ? scientific(v, digits)
+      : String(Number(v.toPrecision(digits))),
+  );
 // An angle less its whole turns, as the hand shows it.
 const turnPart = (angle) => reduceAngle(angle).reduced;
 
@@ -56,18 +61,35 @@ export function mountHead(root, app, { pairing, seed }) {
   const lib = app.lib;
   let m = app.param("rope.m", 5, readPosition);
   let n = app.param("rope.n", 2, readPosition);
-  const mField = numberField(
-    app.t("headM"),
-    { value: m, min: RANGE.min, max: RANGE.max, step: 1 },
-    (input) => change("m", input),
-    "rope-m",
-  );
-  const nField = numberField(
-    app.t("headN"),
-    { value: n, min: RANGE.min, max: RANGE.max, step: 1 },
-    (input) => change("n", input),
-    "rope-n",
-  );
+  const positionField = (which) => {
+    const input = numberInput(
+      { value: which === "m" ? m : n, min: RANGE.min, max: RANGE.max, step: 1 },
+      `rope-${which}`,
+    );
+    liveField(input, {
+      read(text) {
+        const value = readPosition(text.trim());
+        return value === undefined ? { problem: "headBad" } : { value };
+      },
+      apply: (value) => change(which, value),
+      shown: () => String(which === "m" ? m : n),
+      report(problem, text) {
+        fieldNote.hidden = !problem;
+        if (problem)
+          fieldNote.textContent = app.t("headBad", {
+            value: text.slice(0, 20),
+            min: RANGE.min,
+            max: RANGE.max,
+            kept: which === "m" ? m : n,
+          });
+      },
+    });
+    return field(app.t(which === "m" ? "headM" : "headN"), input);
+  };
+  const fieldNote = element("p", { className: "note", role: "status" });
+  fieldNote.hidden = true;
+  const mField = positionField("m");
+  const nField = positionField("n");
   // Moves both positions by the same amount from where they were typed:
   // the hands turn, the score after rotation stays.
   let typed = { m, n };
@@ -124,8 +146,6 @@ export function mountHead(root, app, { pairing, seed }) {
       box.querySelector("input").addEventListener(type, () => play.stop());
   const complex = complexView(app);
   const code = codeView(app);
-  const fieldNote = element("p", { className: "note", role: "status" });
-  fieldNote.hidden = true;
   const dials = element("div", { className: "sec-dials" });
   const table = element("table", {
     className: "pair-table",
@@ -174,21 +194,8 @@ export function mountHead(root, app, { pairing, seed }) {
       : undefined;
   }
 
-  function change(which, input) {
+  function change(which, value) {
     play.stop();
-    const value = readPosition(input.value.trim());
-    if (value === undefined) {
-      fieldNote.textContent = app.t("headBad", {
-        value: input.value.slice(0, 20),
-        min: RANGE.min,
-        max: RANGE.max,
-        kept: which === "m" ? m : n,
-      });
-      fieldNote.hidden = false;
-      input.value = String(which === "m" ? m : n);
-      return;
-    }
-    fieldNote.hidden = true;
     if (which === "m") m = value;
     else n = value;
     typed = { m, n };

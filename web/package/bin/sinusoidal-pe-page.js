@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 const USAGE = `Usage: npx sinusoidal-pe-page DIR
 
 Writes the sinusoidal-pe page into DIR: index.html (the page), embed.js and
-embed.html (the panels), style.css and scripts/. It opens from disk or from
-any static server, and requests nothing but its own files.`;
+embed.html (the panels), style.css, favicon.svg and scripts/. It opens from
+disk or from any static server, and requests nothing but its own files.`;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && ["-h", "--help"].includes(args[0])) {
