@@ -177,8 +177,8 @@ turn_exact_f32(float *dst, const float *src, const pe_columns *cols,
   }
 }
 
-/* Loads pairs [i, i + 4) of a float32 row of a constant layout as their
-   first (x) and second (y) values, and stores them so. */
+/* Pairs [i, i + 4) of a float32 row of a constant layout as their first
+   (x) and second (y) values: loaded so, and stored back so. */
 static inline __attribute__((always_inline)) void
 load4_f32(const float *src_x, const float *src_y, int interleaved, uint32_t i,
           v128_t *x, v128_t *y) {
