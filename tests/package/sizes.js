@@ -40,14 +40,14 @@ export const BUDGETS = {
   },
   site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 456_000 },
   siteGzip: { what: "the same, each file gzip", bytes: 184_000 },
-  page: { what: "the scripts the page loads, gzip", bytes: 163_000 },
+  page: { what: "the scripts the page loads, gzip", bytes: 165_000 },
   panel: {
     what: "the scripts a page with one `<pe-relation>` loads, gzip",
-    bytes: 108_000,
+    bytes: 110_000,
   },
   pageTarball: {
     what: "the packed tarball of `sinusoidal-pe-page`",
-    bytes: 271_000,
+    bytes: 273_000,
   },
 };
 
