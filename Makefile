@@ -35,6 +35,11 @@ ESBUILD := node_modules/.bin/esbuild --bundle --minify --log-level=warning \
 	--alias:sinusoidal-pe-wasm=./build/wasm-base64.js \
 	--alias:sinusoidal-pe-constants=./build/constants.js
 
+# Test files run as many at a time as the machine has cores (Node's own
+# default leaves one idle, which on two cores is one at a time).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+NODE_TEST := node --test --test-concurrency=$(TEST_JOBS)
+
 DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinusoidal-pe.global.js \
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
@@ -205,8 +210,10 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_CORE)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_CORE) \
 		-lm -o $@
 
+# The smoke runs the targets as many at a time as the machine has cores.
 test-fuzz: $(FUZZ_BINARIES)
-	tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) 0 $(FUZZ_TARGETS)
+	printf '%s\n' $(FUZZ_TARGETS) | \
+		xargs -P $(TEST_JOBS) -n 1 tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) 0
 
 fuzz: $(FUZZ_BINARIES)
 	tests/fuzz/run.sh $(FUZZ_SECONDS) 1 $(FUZZ_TARGETS)
@@ -230,13 +237,13 @@ differential: build/differential/native build/sinusoidal-pe.wasm \
 	node tests/differential/run.js $(wordlist 1,2,$^) $(DIFF_CASES) $(DIFF_SEED)
 
 test-node: all build/internals.js | deps-test
-	node --test tests/node/
+	$(NODE_TEST) tests/node/
 
 # Random option sets for every public function: a sample in `make test`,
 # 10^4 per function with `make properties` (PROPERTY_SEED picks the seed).
 PROPERTY_RUNS ?= 1000
 test-properties: all
-	PROPERTY_RUNS=$(PROPERTY_RUNS) node --test tests/property/
+	PROPERTY_RUNS=$(PROPERTY_RUNS) $(NODE_TEST) tests/property/
 
 properties: all
 	PROPERTY_RUNS=10000 node --test tests/property/
@@ -250,10 +257,10 @@ test-types: all
 # The page's modules that need no browser (its words for the library's
 # errors, the charts' ticks), run in Node.
 test-web: all
-	node --test tests/web/
+	$(NODE_TEST) tests/web/
 
 test-browser: all site deps-browser
-	node --test tests/browser/
+	$(NODE_TEST) tests/browser/
 
 # Screenshots of the page, every section in both languages, both themes and
 # three widths, written to build/screenshots/ to be looked at; no test
@@ -265,7 +272,7 @@ screenshots: all site deps-browser
 # in Chromium, package linters, types, the size budgets; the page's package
 # as a copied site, a bundled app's import and a plain page's script.
 test-package: all page-package deps-browser
-	node --test tests/package/
+	$(NODE_TEST) tests/package/
 
 # Prints the measured sizes beside the budgets that test-package holds.
 sizes: all page-package
