@@ -206,12 +206,13 @@ store4_f32(float *dst_x, float *dst_y, int interleaved, uint32_t i, v128_t x,
   }
 }
 
-/* Rotates pairs [i0, i0 + n) of one float32 row by the block state. */
+/* Rotates pairs [i0, i0 + n) of one float32 row by the block state, in a
+   constant layout. */
 static inline __attribute__((always_inline)) void
-row_f32(float *dst, const float *src, const pe_columns *cols,
-        const pe_angle_block *b, uint32_t i0, uint32_t n) {
+row_layout_f32(float *dst, const float *src, int interleaved,
+               const pe_columns *cols, const pe_angle_block *b, uint32_t i0,
+               uint32_t n) {
   uint32_t i = 0;
-  int interleaved = cols->stride == PE_INTERLEAVED_STRIDE;
   /* The first (x) and second (y) columns of pair i0; pair i0 + i follows
      at stride * i, a constant in each loop. */
   const float *src_x = src + pe_first_column(cols, i0);
@@ -228,6 +229,15 @@ row_f32(float *dst, const float *src, const pe_columns *cols,
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
   turn_tail_f32(dst, src, cols, b, i0, i, n);
+}
+
+static inline __attribute__((always_inline)) void
+row_f32(float *dst, const float *src, const pe_columns *cols,
+        const pe_angle_block *b, uint32_t i0, uint32_t n) {
+  if (cols->stride == PE_INTERLEAVED_STRIDE)
+    row_layout_f32(dst, src, 1, cols, b, i0, n);
+  else
+    row_layout_f32(dst, src, 0, cols, b, i0, n);
 }
 
 /* The groups of four pairs of a row whose turned values failed the screen:
