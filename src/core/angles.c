@@ -258,3 +258,13 @@ pe_f32_screen pe_f32_screen_of(double e) {
                          wasm_i32x4_make(band, exponent, band, exponent),
                          wasm_i32x4_make(1, least, 1, least)};
 }
+
+void pe_angle_block_advance(pe_angle_block *b, uint32_t from, uint32_t to) {
+  for (uint32_t i = from; i < to; i += 2) {
+    v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
+    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
+                  wasm_v128_load(b->step_cos + i));
+    wasm_v128_store(b->sin + i, s);
+    wasm_v128_store(b->cos + i, c);
+  }
+}

@@ -259,4 +259,28 @@ pe_angle_step(v128_t *s, v128_t *c, v128_t sw, v128_t cw) {
   *s = s_next;
 }
 
+/* Pairs [i, i + 4) of the block advanced one step in place, their new
+   (sin, cos) also left in registers: (s0, c0) pairs i, i + 1 and (s1, c1)
+   pairs i + 2, i + 3. */
+static inline __attribute__((always_inline)) void
+pe_angle_advance4(pe_angle_block *b, uint32_t i, v128_t *s0, v128_t *c0,
+                  v128_t *s1, v128_t *c1) {
+  *s0 = wasm_v128_load(b->sin + i);
+  *c0 = wasm_v128_load(b->cos + i);
+  *s1 = wasm_v128_load(b->sin + i + 2);
+  *c1 = wasm_v128_load(b->cos + i + 2);
+  pe_angle_step(s0, c0, wasm_v128_load(b->step_sin + i),
+                wasm_v128_load(b->step_cos + i));
+  pe_angle_step(s1, c1, wasm_v128_load(b->step_sin + i + 2),
+                wasm_v128_load(b->step_cos + i + 2));
+  wasm_v128_store(b->sin + i, *s0);
+  wasm_v128_store(b->cos + i, *c0);
+  wasm_v128_store(b->sin + i + 2, *s1);
+  wasm_v128_store(b->cos + i + 2, *c1);
+}
+
+/* One step of pairs [from, to) of the block in place, by whole vectors of
+   two (the state is padded): single rows, tails, padding (out of line). */
+void pe_angle_block_advance(pe_angle_block *b, uint32_t from, uint32_t to);
+
 #endif

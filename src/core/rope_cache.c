@@ -137,17 +137,8 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
      group, not only the failed ones. */
   uint32_t failed[PE_BLOCK / 4 + 1], n_failed = 0;
   for (uint32_t i = 0; i < n_pad; i += 4) {
-    v128_t s0 = wasm_v128_load(b->sin + i), c0 = wasm_v128_load(b->cos + i);
-    v128_t s1 = wasm_v128_load(b->sin + i + 2);
-    v128_t c1 = wasm_v128_load(b->cos + i + 2);
-    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
-                  wasm_v128_load(b->step_cos + i + 2));
-    wasm_v128_store(b->sin + i, s0);
-    wasm_v128_store(b->cos + i, c0);
-    wasm_v128_store(b->sin + i + 2, s1);
-    wasm_v128_store(b->cos + i + 2, c1);
+    v128_t s0, c0, s1, c1;
+    pe_angle_advance4(b, i, &s0, &c0, &s1, &c1);
     if (emit && i + 4 <= nb) {
       put4_f32(cos_row, layout, n, i0 + i,
                wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),

@@ -307,16 +307,7 @@ advance_row_layout_f32(float *dst, const float *src, int interleaved,
   failed.count = 0;
   for (; i + 4 <= n; i += 4) {
     v128_t s0, c0, s1, c1, x, y;
-    state2(b, i, &s0, &c0);
-    state2(b, i + 2, &s1, &c1);
-    pe_angle_step(&s0, &c0, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    pe_angle_step(&s1, &c1, wasm_v128_load(b->step_sin + i + 2),
-                  wasm_v128_load(b->step_cos + i + 2));
-    wasm_v128_store(b->sin + i, s0);
-    wasm_v128_store(b->cos + i, c0);
-    wasm_v128_store(b->sin + i + 2, s1);
-    wasm_v128_store(b->cos + i + 2, c1);
+    pe_angle_advance4(b, i, &s0, &c0, &s1, &c1);
     load4_f32(src_x, src_y, interleaved, i, &x, &y);
     /* Written always, kept only where the group fails. */
     wasm_v128_store(failed.inputs[failed.count], x);
@@ -326,14 +317,7 @@ advance_row_layout_f32(float *dst, const float *src, int interleaved,
     store4_f32(dst_x, dst_y, interleaved, i, x, y);
   }
   /* The padding's state and the tail's advance too. */
-  for (uint32_t j = i; j < n_pad; j += 2) {
-    v128_t s, c;
-    state2(b, j, &s, &c);
-    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + j),
-                  wasm_v128_load(b->step_cos + j));
-    wasm_v128_store(b->sin + j, s);
-    wasm_v128_store(b->cos + j, c);
-  }
+  pe_angle_block_advance(b, i, n_pad);
   if (failed.count > 0)
     settle_row_f32(dst, cols, b, i0, &failed, position, amplitude,
                    pe_recurrence_error(amplitude));

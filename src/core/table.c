@@ -61,19 +61,6 @@ static int32_t validate(const void *out, size_t elem, const double *positions,
                                                              : PE_ERR_POSITIONS;
 }
 
-/* One step of pairs [from, to) of the block, by whole vectors of two: the
-   single rows before a re-seed and the tails (the state is padded). */
-__attribute__((noinline)) static void
-advance_pairs(pe_angle_block *b, uint32_t from, uint32_t to) {
-  for (uint32_t i = from; i < to; i += 2) {
-    v128_t s = wasm_v128_load(b->sin + i), c = wasm_v128_load(b->cos + i);
-    pe_angle_step(&s, &c, wasm_v128_load(b->step_sin + i),
-                  wasm_v128_load(b->step_cos + i));
-    wasm_v128_store(b->sin + i, s);
-    wasm_v128_store(b->cos + i, c);
-  }
-}
-
 /* Rewrites pairs [i0 + i, i0 + i + 4) of the row at x with their exact
    values: recurrence values too near a float32 rounding boundary (rare,
    out of line). */
@@ -225,7 +212,7 @@ static void advance_emit_2_rows_f32(float *row, size_t stride,
                          x1, amplitude, screen);
   double e = pe_recurrence_error(amplitude);
   for (uint32_t r = 0; i < n && r < 2; r++) {
-    advance_pairs(b, i, n);
+    pe_angle_block_advance(b, i, n);
     pe_angle_block_settle(b, i, n, r ? x1 : x0, amplitude, e, 0);
     store_pairs_f32(row + r * stride, cols, b->sin, b->cos, i0, i, n);
   }
@@ -395,7 +382,7 @@ static void rows_f32(float *out, uint32_t count, uint32_t dim,
         memcpy(b->cos, copy_cos, (n & ~3u) * sizeof(double));
         in_copy = 0;
       }
-      advance_pairs(b, 0, n_pad);
+      pe_angle_block_advance(b, 0, n_pad);
       pe_angle_block_settle(b, 0, n, x, amplitude, e, 0);
       emit_f32(row, cols, b, i0, n);
       j++;
