@@ -89,10 +89,12 @@ function explainRefusal(error) {
     return error;
   if (!/Content Security Policy|unsafe-eval|Refused/i.test(error.message))
     return error;
-  return new Error(
+  const refusal = new Error(
     `sinusoidal-pe: the Content-Security-Policy refused to compile the WebAssembly module; allow it with 'wasm-unsafe-eval' in script-src (${error.message})`,
     { cause: error },
   );
+  refusal.code = "ERR_CSP";
+  return refusal;
 }
 
 // Growth detaches old buffers; views are always re-made from memory.buffer,

@@ -80,6 +80,7 @@ export type ErrorCode =
   | "ERR_DISPOSED"
   | "ERR_RECEIVER"
   | "ERR_FETCH"
+  | "ERR_CSP"
   | "ERR_NOT_INITIALIZED"
   | "ERR_FAULT"
   | "ERR_STATUS";

@@ -192,7 +192,19 @@ class Panel extends HTMLElement {
     this.watcher.observe(this, { attributes: true });
     Promise.all([ready, this.constructor.load()]).then(
       () => this.isConnected && this.schedule(),
+      (error) => this.failed(error),
     );
+  }
+
+  /** Without the module the panel can show nothing but why. */
+  failed(error) {
+    const { lang } = readAttributes(this);
+    const said = document.createElement("p");
+    said.className = "note";
+    said.textContent = inWords(error, lang);
+    this.shadowRoot.replaceChildren(said);
+    this.dataset.error = error?.code ?? "";
+    this.dataset.ready = "true";
   }
 
   disconnectedCallback() {

@@ -523,11 +523,15 @@ lib.init().then(
     darkScheme.addEventListener("change", () => render([]));
   },
   // Without the module nothing can be shown; say why (a CSP without
-  // 'wasm-unsafe-eval', for one).
+  // 'wasm-unsafe-eval', for one), in the link's or the browser's language.
   (error) => {
+    const { lang } = stateFromEntries(
+      renameOldKeys(parseHash(location.hash).entries),
+      browserLanguage(),
+    );
     document
       .getElementById("page")
-      .append(element("p", "note", [error.message]));
+      .append(element("p", "note", [inWords(error, lang)]));
     throw error;
   },
 );

@@ -68,6 +68,11 @@ export const JS_RULES = [
   ["ERR_RECEIVER", "TypeError", "a plan's method is called on another object"],
   ["ERR_FETCH", "Error", "init() could not fetch the module's source"],
   [
+    "ERR_CSP",
+    "Error",
+    "a Content-Security-Policy refused to compile the module: script-src needs 'wasm-unsafe-eval'",
+  ],
+  [
     "ERR_NOT_INITIALIZED",
     "Error",
     "a function is called with no instance of the module: before await init(), or after a fault that only init() can recover from",

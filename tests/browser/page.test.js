@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as pe from "../../dist/index.js";
+import { MODULE_FAILURES } from "../../web/parts/library-error.js";
 import { launch, siteDir } from "./launch.js";
 import { setControl, settle } from "./settle.js";
 
@@ -617,6 +618,38 @@ test("under the README's policy the page and the panels' page load with no viola
     assert.deepEqual(errors, [], path);
     await context.close();
   }
+});
+
+test("under a policy without 'wasm-unsafe-eval' the page and its panels say why, in their language", async () => {
+  const policy = "default-src 'self'; script-src 'self'";
+  const context = await chromium.browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  await page.route(`${chromium.origin}/**`, async (route) => {
+    const response = await route.fetch();
+    route.fulfill({
+      response,
+      headers: { ...response.headers(), "content-security-policy": policy },
+    });
+  });
+  await page.goto(`${chromium.origin}/index.html#lang=zh`);
+  const said = await page.waitForSelector("#page > p.note");
+  assert.equal(await said.textContent(), MODULE_FAILURES.zh.ERR_CSP);
+  await page.goto(`${chromium.origin}/embed.html`);
+  await page.waitForSelector("pe-heatmap[data-ready=true]");
+  const panels = await page.$$eval("pe-heatmap, pe-relation", (list) =>
+    list.map((panel) => [
+      panel.getAttribute("lang") ?? "en",
+      panel.dataset.error,
+      panel.shadowRoot.querySelector(".note")?.textContent,
+    ]),
+  );
+  assert.deepEqual(panels.map(([lang]) => lang).sort(), ["en", "en", "zh"]);
+  for (const [lang, code, text] of panels) {
+    assert.equal(code, "ERR_CSP");
+    assert.equal(text, MODULE_FAILURES[lang].ERR_CSP);
+    assert.match(text, /'wasm-unsafe-eval'/);
+  }
+  await context.close();
 });
 
 // Over http the page's policy would refuse the injected axe script: that

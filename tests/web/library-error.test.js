@@ -73,7 +73,12 @@ test("an error that is not about an input keeps its own words", () => {
 test("the module's own failures read as the page's sentences, naming no setting", () => {
   // A fault, a call before init and a failed download, as the library
   // raises them: Errors with a code and no option.
-  for (const code of ["ERR_FAULT", "ERR_NOT_INITIALIZED", "ERR_FETCH"]) {
+  for (const code of [
+    "ERR_FAULT",
+    "ERR_NOT_INITIALIZED",
+    "ERR_FETCH",
+    "ERR_CSP",
+  ]) {
     const error = Object.assign(new Error(`sinusoidal-pe: table: ${code}`), {
       code,
       function: "table",

@@ -85,11 +85,15 @@ export const MODULE_FAILURES = {
       "The WebAssembly module is not loaded; reload the page.",
     ERR_FETCH:
       "The WebAssembly module could not be downloaded; check the connection and reload the page.",
+    ERR_CSP:
+      "This site's Content-Security-Policy does not let the WebAssembly module compile: its script-src needs 'wasm-unsafe-eval'.",
   },
   zh: {
     ERR_FAULT: "计算在 WebAssembly 模块内部出错，模块已重新启动；请再试一次。",
     ERR_NOT_INITIALIZED: "WebAssembly 模块尚未加载；请重新加载页面。",
     ERR_FETCH: "无法下载 WebAssembly 模块；请检查网络连接后重新加载页面。",
+    ERR_CSP:
+      "本站的内容安全策略（CSP）不允许编译 WebAssembly 模块：script-src 需要加上 'wasm-unsafe-eval'。",
   },
 };
 
