@@ -183,8 +183,15 @@ $(NATIVE_CORE): $(patsubst src/core/%.c,build/native/core/%.o,$(CORE_C))
 build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(NATIVE_CORE)
 	gcc $(NATIVE_CFLAGS) $< $(NATIVE_CORE) -lquadmath -lm -o $@
 
-test-native: $(NATIVE_TESTS)
-	@status=0; for t in $(NATIVE_TESTS); do $$t || status=1; done; exit $$status
+# The tests are built, and run, as many at a time as the machine has cores;
+# each one's output is then printed whole, in order.
+test-native: | deps-test
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(NATIVE_TESTS)
+	@printf '%s\n' $(NATIVE_TESTS) | \
+		xargs -P $(TEST_JOBS) -I{} sh -c '{} > {}.log 2>&1; echo $$? > {}.status'
+	@status=0; for t in $(NATIVE_TESTS); do cat $$t.log; \
+		if [ "$$(cat $$t.status)" != 0 ]; then echo "$$t FAILED"; status=1; fi; \
+	done; exit $$status
 
 # libFuzzer targets, one per entry point, under ASan and UBSan: arbitrary
 # arguments, and the documented contracts checked on every result. Each has
@@ -210,8 +217,10 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_CORE)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_CORE) \
 		-lm -o $@
 
-# The smoke runs the targets as many at a time as the machine has cores.
-test-fuzz: $(FUZZ_BINARIES)
+# The targets are built, and the smoke runs them, as many at a time as the
+# machine has cores.
+test-fuzz: | deps-test
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(FUZZ_BINARIES)
 	printf '%s\n' $(FUZZ_TARGETS) | \
 		xargs -P $(TEST_JOBS) -n 1 tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) 0
 

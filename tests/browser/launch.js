@@ -48,17 +48,89 @@ function serve(request, response) {
   }
 }
 
+// What a test can change of a page beyond its document, by owner: a page
+// that met one of these is not opened again for another test. The pointer
+// is among them: it stays where a click left it, and hovers the next
+// document.
+const LASTING = {
+  page: [
+    "setViewportSize",
+    "emulateMedia",
+    "route",
+    "routeFromHAR",
+    "addInitScript",
+    "exposeFunction",
+    "exposeBinding",
+    "setExtraHTTPHeaders",
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+  ],
+  frame: ["click", "dblclick", "hover", "tap", "dragAndDrop"],
+  mouse: ["move", "down", "up", "click", "dblclick", "wheel"],
+  touchscreen: ["tap"],
+};
+
+// Makes the calls of LASTING methods call `mark` first; the returned
+// function undoes it.
+function watchLasting(page, mark) {
+  const owners = {
+    page,
+    frame: page.mainFrame(),
+    mouse: page.mouse,
+    touchscreen: page.touchscreen,
+  };
+  for (const [owner, names] of Object.entries(LASTING)) {
+    const object = owners[owner];
+    for (const name of names)
+      object[name] = (...args) => {
+        mark();
+        return Object.getPrototypeOf(object)[name].apply(object, args);
+      };
+  }
+  return () => {
+    for (const [owner, names] of Object.entries(LASTING))
+      for (const name of names) delete owners[owner][name];
+  };
+}
+
 /**
- * Starts the server and Chromium. Returns { origin, open, close }, where
- * open(path, { via, hash, init, ...contextOptions }) opens a site page
- * ("index.html", "embed.html") and waits for it to be ready; init, if
- * given, runs in the page before any of its scripts.
+ * Starts the server and Chromium. Returns { origin, open, close, browser },
+ * where open(path, { via, hash, init, ready, ...contextOptions }) opens a
+ * site page ("index.html", "embed.html") and waits for it to be ready;
+ * init, if given, runs in the page before any of its scripts.
+ *
+ * A closed page is kept and navigated anew by the next open() with the same
+ * context options: a new document, with the page's module and scripts
+ * compiled once per renderer rather than once per test, which halves the
+ * cost of an open. A page opened with `init`, or changed by a test beyond
+ * its document (LASTING), is closed for good instead.
  */
 export async function launch() {
   const server = createServer(serve);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await launchChromium();
+  const idle = new Map(); // context options, as JSON → pages to open again
+
+  async function newPage(options) {
+    const context = await browser.newContext({
+      locale: "en-US",
+      acceptDownloads: true,
+      ...options,
+    });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.cspViolations = [];
+      document.addEventListener("securitypolicyviolation", (event) =>
+        window.cspViolations.push(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        ),
+      );
+    });
+    return page;
+  }
 
   async function open(
     path = "index.html",
@@ -70,41 +142,47 @@ export async function launch() {
       ...options
     } = {},
   ) {
-    const context = await browser.newContext({
-      locale: "en-US",
-      acceptDownloads: true,
-      ...options,
-    });
-    const page = await context.newPage();
+    const key = init === undefined ? JSON.stringify(options) : undefined;
+    let page = key === undefined ? undefined : idle.get(key)?.pop();
+    if (page) await page.goto("about:blank");
+    else page = await newPage(options);
     const errors = [];
     const outside = [];
     const base = via === "http" ? `${origin}/` : `file://${siteDir}`;
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
-    });
-    page.on("request", (request) => {
-      const url = request.url();
-      if (!url.startsWith(base) && !/^(data|blob):/.test(url))
-        outside.push(url);
-    });
-    await page.addInitScript(() => {
-      window.cspViolations = [];
-      document.addEventListener("securitypolicyviolation", (event) =>
-        window.cspViolations.push(
-          `${event.violatedDirective} ${event.blockedURI}`,
-        ),
-      );
-    });
+    const listeners = {
+      pageerror: (error) => errors.push(error.message),
+      console: (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      },
+      request: (request) => {
+        const url = request.url();
+        if (!url.startsWith(base) && !/^(data|blob):/.test(url))
+          outside.push(url);
+      },
+    };
+    for (const [event, listener] of Object.entries(listeners))
+      page.on(event, listener);
     if (init) await page.addInitScript(init);
+    // The test's own calls of LASTING methods mark the page as changed.
+    let lasting = key === undefined;
+    const unwatch = watchLasting(page, () => (lasting = true));
     await page.goto(base + path + hash);
     if (ready) await page.waitForSelector(ready, { timeout: 30000 });
+
+    async function close() {
+      unwatch();
+      for (const [event, listener] of Object.entries(listeners))
+        page.off(event, listener);
+      if (lasting || page.isClosed()) return page.context().close();
+      if (!idle.has(key)) idle.set(key, []);
+      idle.get(key).push(page);
+    }
     return {
       page,
       errors,
       outside,
       violations: () => page.evaluate(() => window.cspViolations),
-      close: () => context.close(),
+      close,
     };
   }
 
