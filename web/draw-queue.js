@@ -54,33 +54,44 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     }
   }
 
+  // Runs the item's steps, the first whatever more() says, the others
+  // while it says yes; true once its drawing has ended.
+  function advance(item, more) {
+    if (!item.running) {
+      item.began = performance.now();
+      const result = item.steps();
+      item.running = typeof result?.next === "function" ? result : null;
+    }
+    let finished = !item.running;
+    let stepped = false;
+    while (!finished && (!stepped || more())) {
+      finished = item.running.next().done;
+      stepped = true;
+    }
+    return finished;
+  }
+
+  function finish(item, failure) {
+    item.running = null;
+    dirty.delete(item);
+    item.done(failure);
+  }
+
   function run() {
     frame = null;
     const start = performance.now();
+    const inBudget = () => performance.now() - start <= FRAME_BUDGET;
     runTasks(start);
     const visible = new Map([...dirty].map((item) => [item, onScreen(item)]));
     const order = [...dirty].sort((a, b) => visible.get(b) - visible.get(a));
     for (const item of order) {
       // The first step of a frame runs whatever the clock says: every frame
       // makes progress.
-      if (item !== order[0] && performance.now() - start > FRAME_BUDGET) break;
+      if (item !== order[0] && !inBudget()) break;
       const begin = performance.now();
       let failure;
       try {
-        if (!item.running) {
-          item.began = begin;
-          const result = item.steps();
-          item.running = typeof result?.next === "function" ? result : null;
-        }
-        let finished = !item.running;
-        let stepped = false;
-        while (
-          !finished &&
-          (!stepped || performance.now() - start <= FRAME_BUDGET)
-        ) {
-          finished = item.running.next().done;
-          stepped = true;
-        }
+        const finished = advance(item, inBudget);
         // One measure per frame's share of a drawing, and one for the
         // drawing from its first step to its last.
         measure(`pe-step:${item.id}`, { start: begin });
@@ -89,9 +100,7 @@ export function drawQueue({ onIdle = () => {} } = {}) {
       } catch (error) {
         failure = error;
       }
-      item.running = null;
-      dirty.delete(item);
-      item.done(failure);
+      finish(item, failure);
     }
     measure("pe-update", { start });
     if (dirty.size || tasks.size) request();
@@ -121,6 +130,23 @@ export function drawQueue({ onIdle = () => {} } = {}) {
     },
     get idle() {
       return dirty.size === 0;
+    },
+    /**
+     * Draws everything queued to its end now, whatever the budget, with
+     * what those drawings queue in turn (a large heatmap's binning): the
+     * page before it is printed.
+     */
+    flush() {
+      for (let item; (item = dirty.values().next().value);) {
+        let failure;
+        try {
+          advance(item, () => true);
+        } catch (error) {
+          failure = error;
+        }
+        finish(item, failure);
+      }
+      onIdle();
     },
     /**
      * The queue as one owner uses it (a section in a page): end() forgets

@@ -507,6 +507,17 @@ const queue = drawQueue({
   },
 });
 
+// A printout shows every section as the page's state has it: those left
+// stale off screen are drawn first, at once.
+window.addEventListener("beforeprint", () => {
+  for (const mounted of page.mounted)
+    if (mounted.root.hasAttribute("data-stale")) {
+      mounted.root.removeAttribute("data-stale");
+      queue.add(mounted);
+    }
+  queue.flush();
+});
+
 lib.init().then(
   () => {
     render(readLink());

@@ -121,6 +121,25 @@ test("a change draws the sections on screen; one off screen draws it when it com
   await close();
 });
 
+test("printing draws the sections left stale off screen first", async () => {
+  const { page, errors, close } = await chromium.open("index.html", {
+    hash: "#lang=en",
+    viewport: { width: 1400, height: 900 },
+  });
+  await page.fill("[data-testid=control-dim]", "64");
+  await settleInView(page);
+  const stale = await page.$$eval("section[data-stale]", (list) =>
+    list.map((section) => section.id),
+  );
+  assert.ok(stale.includes("decay"), stale.join(" "));
+  assert.match(await page.textContent("#decay"), /dim d = 128\b/);
+  await page.pdf();
+  assert.equal(await page.$$eval("section[data-stale]", (l) => l.length), 0);
+  assert.match(await page.textContent("#decay"), /dim d = 64\b/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test("the heatmap's readout and a large table's binning run the table plan only", async () => {
   const { page, errors, close } = await chromium.open("index.html", {
     hash: "#lang=en&dim=1024&positions=4096",
