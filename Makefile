@@ -43,7 +43,8 @@ NODE_TEST := node --test --test-concurrency=$(TEST_JOBS)
 DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinusoidal-pe.global.js \
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
-.PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-native test-fuzz test-node \
+.PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-build test-native test-fuzz \
+	test-node \
 	test-types test-web test-browser test-package screenshots test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
@@ -161,9 +162,14 @@ serve: site
 
 # ---- tests --------------------------------------------------------------------
 
-# Everything the tests need is installed first, with one package update.
-test: deps test-format test-native test-fuzz test-differential test-node test-properties \
-	test-types test-web test-browser test-package
+# Everything the tests need is installed first, with one package update,
+# then built as many rules at a time as the machine has cores.
+test: deps test-build test-format test-native test-fuzz test-differential test-node \
+	test-properties test-types test-web test-browser test-package
+
+test-build: | deps
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(DIST) build/internals.js site \
+		page-package $(NATIVE_TESTS) $(FUZZ_BINARIES) build/differential/native
 
 # The core is compiled once per sanitizer flavour, into a static library
 # that each test of the flavour links: gcc's AddressSanitizer and UBSan for

@@ -51,7 +51,8 @@ function serve(request, response) {
 // What a test can change of a page beyond its document, by owner: a page
 // that met one of these is not opened again for another test. The pointer
 // is among them: it stays where a click left it, and hovers the next
-// document.
+// document. Locators click through the frame; element handles' own input
+// methods are not watched, and the tests do not use them.
 const LASTING = {
   page: [
     "setViewportSize",
@@ -169,7 +170,10 @@ export async function launch() {
     await page.goto(base + path + hash);
     if (ready) await page.waitForSelector(ready, { timeout: 30000 });
 
+    let closed = false;
     async function close() {
+      if (closed) return;
+      closed = true;
       unwatch();
       for (const [event, listener] of Object.entries(listeners))
         page.off(event, listener);
