@@ -35,8 +35,9 @@ export type WasmSource =
  * `sinusoidal-pe/sinusoidal-pe.wasm` instead (a URL or a Response served as
  * application/wasm compiles while streaming); apps that always do should
  * import `sinusoidal-pe/slim`, which has no inline copy. Under a
- * Content-Security-Policy the compile needs 'wasm-unsafe-eval'. Every other
- * function is synchronous and throws before `init`.
+ * Content-Security-Policy the compile needs 'wasm-unsafe-eval' (refused, it
+ * rejects with code `ERR_CSP`). Every other function is synchronous and
+ * throws before `init`.
  */
 export function init(source?: WasmSource): Promise<void>;
 
