@@ -43,9 +43,8 @@ NODE_TEST := node --test --test-concurrency=$(TEST_JOBS)
 DIST := dist/index.js dist/slim.js dist/library.js dist/slim-node.js dist/sinusoidal-pe.global.js \
 	dist/sinusoidal-pe.wasm dist/cli.js $(TYPES)
 
-.PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-build test-native test-fuzz \
-	test-node \
-	test-types test-web test-browser test-package screenshots test-format test-properties properties sizes fuzz \
+.PHONY: all deps deps-build deps-test deps-browser site page-package serve test test-build test-native \
+	test-fuzz test-node test-types test-web test-browser test-package screenshots test-format test-properties properties sizes fuzz \
 	test-differential differential \
 	format bench clean
 
@@ -193,6 +192,7 @@ build/native/%: tests/native/%.c $(wildcard tests/native/*.h) $(NATIVE_CORE)
 # each one's output is then printed whole, in order.
 test-native: | deps-test
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(NATIVE_TESTS)
+	@rm -f $(addsuffix .log,$(NATIVE_TESTS)) $(addsuffix .status,$(NATIVE_TESTS))
 	@printf '%s\n' $(NATIVE_TESTS) | \
 		xargs -P $(TEST_JOBS) -I{} sh -c '{} > {}.log 2>&1; echo $$? > {}.status'
 	@status=0; for t in $(NATIVE_TESTS); do cat $$t.log; \
