@@ -536,13 +536,10 @@ lib.init().then(
   // Without the module nothing can be shown; say why (a CSP without
   // 'wasm-unsafe-eval', for one), in the link's or the browser's language.
   (error) => {
-    const { lang } = stateFromEntries(
-      renameOldKeys(parseHash(location.hash).entries),
-      browserLanguage(),
-    );
+    readLink();
     document
       .getElementById("page")
-      .append(element("p", "note", [inWords(error, lang)]));
+      .append(element("p", "note", [inWords(error, page.lang)]));
     throw error;
   },
 );
