@@ -180,6 +180,13 @@ static inline int pe_f32_uncertain(double v, double e) {
   return memcmp(&low, &high, sizeof low) != 0;
 }
 
+/* Lanes 0, 1 of x0 and x1 as four float32, each rounded once. */
+static inline __attribute__((always_inline)) v128_t pe_demote4(v128_t x0,
+                                                               v128_t x1) {
+  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(x0),
+                            wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
+}
+
 /* The float32 rounding of the two lanes of v (lanes 0, 1); `sure` keeps all
    ones only in lanes whose rounding pe_f32_uncertain would not flag (lanes
    2, 3 compare zeros, always equal). */

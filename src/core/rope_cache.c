@@ -84,12 +84,6 @@ put2_f64(double *row, int32_t layout, uint32_t n, uint32_t i, v128_t v) {
   }
 }
 
-static v128_t demote4(const double *x) {
-  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(wasm_v128_load(x)),
-                            wasm_f32x4_demote_f64x2_zero(wasm_v128_load(x + 2)),
-                            0, 1, 4, 5);
-}
-
 /* Rewrites values [i0 + i, i0 + i + 4) of a float32 row at x with their
    exact values: recurrence values too near a float32 rounding boundary
    (rare, out of line). */
@@ -140,14 +134,8 @@ advance_f32(pe_angle_block *b, uint32_t n_pad, float *cos_row, float *sin_row,
     v128_t s0, c0, s1, c1;
     pe_angle_advance4(b, i, &s0, &c0, &s1, &c1);
     if (emit && i + 4 <= nb) {
-      put4_f32(cos_row, layout, n, i0 + i,
-               wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(c0),
-                                  wasm_f32x4_demote_f64x2_zero(c1), 0, 1, 4,
-                                  5));
-      put4_f32(sin_row, layout, n, i0 + i,
-               wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(s0),
-                                  wasm_f32x4_demote_f64x2_zero(s1), 0, 1, 4,
-                                  5));
+      put4_f32(cos_row, layout, n, i0 + i, pe_demote4(c0, c1));
+      put4_f32(sin_row, layout, n, i0 + i, pe_demote4(s0, s1));
       v128_t acc = wasm_i32x4_splat(-1);
       acc = pe_f32_screen_add(acc, s0, &k);
       acc = pe_f32_screen_add(acc, c0, &k);
@@ -235,8 +223,12 @@ static void emit(void *cos_row, void *sin_row, int32_t dtype, int32_t layout,
   }
   if (dtype == PE_CACHE_FLOAT32)
     for (; i + 4 <= nb; i += 4) {
-      put4_f32(cos_row, layout, n, i0 + i, demote4(b->cos + i));
-      put4_f32(sin_row, layout, n, i0 + i, demote4(b->sin + i));
+      put4_f32(cos_row, layout, n, i0 + i,
+               pe_demote4(wasm_v128_load(b->cos + i),
+                          wasm_v128_load(b->cos + i + 2)));
+      put4_f32(sin_row, layout, n, i0 + i,
+               pe_demote4(wasm_v128_load(b->sin + i),
+                          wasm_v128_load(b->sin + i + 2)));
     }
   else if (dtype == PE_CACHE_FLOAT64)
     for (; i + 2 <= nb; i += 2) {

@@ -58,19 +58,16 @@ static inline __attribute__((always_inline)) void turn2(v128_t *x, v128_t *y,
 
 /* Whether the float32 rounding of the turned doubles of four pairs is
    certain by the exact test, each within its own bound 2e (|x| + |y|) (x,
-   y the float32 inputs; see turn_rows): the values that fail the screen,
-   out of line. */
-__attribute__((noinline)) static int turned_sure4(v128_t x, v128_t y, v128_t x0,
+   y the inputs, `in` as failed_groups keeps them; see turn_rows): the
+   values that fail the screen, out of line. */
+__attribute__((noinline)) static int turned_sure4(const double in[8], v128_t x0,
                                                   v128_t x1, v128_t y0,
                                                   v128_t y1, double e) {
   v128_t bound = wasm_f64x2_splat(2 * e), tiny = wasm_f64x2_splat(0x1p-1070);
-  v128_t lanes23_x = wasm_i32x4_shuffle(x, x, 2, 3, 2, 3);
-  v128_t lanes23_y = wasm_i32x4_shuffle(y, y, 2, 3, 2, 3);
-  v128_t m0 = wasm_f64x2_add(wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(x)),
-                             wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(y)));
-  v128_t m1 =
-      wasm_f64x2_add(wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(lanes23_x)),
-                     wasm_f64x2_abs(wasm_f64x2_promote_low_f32x4(lanes23_y)));
+  v128_t m0 = wasm_f64x2_add(wasm_f64x2_abs(wasm_v128_load(in)),
+                             wasm_f64x2_abs(wasm_v128_load(in + 4)));
+  v128_t m1 = wasm_f64x2_add(wasm_f64x2_abs(wasm_v128_load(in + 2)),
+                             wasm_f64x2_abs(wasm_v128_load(in + 6)));
   v128_t e0 = wasm_f64x2_add(wasm_f64x2_mul(m0, bound), tiny);
   v128_t e1 = wasm_f64x2_add(wasm_f64x2_mul(m1, bound), tiny);
   v128_t sure = wasm_i32x4_splat(-1);
@@ -81,26 +78,11 @@ __attribute__((noinline)) static int turned_sure4(v128_t x, v128_t y, v128_t x0,
   return wasm_i32x4_all_true(sure);
 }
 
-/* Four float32 pairs: promoted, turned in double, rounded once. With a
-   screen (a state advanced by the recurrence within e of the exact
-   values), returns whether every turned double passes it, else 1. */
+/* Whether the four turned doubles of four pairs pass the screen (a state
+   advanced by the recurrence within e of the exact values). */
 static inline __attribute__((always_inline)) int
-turn4_f32(v128_t *x, v128_t *y, v128_t s0, v128_t c0, v128_t s1, v128_t c1,
-          const pe_f32_screen *screen) {
-  v128_t x0 = wasm_f64x2_promote_low_f32x4(*x);
-  v128_t x1 =
-      wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*x, *x, 2, 3, 2, 3));
-  v128_t y0 = wasm_f64x2_promote_low_f32x4(*y);
-  v128_t y1 =
-      wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(*y, *y, 2, 3, 2, 3));
-  turn2(&x0, &y0, s0, c0);
-  turn2(&x1, &y1, s1, c1);
-  *x = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(x0),
-                          wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
-  *y = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(y0),
-                          wasm_f32x4_demote_f64x2_zero(y1), 0, 1, 4, 5);
-  if (screen == NULL)
-    return 1;
+turned_pass4(v128_t x0, v128_t x1, v128_t y0, v128_t y1,
+             const pe_f32_screen *screen) {
   v128_t acc = wasm_i32x4_splat(-1);
   acc = pe_f32_screen_add(acc, x0, screen);
   acc = pe_f32_screen_add(acc, x1, screen);
@@ -177,25 +159,36 @@ turn_exact_f32(float *dst, const float *src, const pe_columns *cols,
   }
 }
 
-/* Pairs [i, i + 4) of a float32 row of a constant layout as their first
-   (x) and second (y) values: loaded so, and stored back so. */
+/* Pairs [i, i + 4) of a float32 row of a constant layout as doubles:
+   their first (x) and second (y) values, pairs i, i + 1 in x0, y0 and
+   i + 2, i + 3 in x1, y1. Halves take two values a load, converted
+   straight from memory: two shuffles fewer for four pairs, in a turn
+   bound by its conversions. */
 static inline __attribute__((always_inline)) void
 load4_f32(const float *src_x, const float *src_y, int interleaved, uint32_t i,
-          v128_t *x, v128_t *y) {
+          v128_t *x0, v128_t *x1, v128_t *y0, v128_t *y1) {
   if (interleaved) {
     const float *p = src_x + PE_INTERLEAVED_STRIDE * i;
     v128_t a = wasm_v128_load(p), z = wasm_v128_load(p + 4);
-    *x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
-    *y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
+    v128_t x = wasm_i32x4_shuffle(a, z, 0, 2, 4, 6);
+    v128_t y = wasm_i32x4_shuffle(a, z, 1, 3, 5, 7);
+    *x0 = wasm_f64x2_promote_low_f32x4(x);
+    *x1 = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 2, 3));
+    *y0 = wasm_f64x2_promote_low_f32x4(y);
+    *y1 = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(y, y, 2, 3, 2, 3));
   } else {
-    *x = wasm_v128_load(src_x + i);
-    *y = wasm_v128_load(src_y + i);
+    *x0 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(src_x + i));
+    *x1 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(src_x + i + 2));
+    *y0 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(src_y + i));
+    *y1 = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(src_y + i + 2));
   }
 }
 
+/* Pairs [i, i + 4) stored back as load4_f32 read them, each rounded once. */
 static inline __attribute__((always_inline)) void
-store4_f32(float *dst_x, float *dst_y, int interleaved, uint32_t i, v128_t x,
-           v128_t y) {
+store4_f32(float *dst_x, float *dst_y, int interleaved, uint32_t i, v128_t x0,
+           v128_t x1, v128_t y0, v128_t y1) {
+  v128_t x = pe_demote4(x0, x1), y = pe_demote4(y0, y1);
   if (interleaved) {
     float *q = dst_x + PE_INTERLEAVED_STRIDE * i;
     wasm_v128_store(q, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
@@ -220,12 +213,13 @@ row_layout_f32(float *dst, const float *src, int interleaved,
   float *dst_x = dst + pe_first_column(cols, i0);
   float *dst_y = dst + pe_second_column(cols, i0);
   for (; i + 4 <= n; i += 4) {
-    v128_t s0, c0, s1, c1, x, y;
+    v128_t s0, c0, s1, c1, x0, x1, y0, y1;
     state2(b, i, &s0, &c0);
     state2(b, i + 2, &s1, &c1);
-    load4_f32(src_x, src_y, interleaved, i, &x, &y);
-    turn4_f32(&x, &y, s0, c0, s1, c1, NULL);
-    store4_f32(dst_x, dst_y, interleaved, i, x, y);
+    load4_f32(src_x, src_y, interleaved, i, &x0, &x1, &y0, &y1);
+    turn2(&x0, &y0, s0, c0);
+    turn2(&x1, &y1, s1, c1);
+    store4_f32(dst_x, dst_y, interleaved, i, x0, x1, y0, y1);
   }
   /* Tail: one to three pairs, the same arithmetic in scalar form. */
   turn_tail_f32(dst, src, cols, b, i0, i, n);
@@ -241,10 +235,10 @@ row_f32(float *dst, const float *src, const pe_columns *cols,
 }
 
 /* The groups of four pairs of a row whose turned values failed the screen:
-   where each starts, and its float32 inputs (x then y), kept because the
-   row may be turned in place. */
+   where each starts, and its inputs as doubles (x0, x1, y0, y1 of
+   load4_f32), kept because the row may be turned in place. */
 typedef struct {
-  alignas(16) float inputs[PE_BLOCK / 4 + 1][8];
+  alignas(16) double inputs[PE_BLOCK / 4 + 1][8];
   uint32_t at[PE_BLOCK / 4 + 1];
   uint32_t count;
 } failed_groups;
@@ -260,20 +254,15 @@ settle_row_f32(float *dst, const pe_columns *cols, const pe_angle_block *b,
                double amplitude, double e) {
   for (uint32_t f = 0; f < failed->count; f++) {
     uint32_t i = failed->at[f];
-    const float *in = failed->inputs[f];
+    const double *in = failed->inputs[f];
     v128_t s0, c0, s1, c1;
     state2(b, i, &s0, &c0);
     state2(b, i + 2, &s1, &c1);
-    v128_t x_in = wasm_v128_load(in), y_in = wasm_v128_load(in + 4);
-    v128_t x0 = wasm_f64x2_promote_low_f32x4(x_in);
-    v128_t x1 = wasm_f64x2_promote_low_f32x4(
-        wasm_i32x4_shuffle(x_in, x_in, 2, 3, 2, 3));
-    v128_t y0 = wasm_f64x2_promote_low_f32x4(y_in);
-    v128_t y1 = wasm_f64x2_promote_low_f32x4(
-        wasm_i32x4_shuffle(y_in, y_in, 2, 3, 2, 3));
+    v128_t x0 = wasm_v128_load(in), x1 = wasm_v128_load(in + 2);
+    v128_t y0 = wasm_v128_load(in + 4), y1 = wasm_v128_load(in + 6);
     turn2(&x0, &y0, s0, c0);
     turn2(&x1, &y1, s1, c1);
-    if (turned_sure4(x_in, y_in, x0, x1, y0, y1, e))
+    if (turned_sure4(in, x0, x1, y0, y1, e))
       continue;
     double sin[4], cos[4];
     pe_angle_pairs_exact(b, i, position, amplitude, sin, cos);
@@ -304,18 +293,24 @@ advance_row_layout_f32(float *dst, const float *src, int interleaved,
   float *dst_x = dst + pe_first_column(cols, i0);
   float *dst_y = dst + pe_second_column(cols, i0);
   failed_groups failed;
-  failed.count = 0;
+  uint32_t count = 0; /* in a local: the row's stores may alias `failed` */
   for (; i + 4 <= n; i += 4) {
-    v128_t s0, c0, s1, c1, x, y;
+    v128_t s0, c0, s1, c1, x0, x1, y0, y1;
     pe_angle_advance4(b, i, &s0, &c0, &s1, &c1);
-    load4_f32(src_x, src_y, interleaved, i, &x, &y);
+    load4_f32(src_x, src_y, interleaved, i, &x0, &x1, &y0, &y1);
     /* Written always, kept only where the group fails. */
-    wasm_v128_store(failed.inputs[failed.count], x);
-    wasm_v128_store(failed.inputs[failed.count] + 4, y);
-    failed.at[failed.count] = i;
-    failed.count += !turn4_f32(&x, &y, s0, c0, s1, c1, &k);
-    store4_f32(dst_x, dst_y, interleaved, i, x, y);
+    double *kept = failed.inputs[count];
+    wasm_v128_store(kept, x0);
+    wasm_v128_store(kept + 2, x1);
+    wasm_v128_store(kept + 4, y0);
+    wasm_v128_store(kept + 6, y1);
+    failed.at[count] = i;
+    turn2(&x0, &y0, s0, c0);
+    turn2(&x1, &y1, s1, c1);
+    store4_f32(dst_x, dst_y, interleaved, i, x0, x1, y0, y1);
+    count += !turned_pass4(x0, x1, y0, y1, &k);
   }
+  failed.count = count;
   /* The padding's state and the tail's advance too. */
   pe_angle_block_advance(b, i, n_pad);
   if (failed.count > 0)
@@ -386,21 +381,30 @@ static void seed_streams(pe_angle_block *b, uint32_t n_pad, const double *xyz,
   pe_angle_block_seed_each(b, n_pad, xs, amplitude);
 }
 
-/* max |v| over count float32 values; NaN or infinity when one is. */
+/* max |v| over count float32 values; NaN or infinity when one is. By the
+   bits with the sign cleared, which order as the magnitudes do (a NaN
+   above infinity): an integer max per four values, where f32x4.max's
+   rules on NaN and zeros cost V8 a dozen instructions. */
 static double largest_f32(const float *v, size_t count) {
-  v128_t m = wasm_f32x4_splat(0);
+  v128_t magnitude = wasm_i32x4_splat(0x7fffffff), m = wasm_i32x4_splat(0);
   size_t k = 0;
-  for (; k + 4 <= count; k += 4) /* f32x4.max keeps a NaN */
-    m = wasm_f32x4_max(m, wasm_f32x4_abs(wasm_v128_load(v + k)));
-  float lanes[4];
+  for (; k + 4 <= count; k += 4)
+    m = wasm_u32x4_max(m, wasm_v128_and(wasm_v128_load(v + k), magnitude));
+  uint32_t lanes[4], bits = 0;
   wasm_v128_store(lanes, m);
-  double largest = 0;
   for (uint32_t j = 0; j < 4 + count - k; j++) {
-    double a = j < 4 ? lanes[j] : fabsf(v[k + j - 4]);
-    if (a != a)
-      return a;
-    largest = a > largest ? a : largest;
+    uint32_t b;
+    if (j < 4)
+      b = lanes[j];
+    else
+      memcpy(&b, v + k + j - 4, sizeof b);
+    b &= 0x7fffffff;
+    bits = b > bits ? b : bits;
   }
+  if (bits > 0x7f800000)
+    return NAN;
+  float largest;
+  memcpy(&largest, &bits, sizeof largest);
   return largest;
 }
 

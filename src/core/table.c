@@ -78,11 +78,11 @@ static inline __attribute__((always_inline)) void
 store_steps_f32(float *row, int interleaved, int cos_first,
                 const pe_columns *cols, uint32_t i, v128_t s0, v128_t c0,
                 v128_t s1, v128_t c1) {
-  v128_t s32[2] = {wasm_f32x4_demote_f64x2_zero(s0),
-                   wasm_f32x4_demote_f64x2_zero(s1)};
-  v128_t c32[2] = {wasm_f32x4_demote_f64x2_zero(c0),
-                   wasm_f32x4_demote_f64x2_zero(c1)};
   if (interleaved) {
+    v128_t s32[2] = {wasm_f32x4_demote_f64x2_zero(s0),
+                     wasm_f32x4_demote_f64x2_zero(s1)};
+    v128_t c32[2] = {wasm_f32x4_demote_f64x2_zero(c0),
+                     wasm_f32x4_demote_f64x2_zero(c1)};
     float *d = row + PE_INTERLEAVED_STRIDE * i;
     for (uint32_t k = 0; k < 2; k++)
       wasm_v128_store(d + 4 * k,
@@ -90,10 +90,8 @@ store_steps_f32(float *row, int interleaved, int cos_first,
                           ? wasm_i32x4_shuffle(c32[k], s32[k], 0, 4, 1, 5)
                           : wasm_i32x4_shuffle(s32[k], c32[k], 0, 4, 1, 5));
   } else {
-    wasm_v128_store(row + pe_first_column(cols, i),
-                    wasm_i32x4_shuffle(s32[0], s32[1], 0, 1, 4, 5));
-    wasm_v128_store(row + pe_second_column(cols, i),
-                    wasm_i32x4_shuffle(c32[0], c32[1], 0, 1, 4, 5));
+    wasm_v128_store(row + pe_first_column(cols, i), pe_demote4(s0, s1));
+    wasm_v128_store(row + pe_second_column(cols, i), pe_demote4(c0, c1));
   }
 }
 
@@ -233,13 +231,6 @@ store4_f32(float *row, const pe_columns *cols, uint32_t i, v128_t s, v128_t c) {
   }
 }
 
-/* Lanes 0, 1 of x0 and x1 as four float32. */
-static inline __attribute__((always_inline)) v128_t demote4(v128_t x0,
-                                                            v128_t x1) {
-  return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(x0),
-                            wasm_f32x4_demote_f64x2_zero(x1), 0, 1, 4, 5);
-}
-
 /* One row at an arbitrary position, pairs [i0, i0 + n): each value
    straight to float32, with no state kept (nothing follows from this row).
    `in_range` (a constant) as pe_angle_value2 takes it. The layout is a
@@ -254,7 +245,7 @@ position_emit_f32(float *row, const pe_columns *cols, pe_angle_block *b,
     v128_t s0, c0, s1, c1;
     pe_angle_value2(p, wasm_v128_load(b->w + i), a, &s0, &c0, in_range);
     pe_angle_value2(p, wasm_v128_load(b->w + i + 2), a, &s1, &c1, in_range);
-    store4_f32(row, cols, i0 + i, demote4(s0, s1), demote4(c0, c1));
+    store4_f32(row, cols, i0 + i, pe_demote4(s0, s1), pe_demote4(c0, c1));
   }
   /* Tail: one to three pairs, through the block state. */
   if (i < n) {
@@ -294,12 +285,10 @@ static void emit_f32(float *row, const pe_columns *cols,
     float *dst_sin = row + pe_first_column(cols, i0);
     float *dst_cos = row + pe_second_column(cols, i0);
     for (; i + 4 <= n; i += 4) {
-      v128_t s0 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i));
-      v128_t s1 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->sin + i + 2));
-      v128_t c0 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i));
-      v128_t c1 = wasm_f32x4_demote_f64x2_zero(wasm_v128_load(b->cos + i + 2));
-      wasm_v128_store(dst_sin + i, wasm_i32x4_shuffle(s0, s1, 0, 1, 4, 5));
-      wasm_v128_store(dst_cos + i, wasm_i32x4_shuffle(c0, c1, 0, 1, 4, 5));
+      wasm_v128_store(dst_sin + i, pe_demote4(wasm_v128_load(b->sin + i),
+                                              wasm_v128_load(b->sin + i + 2)));
+      wasm_v128_store(dst_cos + i, pe_demote4(wasm_v128_load(b->cos + i),
+                                              wasm_v128_load(b->cos + i + 2)));
     }
   }
   store_pairs_f32(row, cols, b->sin, b->cos, i0, i, n);

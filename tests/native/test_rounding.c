@@ -480,6 +480,12 @@ static void rope_rows_advanced_equal_alone(void) {
         in[j * dim + y] = cancels ? (float)ratio : (float)(uniform() - 0.5);
       }
     }
+    /* The screen's bound is twice the largest |input|: one far below the
+       others (t 5), and inputs that keep every row seeded (t 6, 7). */
+    if (t == 5)
+      in[9 * dim + 2] = -1000;
+    if (t == 6)
+      in[7 * dim + 1] = NAN;
     if (t == 7)
       in[5 * dim + 3] = INFINITY;
     CHECK(pe_rope(bulk, in, PE_CACHE_FLOAT32, tokens, dim, dim, 1, 1, positions,
