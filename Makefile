@@ -80,6 +80,10 @@ build/obj/%.o: src/core/%.c $(CORE_H) | deps-build
 build/sinusoidal-pe.wasm: $(CORE_O)
 	$(EMCC) $(EMFLAGS) $^ -o $@
 
+# The same code with its function names kept, for bench/profile.js.
+build/sinusoidal-pe.profiling.wasm: $(CORE_O)
+	$(EMCC) $(EMFLAGS) --profiling-funcs $^ -o $@
+
 # The inline copy is deflated (zlib format, by zopfli: 5% smaller than
 # zlib's best), so the package carries the module about once in compressed
 # form besides the .wasm file.
@@ -303,9 +307,10 @@ format: node_modules/.package-lock.json
 		tests/differential/*.c
 	node_modules/.bin/prettier --write --log-level=warn .
 
-bench: all build/internals.js site deps-browser
+bench: all build/internals.js build/sinusoidal-pe.profiling.wasm site deps-browser
 	node bench/run.js
 	node bench/calls.js
+	node bench/profile.js
 	node bench/first-call.js
 	node bench/cli-formats.js
 	/usr/bin/python3 bench/float32_gap.py

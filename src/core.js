@@ -212,7 +212,7 @@ export function wasm() {
 export function call(name, api, args) {
   const exports = wasm();
   try {
-    return exports[name](...args);
+    return invoke(exports[name], args);
   } catch (error) {
     if (instance === exports) {
       instance = null;
@@ -230,6 +230,32 @@ export function call(name, api, args) {
       api,
     );
   }
+}
+
+// fn(...args) for the exports, whose longest takes MAX_ARITY arguments: a
+// wasm function ignores the extra ones, and a spread call would copy its
+// arguments into a new list on every call.
+const MAX_ARITY = 15;
+function invoke(fn, a) {
+  if (a.length > MAX_ARITY)
+    throw new TypeError(`sinusoidal-pe: ${a.length} arguments for an export`);
+  return fn(
+    a[0],
+    a[1],
+    a[2],
+    a[3],
+    a[4],
+    a[5],
+    a[6],
+    a[7],
+    a[8],
+    a[9],
+    a[10],
+    a[11],
+    a[12],
+    a[13],
+    a[14],
+  );
 }
 
 // The largest single request: the address space less room for the stack,
@@ -368,7 +394,8 @@ function lend(bytes, what) {
  * scratch, its contents unchanged: not when this call's first need is
  * larger than the workspace and takes a block of its own. A call made
  * while the workspace is lent (by user code run inside another) takes
- * scratch.
+ * scratch. `arg` is passed on as fn's third argument, so that a call per
+ * token can pass a function of its own module and make no closure.
  */
 const notKept = () => false;
 // Whether the call the workspace is lent to has the last call's tag, and
@@ -376,8 +403,8 @@ const notKept = () => false;
 let sameTag = false;
 const keptAt = (pointer) => sameTag && pointer === workspace.pointer;
 
-export function withWorkspace(fn, tag = null) {
-  if (lent) return withScratch((scratch) => fn(scratch, notKept));
+export function withWorkspace(fn, tag = null, arg = undefined) {
+  if (lent) return inScratch(fn, arg);
   const exports = wasm();
   readyWorkspace(exports);
   sameTag = tag !== null && lastTag === tag;
@@ -385,7 +412,7 @@ export function withWorkspace(fn, tag = null) {
   lent = true;
   workspace.used = 0;
   try {
-    const result = fn(lend, keptAt);
+    const result = fn(lend, keptAt, arg);
     // What a call wrote in blocks of its own is gone with them.
     lastTag = workspace.used <= workspace.bytes ? tag : null;
     return result;
@@ -403,8 +430,38 @@ export function withWorkspace(fn, tag = null) {
   }
 }
 
+// withWorkspace's fn on scratch: a function of its own, so that the
+// closure's context is made only on this path.
+function inScratch(fn, arg) {
+  return withScratch((scratch) => fn(scratch, notKept, arg));
+}
+
 export function memoryBuffer() {
   return wasm().memory.buffer;
+}
+
+// The last view of module memory made by moduleView, per kind.
+const views = new Map();
+
+/**
+ * A `Typed` view of `length` elements at byte `pointer` of module memory:
+ * the one made last for the same place while the memory has not moved, so
+ * that a call per token makes no new view. For the library's own reads and
+ * writes only: no caller ever holds it.
+ */
+export function moduleView(Typed, pointer, length) {
+  const buffer = memoryBuffer();
+  const last = views.get(Typed);
+  if (
+    last !== undefined &&
+    last.buffer === buffer &&
+    last.pointer === pointer &&
+    last.length === length
+  )
+    return last.view;
+  const view = new Typed(buffer, pointer, length);
+  views.set(Typed, { buffer, pointer, length, view });
+  return view;
 }
 
 // A status code of the C core, the one owner of the rules on values, becomes

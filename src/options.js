@@ -100,9 +100,10 @@ export function isDetached(buffer) {
  * `set` validates its target as every reading method does, so an empty
  * write tells an unreadable array without touching its elements.
  */
+const NOTHING = Object.freeze([]);
 export function readability(typed) {
   try {
-    uncurry(setMethod, typed, []);
+    uncurry(setMethod, typed, NOTHING);
     return "ok";
   } catch {
     return isDetached(bufferOf(typed)) ? "detached" : "out-of-bounds";
@@ -144,6 +145,19 @@ export function calling(name, fn, args) {
   running.push(name);
   try {
     return fn(...args);
+  } finally {
+    running.pop();
+  }
+}
+
+/**
+ * `calling` for a plan's method: fn(plan, a, b, c), with no list to spread
+ * (a spread copies its list on every call).
+ */
+export function callingMethod(name, fn, plan, a, b, c) {
+  running.push(name);
+  try {
+    return fn(plan, a, b, c);
   } finally {
     running.pop();
   }
@@ -294,9 +308,13 @@ function snapshot(options, name = "options", path = "options") {
 
 // Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.
 // `hints` maps a key that belongs elsewhere to the message that says where.
-// `path`: the option the keys are under, if any ("scaling").
-export function rejectUnknown(options, allowed, where, hints = {}, path) {
-  for (const key of Object.keys(options)) {
+// `path`: the option the keys are under, if any ("scaling"). `options` is a
+// plain copy (snapshot's): its own keys are enumerated in place, which runs
+// no code and, unlike Object.keys, makes no array.
+const NO_HINTS = Object.freeze({});
+export function rejectUnknown(options, allowed, where, hints = NO_HINTS, path) {
+  for (const key in options) {
+    if (!Object.hasOwn(options, key)) continue;
     const option = path === undefined ? key : `${path}.${key}`;
     if (Object.hasOwn(hints, key))
       throw typeError(
@@ -304,7 +322,7 @@ export function rejectUnknown(options, allowed, where, hints = {}, path) {
         option,
         "ERR_NOT_APPLICABLE",
       );
-    if (!allowed.includes(key))
+    if (allowed !== null && !allowed.includes(key))
       throw typeError(
         `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
         option,
@@ -437,10 +455,11 @@ const MAX_ELEMENTS = MEMORY_BYTES / 4;
  * typed array, whose `length` the engine reads only from a typed array),
  * under `code`: that of anything no array of numbers.
  */
+const NO_OPTIONS = Object.freeze({});
 export function arrayLength(
   value,
   name,
-  { bigints = false, code = "ERR_NOT_ARRAY" } = {},
+  { bigints = false, code = "ERR_NOT_ARRAY" } = NO_OPTIONS,
 ) {
   if (value === null || typeof value !== "object") return null;
   if (isRevoked(value))
@@ -692,13 +711,17 @@ export function readOptions(
   object,
   allowed,
   where,
-  { name = "options", path = "options", nested = false, hints = {} } = {},
+  {
+    name = "options",
+    path = "options",
+    nested = false,
+    hints = NO_HINTS,
+  } = NO_OPTIONS,
 ) {
   const copy = snapshot(object, name, path);
-  for (const key of Object.keys(copy))
-    if (copy[key] === undefined) delete copy[key];
-  if (allowed !== null)
-    rejectUnknown(copy, allowed, where, hints, nested ? path : undefined);
-  else rejectUnknown(copy, Object.keys(copy), where, hints);
+  for (const key in copy)
+    if (Object.hasOwn(copy, key) && copy[key] === undefined) delete copy[key];
+  const under = allowed !== null && nested ? path : undefined;
+  rejectUnknown(copy, allowed, where, hints, under);
   return copy;
 }

@@ -56,7 +56,12 @@ function rotateOf(vectors, offsets, options) {
   const { omega } = scheduleFrequencies(p);
   const input = readRows(vectors, p.options.inPlace);
   const angles = perRowInput(offsets, "offsets");
-  const { rows, count, Typed, inPlace } = resolveRows(input, p.dim, p.options);
+  const { rows, count, Typed, inPlace } = resolveRows(
+    input,
+    p.dim,
+    p.options.out,
+    p.options.inPlace,
+  );
   const kernel = ROTATE_KERNELS[DTYPE_OF_KIND[Typed.name]];
   return turnRows({
     rows,
@@ -64,10 +69,16 @@ function rotateOf(vectors, offsets, options) {
     count,
     dim: p.dim,
     angles: perRow(angles, count, "offsets"),
+    width: 1,
+    repeat: 1,
+    segment: Infinity,
+    apart: false,
     name: "offsets",
     api: "rotate",
     out: outputOf(p.options.out, rows, Typed, count, p.dim, inPlace),
     omega,
+    streams: null,
+    tag: null,
     scale: p.scale,
     // R(k) is a rotation whatever the attention factor: a scaled table
     // keeps PE(p + k) = R(k) PE(p).

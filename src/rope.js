@@ -7,6 +7,7 @@
 import * as kernels from "./core.js";
 import {
   calling,
+  callingMethod,
   integer,
   isStreams,
   numbers,
@@ -163,18 +164,19 @@ function readSpec(given, api, perCall) {
 }
 
 // The per-call options: out or inPlace.
+const PER_CALL_READ = { name: "the per-call options", path: "perCall" };
+const NO_PER_CALL = Object.freeze({ out: undefined, inPlace: false });
 function readPerCall(perCall) {
-  if (perCall === undefined) return { out: undefined, inPlace: false };
-  return readOptions(perCall, PER_CALL, "a rope plan's apply()", {
-    name: "the per-call options",
-    path: "perCall",
-  });
+  if (perCall === undefined) return NO_PER_CALL;
+  return readOptions(perCall, PER_CALL, "a rope plan's apply()", PER_CALL_READ);
 }
 
 /**
  * A call's positions read once into JS-owned values, before anything is
- * checked against the rows: a number, a Float64Array, or M-RoPE's three
- * streams (null when they agree everywhere, as text tokens do: plain RoPE).
+ * checked against the rows: a number or a Float64Array (plain RoPE), or
+ * M-RoPE's three streams, an array of three Float64Arrays (a plain list
+ * when they agree everywhere, as text tokens do). A call per token makes
+ * no object here.
  */
 function readPositions(spec, positions) {
   if (typeof positions === "number") {
@@ -184,7 +186,7 @@ function readPositions(spec, positions) {
         "positions",
         "ERR_POSITIONS",
       );
-    return { plain: positions, streams: null };
+    return positions;
   }
   if (positions === null || typeof positions !== "object")
     throw typeError(
@@ -202,17 +204,13 @@ function readPositions(spec, positions) {
     const streams = readStreams(positions);
     const [t, h, w] = streams;
     for (let j = 0; j < t.length; j++)
-      if (!Object.is(t[j], h[j]) || !Object.is(t[j], w[j]))
-        return { plain: null, streams };
-    return { plain: t, streams: null };
+      if (!Object.is(t[j], h[j]) || !Object.is(t[j], w[j])) return streams;
+    return t;
   }
-  return {
-    plain: numbers(positions, "positions", {
-      bigints: true,
-      code: "ERR_POSITIONS",
-    }),
-    streams: null,
-  };
+  return numbers(positions, "positions", {
+    bigints: true,
+    code: "ERR_POSITIONS",
+  });
 }
 
 // One angle list of `width` per group (token) for a tensor: the first
@@ -282,12 +280,18 @@ function rowStreams(streams, count) {
  * The call's module memory is the workspace's, tagged with the spec: a
  * plan's next call finds its frequencies there.
  */
-function run(spec, vectors, positions, perCall) {
+function run(spec, vectors, positions, outOption, inPlaceOption) {
   const read = readPositions(spec, positions);
-  const input = readRows(vectors, perCall.inPlace);
-  const { rows, count, Typed, inPlace } = resolveRows(input, spec.dim, perCall);
-  const out = outputOf(perCall.out, rows, Typed, count, spec.dim, inPlace);
-  const { plain, streams } = read;
+  const streams = Array.isArray(read) ? read : null;
+  const plain = streams === null ? read : null;
+  const input = readRows(vectors, inPlaceOption);
+  const { rows, count, Typed, inPlace } = resolveRows(
+    input,
+    spec.dim,
+    outOption,
+    inPlaceOption,
+  );
+  const out = outputOf(outOption, rows, Typed, count, spec.dim, inPlace);
   let angles;
   let width = 1;
   let seq = count;
@@ -311,30 +315,57 @@ function run(spec, vectors, positions, perCall) {
     width = 3;
   } else angles = perRow(plain, count, "positions");
   const dtype = CACHE_DTYPES.indexOf(DTYPE_OF_KIND[Typed.name]);
-  const result = out ?? new Typed(count * spec.dim);
   const { omega, attention } = callFrequencies(spec, angles);
-  return turnRows({
-    rows,
-    Typed,
-    count,
-    dim: spec.dim,
-    angles,
-    width,
-    repeat: spec.order === ROWS ? 1 : spec.heads,
-    segment: spec.order === ROWS ? Infinity : seq,
-    apart: spec.order === 0,
-    name: "positions",
-    api: spec.prepared.api,
-    out: result,
-    omega,
-    streams: width === 1 ? null : spec.streams,
-    // The plan's own frequencies stay in the workspace for its next call;
-    // those that follow a call's sequence are written every call.
-    tag: spec.followsFrom === Infinity ? spec : null,
-    scale: spec.scale,
-    kernel: (chunk) => turn(spec, chunk, dtype, attention),
-  });
+  // Filled after every input was read: no code of the caller's runs from
+  // here to the return, so one task serves every call.
+  task.rows = rows;
+  task.Typed = Typed;
+  task.count = count;
+  task.dim = spec.dim;
+  task.angles = angles;
+  task.width = width;
+  task.repeat = spec.order === ROWS ? 1 : spec.heads;
+  task.segment = spec.order === ROWS ? Infinity : seq;
+  task.apart = spec.order === 0;
+  task.api = spec.prepared.api;
+  task.out = out ?? new Typed(count * spec.dim);
+  task.omega = omega;
+  task.streams = width === 1 ? null : spec.streams;
+  // The plan's own frequencies stay in the workspace for its next call;
+  // those that follow a call's sequence are written every call.
+  task.tag = spec.followsFrom === Infinity ? spec : null;
+  task.scale = spec.scale;
+  task.spec = spec;
+  task.dtype = dtype;
+  task.attention = attention;
+  return turnRows(task);
 }
+
+// The task of every call's turnRows (see there), with the kernel's own
+// fields: the plan's spec, the rows' dtype and the attention factor.
+const task = {
+  rows: null,
+  Typed: Float32Array,
+  count: 0,
+  dim: 0,
+  angles: 0,
+  width: 1,
+  repeat: 1,
+  segment: Infinity,
+  apart: false,
+  name: "positions",
+  api: "rope",
+  out: null,
+  omega: null,
+  streams: null,
+  tag: null,
+  scale: 1,
+  kernel: (chunk, { spec, dtype, attention }) =>
+    turn(spec, chunk, dtype, attention),
+  spec: null,
+  dtype: 0,
+  attention: 1,
+};
 
 // One kernel call on a chunk in module memory: { data, count, repeat,
 // span, list, one, omega, streams }, with the attention factor of its
@@ -381,8 +412,7 @@ function turn(spec, chunk, dtype, attention, api = spec.prepared.api) {
 function ropeOf(vectors, positions, options) {
   const given = readOptions(options, null, "rope()");
   const spec = readSpec(given, "rope", true);
-  const perCall = { out: given.out, inPlace: given.inPlace };
-  return run(spec, vectors, positions, perCall);
+  return run(spec, vectors, positions, given.out, given.inPlace);
 }
 
 const ROPE_PLAN = { kind: "rope plan", create: "createRope", api: "rope" };
@@ -397,7 +427,7 @@ const ROPE_PLAN = { kind: "rope plan", create: "createRope", api: "rope" };
  */
 class RopePlan extends Plan {
   apply(vectors, positions, perCall) {
-    return calling("rope", applyPlan, [this, vectors, positions, perCall]);
+    return callingMethod("rope", applyPlan, this, vectors, positions, perCall);
   }
 
   /** Ends the plan: apply() then throws; a second dispose() does nothing. */
@@ -409,7 +439,8 @@ class RopePlan extends Plan {
 // A plan's call: the plan's spec, its per-call options, then rope's run.
 function applyPlan(plan, vectors, positions, perCall) {
   const spec = openPlan(plan, ROPE_PLAN, "apply");
-  return run(spec, vectors, positions, readPerCall(perCall));
+  const given = readPerCall(perCall);
+  return run(spec, vectors, positions, given.out, given.inPlace);
 }
 
 /**

@@ -46,14 +46,13 @@ const ROW_NAMES = ROW_KINDS.join(" or ");
  * The rows of a row-major array, read once: a typed array of the caller's
  * is kept as it is (its elements run no code, and it is checked only after
  * every input was read); a plain array-like is copied into a new
- * Float32Array here, its elements read once each. `inPlace` is the
- * documented shorthand for `out: vectors`, which needs a typed array of the
- * caller's.
+ * Float32Array here, its elements read once each, and counts from then on
+ * as the caller's Float32Array would. `inPlace` is the documented
+ * shorthand for `out: vectors`, which needs a typed array of the caller's.
  */
 export function readRows(vectors, inPlace) {
   if (inPlace !== undefined) boolean(inPlace, "inPlace");
-  const kind = kindOf(vectors);
-  if (kind !== undefined) return { vectors, kind, values: null };
+  if (kindOf(vectors) !== undefined) return vectors;
   if (inPlace)
     throw typeError(
       `vectors must be a ${ROW_NAMES} when "inPlace" is true, got ${show(vectors)}`,
@@ -67,20 +66,16 @@ export function readRows(vectors, inPlace) {
       "vectors",
       "ERR_TYPE",
     );
-  return {
-    vectors,
-    kind: undefined,
-    values: rowValues(vectors, length, Float32Array, "vectors"),
-  };
+  return rowValues(vectors, length, Float32Array, "vectors");
 }
 
 /**
  * The rows that readRows read, checked against `dim` through the
- * typed-array intrinsics: a typed array of the caller's of one of ROW_KINDS
- * is used as it is, unless it views the module's memory, which the call may
- * move. Returns the rows, their count, their constructor and inPlace.
+ * typed-array intrinsics: a typed array of one of ROW_KINDS is used as it
+ * is, unless it views the module's memory, which the call may move.
+ * Returns the rows, their count, their constructor and inPlace.
  */
-export function resolveRows({ vectors, kind, values }, dim, { out, inPlace }) {
+export function resolveRows(vectors, dim, out, inPlace) {
   inPlace ??= false;
   if (inPlace && out !== undefined)
     throw typeError(
@@ -88,6 +83,7 @@ export function resolveRows({ vectors, kind, values }, dim, { out, inPlace }) {
       "out",
       "ERR_COMBINATION",
     );
+  const kind = kindOf(vectors);
   const native = ROW_KINDS.includes(kind);
   if (inPlace && !native)
     throw typeError(
@@ -97,29 +93,28 @@ export function resolveRows({ vectors, kind, values }, dim, { out, inPlace }) {
     );
   // Integer arrays are refused: a Uint16Array is read as float16 bits, so
   // another integer array is more likely a mistake than data.
-  if (kind !== undefined && !native)
+  if (!native)
     throw typeError(
       `vectors must be a ${ROW_NAMES} or an array of numbers, got a ${kind}`,
       "vectors",
       "ERR_TYPE",
     );
-  const length =
-    values === null ? arrayLength(vectors, "vectors") : values.length;
+  const length = arrayLength(vectors, "vectors");
   if (length % dim !== 0)
     throw rangeError(
       `vectors has ${length} values, which is not a multiple of dim ${dim} (rows must be row-major [rows, dim])`,
       "vectors",
       "ERR_LENGTH",
     );
-  const Typed = CONSTRUCTORS[native ? kind : "Float32Array"];
-  const inModule = native && bufferOf(vectors) === memoryBuffer();
+  const Typed = CONSTRUCTORS[kind];
+  const inModule = bufferOf(vectors) === memoryBuffer();
   if (inPlace && inModule)
     throw typeError(
       `vectors is a view of the module's memory, which the call may move; "inPlace" needs an array of your own (view.slice())`,
       "vectors",
       "ERR_MODULE_MEMORY",
     );
-  const rows = values ?? (inModule ? copyOf(vectors) : vectors);
+  const rows = inModule ? copyOf(vectors) : vectors;
   return { rows, count: length / dim, Typed, inPlace };
 }
 

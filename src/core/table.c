@@ -153,7 +153,7 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
   uint32_t i = 0;
   pe_f32_screen k = *screen; /* in locals: the row's stores may alias it */
   failed_groups failed;
-  failed.count = 0;
+  uint32_t count = 0; /* in a local: the row's stores may alias `failed` */
   for (; i + 4 <= n; i += 4) {
     v128_t s0 = wasm_v128_load(before.sin + i);
     v128_t c0 = wasm_v128_load(before.cos + i);
@@ -175,14 +175,15 @@ advance_emit_f32(float *row, size_t stride, int interleaved, int cos_first,
       acc = pe_f32_screen_add(acc, c1, &k);
     }
     /* Written always, kept only where the group failed. */
-    failed.at[failed.count] = i;
-    failed.count += !pe_f32_screen_passes(acc, &k);
+    failed.at[count] = i;
+    count += !pe_f32_screen_passes(acc, &k);
     wasm_v128_store(after.sin + i, s0);
     wasm_v128_store(after.cos + i, c0);
     wasm_v128_store(after.sin + i + 2, s1);
     wasm_v128_store(after.cos + i + 2, c1);
   }
-  if (failed.count > 0)
+  failed.count = count;
+  if (count > 0)
     settle_2_rows_f32(row, stride, cols, b, before, i0, &failed, x0, x1,
                       amplitude, pe_recurrence_error(amplitude));
   return i;
