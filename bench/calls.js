@@ -5,6 +5,7 @@
 // ratio of this run. `node bench/calls.js` (make bench); `--garbage` is
 // the child run that counts the bytes a plan call leaves to the collector.
 import { spawnSync } from "node:child_process";
+import { getHeapSpaceStatistics } from "node:v8";
 import { fileURLToPath } from "node:url";
 import {
   createRope,
@@ -208,34 +209,40 @@ function tableCurve() {
   }
 }
 
-// Bytes a call leaves to the garbage collector, once V8 has optimised the
-// call: the heap's growth from the 50000th to the 250000th call, in a child
-// with a young generation large enough that no collection runs. (The first
-// calls, run in V8's lower tiers, allocate; what optimising them leaves on
-// the heap is not counted.)
+// Bytes a call allocates once V8 has optimised it: the growth of the young
+// generation over many calls, in a child whose young generation is fixed
+// large enough that no collection runs while they are counted (a
+// collection would hide what it collected; heapUsed alone would too).
 function garbage() {
-  const calls = 200000;
+  const calls = 100000;
   const x = new Float32Array(HEADS * DIM).fill(0.25);
   const plan = createRope(ROPE);
   const inPlace = { inPlace: true };
   const tablePlan = createTable({ dim: DIM });
   const out = new Float32Array(DIM);
-  const perCallOut = { out };
+  const listCall = { out };
+  const countCall = { start: 0, out };
+  const young = () =>
+    getHeapSpaceStatistics().find(
+      ({ space_name }) => space_name === "new_space",
+    ).space_used_size;
   const measureBytes = (fn) => {
     for (let i = 0; i < 50000; i++) fn(i);
     globalThis.gc();
-    const before = process.memoryUsage().heapUsed;
+    const before = young();
     for (let i = 0; i < calls; i++) fn(i);
-    return (process.memoryUsage().heapUsed - before) / calls;
+    const after = young();
+    if (after < before) throw new Error("a collection ran while counting");
+    return (after - before) / calls;
   };
-  const ropeBytes = measureBytes((i) =>
-    plan.apply(x, 1000 + (i & 4095), inPlace),
-  );
-  const tableBytes = measureBytes((i) =>
-    tablePlan.rows([i & 4095], perCallOut),
-  );
+  const rope = measureBytes((i) => plan.apply(x, 1000 + (i & 4095), inPlace));
+  const byCount = measureBytes((i) => {
+    countCall.start = i & 4095;
+    return tablePlan.rows(1, countCall);
+  });
+  const byList = measureBytes((i) => tablePlan.rows([i & 4095], listCall));
   console.log(
-    `garbage per call: rope plan (one decode token) ${ropeBytes.toFixed(0)} B, table plan (one row into out) ${tableBytes.toFixed(0)} B`,
+    `allocated per call: rope plan (one decode token, { inPlace: true }) ${rope.toFixed(0)} B; table plan, one row into out: rows(1, { start, out }) ${byCount.toFixed(0)} B, rows([p], { out }) ${byList.toFixed(0)} B`,
   );
 }
 
@@ -273,6 +280,7 @@ else {
     process.execPath,
     [
       "--expose-gc",
+      "--min-semi-space-size=256",
       "--max-semi-space-size=256",
       fileURLToPath(import.meta.url),
       "--garbage",

@@ -170,11 +170,13 @@ export function outputOf(out, rows, Typed, count, dim, inPlace) {
  * null when it is undefined. `view` is the function's own view option;
  * `name` the option's name in messages.
  */
+const PLAIN = Object.freeze({});
+const OUT = 'option "out"';
 export function outArray(
   out,
   Typed,
   length,
-  { view = false, name = "out" } = {},
+  { view = false, name = "out" } = PLAIN,
 ) {
   if (out === undefined) return null;
   if (view)
@@ -189,7 +191,7 @@ export function outArray(
       name,
       "ERR_TYPE",
     );
-  requireReadable(out, name, `option "${name}"`);
+  requireReadable(out, name, name === "out" ? OUT : `option "${name}"`);
   if (bufferOf(out) === memoryBuffer())
     throw typeError(
       `option "${name}" is a view of the module's memory, which the call may grow or reuse; pass an array of your own`,

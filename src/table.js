@@ -10,6 +10,7 @@ import {
   disposePlan,
   MAX_REQUEST_BYTES,
   memoryBuffer,
+  moduleView,
   openPlan,
   Plan,
   slotsOf,
@@ -19,6 +20,7 @@ import {
 import {
   boolean,
   calling,
+  callingMethod,
   positionList,
   rangeError,
   readOptions,
@@ -140,7 +142,7 @@ const TABLE_PLAN = { kind: "table plan", create: "createTable", api: "table" };
  */
 class TablePlan extends Plan {
   rows(positions, perCall) {
-    return calling("table", planRows, [this, positions, perCall]);
+    return callingMethod("table", planRows, this, positions, perCall);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
@@ -148,6 +150,9 @@ class TablePlan extends Plan {
     disposePlan(this, TABLE_PLAN);
   }
 }
+
+const PLAN_PER_CALL = ["start", "out"];
+const PER_CALL_READ = { name: "the per-call options", path: "perCall" };
 
 // A plan's call: the plan's options, its per-call options read once, then
 // table's run.
@@ -157,14 +162,12 @@ function planRows(plan, positions, perCall) {
   if (perCall !== undefined) {
     const given = readOptions(
       perCall,
-      ["start", "out"],
+      PLAN_PER_CALL,
       "a table plan's rows()",
-      {
-        name: "the per-call options",
-        path: "perCall",
-      },
+      PER_CALL_READ,
     );
-    ({ start, out } = given);
+    start = given.start;
+    out = given.out;
   }
   // A preset's first position is a parameter of its own (as table says).
   if (start !== undefined && p.preset !== null)
@@ -195,13 +198,15 @@ function createTableOf(options) {
   return new TablePlan(TABLE_PLAN, { prepared: p, resolved });
 }
 
+// The positions a table takes: a count, or a list of at most as many.
+const POSITIONS = { min: 0, maxCount: 2 ** 32 - 1, maxArray: 2 ** 32 - 1 };
+const NO_ROWS = Object.freeze([]);
+const AS_VIEW = Object.freeze({ view: true });
+const PLAIN = Object.freeze({ view: false });
+
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
 function run(p, resolved, positions, startOption, outOption, view) {
-  const rows = positionList(positions, startOption, {
-    min: 0,
-    maxCount: 2 ** 32 - 1,
-    maxArray: 2 ** 32 - 1,
-  });
+  const rows = positionList(positions, startOption, POSITIONS);
   let { start } = rows;
   if (p.presetStart !== null) {
     if (rows.values !== null && p.presetStart.value !== 0)
@@ -213,7 +218,8 @@ function run(p, resolved, positions, startOption, outOption, view) {
     start = p.presetStart.value;
   }
   const { count, values } = rows;
-  const zeroRows = paddingRows(p.padding, count, values);
+  const zeroRows =
+    p.padding === null ? NO_ROWS : paddingRows(p.padding, count, values);
   const Typed = p.float32 ? Float32Array : Float64Array;
   const bytes = count * p.dim * Typed.BYTES_PER_ELEMENT;
   if (bytes > MAX_REQUEST_BYTES)
@@ -223,14 +229,28 @@ function run(p, resolved, positions, startOption, outOption, view) {
       "ERR_SIZE",
     );
 
-  const out = outArray(outOption, Typed, count * p.dim, { view });
-  const kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
+  const out = outArray(outOption, Typed, count * p.dim, view ? AS_VIEW : PLAIN);
   // The largest position sets the sequence length of a scaling that
   // follows it.
   let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
-  if (values !== null) for (const v of values) if (v > largest) largest = v;
-  const { omega: frequencyValues, amplitude } =
+  if (values !== null)
+    for (let k = 0; k < values.length; k++)
+      if (values[k] > largest) largest = values[k];
+  const { omega, amplitude } =
     largest >= resolved.followsFrom ? resolve(p, largest) : resolved;
+  // Filled after every input was read: no code of the caller's runs from
+  // here to the return, so one task serves every call.
+  task.p = p;
+  task.count = count;
+  task.start = start;
+  task.values = values;
+  task.zeroRows = zeroRows;
+  task.Typed = Typed;
+  task.bytes = bytes;
+  task.out = out;
+  task.view = view;
+  task.omega = omega;
+  task.kernel = p.float32 ? kernels.tableF32 : kernels.tableF64;
   // The kernel's arguments, in a list filled in place (a call per token
   // reads no argument by name).
   const at = (slots ??= slotsOf(kernels.tableF32));
@@ -242,104 +262,129 @@ function run(p, resolved, positions, startOption, outOption, view) {
   list[at.pairs] = p.pairs;
   list[at.scale] = p.scale;
   list[at.amplitude] = amplitude;
-  const runKernel = (out, positions, count, first) => {
-    list[at.out] = out;
-    list[at.positions] = positions;
-    list[at.count] = count;
-    list[at.start] = first;
-    kernel.withList(list, p.api, p);
-  };
   // The plan's own frequencies stay in the workspace between its calls
   // while no other call has used it.
-  const tag = frequencyValues === resolved.omega ? resolved : null;
-  return withWorkspace((scratch, kept) => {
-    const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
-    // A view takes larger blocks (each call sets up its frequencies anew)
-    // where the blocks cannot change a value: rows at exact integers,
-    // advanced from the same re-seeded rows whatever the block size.
-    // Elsewhere (a fractional start, explicit positions) where a block
-    // begins can decide which rows the core advances, so a view takes the
-    // blocks of a copied result, and the two always hold the same values,
-    // bit for bit. A view is computed in blocks too: V8 runs a call that
-    // started in its baseline tier to the end there, and blocks let a long
-    // first call move on to optimised code.
-    const integerRows =
-      values === null &&
-      Number.isSafeInteger(start) &&
-      Number.isSafeInteger(start + count - 1);
-    const rowsPerBlock =
-      view && integerRows
-        ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
-        : blockRows(count, rowBytes);
-    // One block of scratch: the frequencies, the positions, the rows.
-    const pointsBytes = values === null ? 0 : count * 8;
-    const base = scratch(
-      p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
-      "the table",
-    );
-    list[at.omega] = base;
-    if (!kept(base))
-      new Float64Array(memoryBuffer(), base, p.pairs).set(frequencyValues);
-    // The first block checks option "scale" and the output scale before it
-    // writes; a view is allocated before it, and no rows have no block, so
-    // a call of no rows checks them there.
-    if (view || count === 0) runKernel(0, 0, 0, start);
-    let pointer = 0;
-    if (values !== null) {
-      pointer = base + p.pairs * 8;
-      new Float64Array(memoryBuffer(), pointer, count).set(values);
-    }
-    const checkAll = () =>
-      checkAngles(scratch(16, "the angle check"), {
-        api: p.api,
-        xs: pointer,
-        count,
-        start,
-        omega: base,
-        pairs: p.pairs,
-        scale: p.scale,
-      });
-    // Rows of one block reach the result only after the kernel has taken
-    // them all: its refusal leaves the result untouched, and the angle
-    // check, which the kernel's own checks imply, then finds the position
-    // to quote. Rows of several blocks are checked before the first.
-    const oneBlock = !view && count <= rowsPerBlock;
-    if (!oneBlock) checkAll();
-    const rowsAt = view
-      ? allocateView(bytes, "the table")
-      : base + p.pairs * 8 + pointsBytes;
-    const result = view ? null : (out ?? new Typed(count * p.dim));
-    for (let first = 0, n; first < count; first += n) {
-      n = Math.min(rowsPerBlock, count - first);
-      const block = view ? rowsAt + first * rowBytes : rowsAt;
-      try {
-        runKernel(
-          block,
-          pointer === 0 ? 0 : pointer + first * 8,
-          n,
-          start + first,
-        );
-      } catch (error) {
-        if (oneBlock) checkAll();
-        throw error;
-      }
-      if (!view)
-        write(
-          result,
-          new Typed(memoryBuffer(), block, n * p.dim),
-          first * p.dim,
-        );
-    }
-    const filled = result ?? new Typed(memoryBuffer(), rowsAt, count * p.dim);
-    for (const row of zeroRows) zero(filled, row * p.dim, (row + 1) * p.dim);
-    return filled;
-  }, tag);
+  const tag = omega === resolved.omega ? resolved : null;
+  return withWorkspace(tableInWorkspace, tag, task);
 }
+
+// The task of every call's tableInWorkspace: run's inputs, read and checked.
+const task = {
+  p: null,
+  count: 0,
+  start: 0,
+  values: null,
+  zeroRows: NO_ROWS,
+  Typed: Float32Array,
+  bytes: 0,
+  out: null,
+  view: false,
+  omega: null,
+  kernel: null,
+};
 
 // The kernel's argument positions and the one list a call fills: no code
 // of the caller's runs between filling it and the call.
 let slots = null;
 const argumentList = [];
+
+// One kernel call of the task: `count` rows at `out` (a pointer), at the
+// positions at `positions` (a pointer) or from `first`.
+function runKernel({ kernel, p }, out, positions, count, first) {
+  const at = slots;
+  const list = argumentList;
+  list[at.out] = out;
+  list[at.positions] = positions;
+  list[at.count] = count;
+  list[at.start] = first;
+  kernel.withList(list, p.api, p);
+}
+
+// Every angle of the task, checked before its rows are written (or to
+// find the one to quote).
+function checkAll(scratch, { p, count, start }, pointer, omega) {
+  checkAngles(scratch(16, "the angle check"), {
+    api: p.api,
+    xs: pointer,
+    count,
+    start,
+    omega,
+    pairs: p.pairs,
+    scale: p.scale,
+  });
+}
+
+function tableInWorkspace(scratch, kept, task) {
+  const { p, count, start, values, Typed, view, out } = task;
+  const rowBytes = p.dim * Typed.BYTES_PER_ELEMENT;
+  // A view takes larger blocks (each call sets up its frequencies anew)
+  // where the blocks cannot change a value: rows at exact integers,
+  // advanced from the same re-seeded rows whatever the block size.
+  // Elsewhere (a fractional start, explicit positions) where a block
+  // begins can decide which rows the core advances, so a view takes the
+  // blocks of a copied result, and the two always hold the same values,
+  // bit for bit. A view is computed in blocks too: V8 runs a call that
+  // started in its baseline tier to the end there, and blocks let a long
+  // first call move on to optimised code.
+  const integerRows =
+    values === null &&
+    Number.isSafeInteger(start) &&
+    Number.isSafeInteger(start + count - 1);
+  const rowsPerBlock =
+    view && integerRows
+      ? blockRows(count, rowBytes, VIEW_BLOCK_BYTES)
+      : blockRows(count, rowBytes);
+  // One block of scratch: the frequencies, the positions, the rows.
+  const pointsBytes = values === null ? 0 : count * 8;
+  const base = scratch(
+    p.pairs * 8 + pointsBytes + (view ? 0 : rowsPerBlock * rowBytes),
+    "the table",
+  );
+  argumentList[slots.omega] = base;
+  if (!kept(base)) write(moduleView(Float64Array, base, p.pairs), task.omega);
+  // The first block checks option "scale" and the output scale before it
+  // writes; a view is allocated before it, and no rows have no block, so
+  // a call of no rows checks them there.
+  if (view || count === 0) runKernel(task, 0, 0, 0, start);
+  let pointer = 0;
+  if (values !== null) {
+    pointer = base + p.pairs * 8;
+    write(moduleView(Float64Array, pointer, count), values);
+  }
+  // Rows of one block reach the result only after the kernel has taken
+  // them all: its refusal leaves the result untouched, and the angle
+  // check, which the kernel's own checks imply, then finds the position
+  // to quote. Rows of several blocks are checked before the first.
+  const oneBlock = !view && count <= rowsPerBlock;
+  if (!oneBlock) checkAll(scratch, task, pointer, base);
+  const rowsAt = view
+    ? allocateView(task.bytes, "the table")
+    : base + p.pairs * 8 + pointsBytes;
+  const result = view ? null : (out ?? new Typed(count * p.dim));
+  for (let first = 0, n; first < count; first += n) {
+    n = Math.min(rowsPerBlock, count - first);
+    const block = view ? rowsAt + first * rowBytes : rowsAt;
+    try {
+      runKernel(
+        task,
+        block,
+        pointer === 0 ? 0 : pointer + first * 8,
+        n,
+        start + first,
+      );
+    } catch (error) {
+      if (oneBlock) checkAll(scratch, task, pointer, base);
+      throw error;
+    }
+    if (!view)
+      write(result, moduleView(Typed, block, n * p.dim), first * p.dim);
+  }
+  const filled = result ?? new Typed(memoryBuffer(), rowsAt, count * p.dim);
+  const { zeroRows } = task;
+  for (let k = 0; k < zeroRows.length; k++)
+    zero(filled, zeroRows[k] * p.dim, (zeroRows[k] + 1) * p.dim);
+  return filled;
+}
 
 // The public functions, each naming itself in the errors it raises.
 export function frequencies(...args) {
