@@ -9,7 +9,10 @@ import {
   STATUS_NAMES,
 } from "sinusoidal-pe-constants";
 import {
+  bufferOf,
+  byteOffsetOf,
   calling,
+  lengthOf,
   rangeError,
   runningFunction,
   show,
@@ -232,13 +235,10 @@ export function call(name, api, args) {
   }
 }
 
-// fn(...args) for the exports, whose longest takes MAX_ARITY arguments: a
-// wasm function ignores the extra ones, and a spread call would copy its
-// arguments into a new list on every call.
-const MAX_ARITY = 15;
+// fn(...args) for the exports, the longest of which takes 15 arguments (a
+// test holds every export to it): a wasm function ignores the extra ones,
+// and a spread call would copy its arguments into a new list every call.
 function invoke(fn, a) {
-  if (a.length > MAX_ARITY)
-    throw new TypeError(`sinusoidal-pe: ${a.length} arguments for an export`);
   return fn(
     a[0],
     a[1],
@@ -452,15 +452,17 @@ const views = new Map();
 export function moduleView(Typed, pointer, length) {
   const buffer = memoryBuffer();
   const last = views.get(Typed);
+  // Read through the intrinsics, as any typed array is: the prototype's
+  // getters may have been replaced.
   if (
     last !== undefined &&
-    last.buffer === buffer &&
-    last.pointer === pointer &&
-    last.length === length
+    bufferOf(last) === buffer &&
+    byteOffsetOf(last) === pointer &&
+    lengthOf(last) === length
   )
-    return last.view;
+    return last;
   const view = new Typed(buffer, pointer, length);
-  views.set(Typed, { buffer, pointer, length, view });
+  views.set(Typed, view);
   return view;
 }
 

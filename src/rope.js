@@ -342,29 +342,12 @@ function run(spec, vectors, positions, outOption, inPlaceOption) {
 }
 
 // The task of every call's turnRows (see there), with the kernel's own
-// fields: the plan's spec, the rows' dtype and the attention factor.
+// fields: the plan's spec, the rows' dtype and the attention factor; run
+// fills the rest, in one order every call.
 const task = {
-  rows: null,
-  Typed: Float32Array,
-  count: 0,
-  dim: 0,
-  angles: 0,
-  width: 1,
-  repeat: 1,
-  segment: Infinity,
-  apart: false,
   name: "positions",
-  api: "rope",
-  out: null,
-  omega: null,
-  streams: null,
-  tag: null,
-  scale: 1,
   kernel: (chunk, { spec, dtype, attention }) =>
     turn(spec, chunk, dtype, attention),
-  spec: null,
-  dtype: 0,
-  attention: 1,
 };
 
 // One kernel call on a chunk in module memory: { data, count, repeat,

@@ -268,20 +268,9 @@ function run(p, resolved, positions, startOption, outOption, view) {
   return withWorkspace(tableInWorkspace, tag, task);
 }
 
-// The task of every call's tableInWorkspace: run's inputs, read and checked.
-const task = {
-  p: null,
-  count: 0,
-  start: 0,
-  values: null,
-  zeroRows: NO_ROWS,
-  Typed: Float32Array,
-  bytes: 0,
-  out: null,
-  view: false,
-  omega: null,
-  kernel: null,
-};
+// The task of every call's tableInWorkspace: run's inputs, read and
+// checked, filled in one order every call.
+const task = {};
 
 // The kernel's argument positions and the one list a call fills: no code
 // of the caller's runs between filling it and the call.

@@ -933,3 +933,13 @@ test("bounds: the C core accepts each limit and refuses one past it", () => {
     );
   });
 });
+
+test("every export of the module takes at most the 15 arguments the library passes it", async () => {
+  await init();
+  const exports = Object.entries(wasm()).filter(
+    ([, value]) => typeof value === "function",
+  );
+  assert.ok(exports.length > 20);
+  for (const [name, fn] of exports)
+    assert.ok(fn.length <= 15, `${name} takes ${fn.length} arguments`);
+});
