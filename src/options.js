@@ -286,6 +286,11 @@ const objectKind = Function.prototype.call.bind(Object.prototype.toString);
 // Objects of another kind (a Date, a Map, a typed array) are refused rather
 // than read as an empty set of options.
 function snapshot(options, name = "options", path = "options") {
+  requireOptions(options, name, path);
+  return { ...options };
+}
+
+function requireOptions(options, name, path) {
   if (isRevoked(options))
     throw typeError(
       `${name} is a revoked Proxy, which cannot be read`,
@@ -303,7 +308,6 @@ function snapshot(options, name = "options", path = "options") {
       path,
       "ERR_NOT_OBJECT",
     );
-  return { ...options };
 }
 
 // Refuses keys outside `allowed`: a misspelt option is a mistake, not a no-op.
@@ -313,22 +317,55 @@ function snapshot(options, name = "options", path = "options") {
 // no code and, unlike Object.keys, makes no array.
 const NO_HINTS = Object.freeze({});
 export function rejectUnknown(options, allowed, where, hints = NO_HINTS, path) {
-  for (const key in options) {
-    if (!Object.hasOwn(options, key)) continue;
-    const option = path === undefined ? key : `${path}.${key}`;
-    if (Object.hasOwn(hints, key))
-      throw typeError(
-        `option "${key}" does not apply to ${where}: ${hints[key]}`,
-        option,
-        "ERR_NOT_APPLICABLE",
-      );
-    if (allowed !== null && !allowed.includes(key))
-      throw typeError(
-        `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
-        option,
-        "ERR_UNKNOWN_OPTION",
-      );
+  for (const key in options)
+    if (Object.hasOwn(options, key))
+      rejectKey(key, allowed, where, hints, path);
+}
+
+function rejectKey(key, allowed, where, hints, path) {
+  const option = path === undefined ? key : `${path}.${key}`;
+  if (Object.hasOwn(hints, key))
+    throw typeError(
+      `option "${key}" does not apply to ${where}: ${hints[key]}`,
+      option,
+      "ERR_NOT_APPLICABLE",
+    );
+  if (allowed !== null && !allowed.includes(key))
+    throw typeError(
+      `unknown option "${key}" for ${where}; allowed: ${allowed.join(", ")}`,
+      option,
+      "ERR_UNKNOWN_OPTION",
+    );
+}
+
+// What readPerCall read, until the next call of it.
+const perCallValues = { first: undefined, second: undefined };
+
+/**
+ * A plan method's per-call options, the two `keys` it takes (["start",
+ * "out"]), read as readOptions reads options, without copying the object:
+ * each own enumerable key's value once (a getter runs once), undefined as
+ * absent, any other key refused. So a call per token allocates nothing;
+ * a Proxy sees one more getPrototypeOf and getOwnPropertyDescriptor per
+ * key than a copy would make. Returns the values of the two keys as
+ * `first` and `second`, to be read at once: the next call overwrites them.
+ */
+export function readPerCall(perCall, keys, where) {
+  let first;
+  let second;
+  if (perCall !== undefined) {
+    requireOptions(perCall, "the per-call options", "perCall");
+    for (const key in perCall) {
+      if (!Object.hasOwn(perCall, key)) continue;
+      const value = perCall[key];
+      if (key === keys[0]) first = value;
+      else if (key === keys[1]) second = value;
+      else if (value !== undefined) rejectKey(key, keys, where, NO_HINTS);
+    }
   }
+  perCallValues.first = first;
+  perCallValues.second = second;
+  return perCallValues;
 }
 
 // A number, any number: the C core owns the rule on its value, and says it

@@ -18,6 +18,7 @@ import {
 } from "./core.js";
 import {
   calling,
+  callingMethod,
   CONSTRUCTORS,
   isStreams,
   kindOf,
@@ -25,6 +26,7 @@ import {
   positionList,
   rangeError,
   readOptions,
+  readPerCall,
   typeError,
   write,
 } from "./options.js";
@@ -273,7 +275,7 @@ const CACHE_PLAN = {
  */
 class RopeCachePlan extends Plan {
   rows(positions, perCall) {
-    return calling("ropeCache", planCacheRows, [this, positions, perCall]);
+    return callingMethod("ropeCache", planCacheRows, this, positions, perCall);
   }
 
   /** Ends the plan: rows() then throws; a second dispose() does nothing. */
@@ -284,16 +286,15 @@ class RopeCachePlan extends Plan {
 
 // A plan's call: the plan's cache, its per-call options read once, then
 // ropeCache's rows.
+const PLAN_PER_CALL = ["start", "out"];
 function planCacheRows(plan, positions, perCall) {
   const cache = openPlan(plan, CACHE_PLAN, "rows");
-  const given =
-    perCall === undefined
-      ? {}
-      : readOptions(perCall, ["start", "out"], "a rope cache plan's rows()", {
-          name: "the per-call options",
-          path: "perCall",
-        });
-  return cacheRows(cache, positions, given.start, given.out);
+  const given = readPerCall(
+    perCall,
+    PLAN_PER_CALL,
+    "a rope cache plan's rows()",
+  );
+  return cacheRows(cache, positions, given.first, given.second);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   oneOf,
   rangeError,
   readOptions,
+  readPerCall,
   typeError,
 } from "./options.js";
 import {
@@ -161,14 +162,6 @@ function readSpec(given, api, perCall) {
       return new Uint8Array(memoryBuffer(), pointer, spec.pairs).slice();
     });
   return spec;
-}
-
-// The per-call options: out or inPlace.
-const PER_CALL_READ = { name: "the per-call options", path: "perCall" };
-const NO_PER_CALL = Object.freeze({ out: undefined, inPlace: false });
-function readPerCall(perCall) {
-  if (perCall === undefined) return NO_PER_CALL;
-  return readOptions(perCall, PER_CALL, "a rope plan's apply()", PER_CALL_READ);
 }
 
 /**
@@ -422,8 +415,8 @@ class RopePlan extends Plan {
 // A plan's call: the plan's spec, its per-call options, then rope's run.
 function applyPlan(plan, vectors, positions, perCall) {
   const spec = openPlan(plan, ROPE_PLAN, "apply");
-  const given = readPerCall(perCall);
-  return run(spec, vectors, positions, given.out, given.inPlace);
+  const given = readPerCall(perCall, PER_CALL, "a rope plan's apply()");
+  return run(spec, vectors, positions, given.second, given.first);
 }
 
 /**

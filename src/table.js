@@ -24,6 +24,7 @@ import {
   positionList,
   rangeError,
   readOptions,
+  readPerCall,
   typeError,
   write,
   zero,
@@ -152,23 +153,14 @@ class TablePlan extends Plan {
 }
 
 const PLAN_PER_CALL = ["start", "out"];
-const PER_CALL_READ = { name: "the per-call options", path: "perCall" };
 
 // A plan's call: the plan's options, its per-call options read once, then
 // table's run.
 function planRows(plan, positions, perCall) {
   const { prepared: p, resolved } = openPlan(plan, TABLE_PLAN, "rows");
-  let start, out;
-  if (perCall !== undefined) {
-    const given = readOptions(
-      perCall,
-      PLAN_PER_CALL,
-      "a table plan's rows()",
-      PER_CALL_READ,
-    );
-    start = given.start;
-    out = given.out;
-  }
+  const given = readPerCall(perCall, PLAN_PER_CALL, "a table plan's rows()");
+  const start = given.first;
+  const out = given.second;
   // A preset's first position is a parameter of its own (as table says).
   if (start !== undefined && p.preset !== null)
     throw typeError(

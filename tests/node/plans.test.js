@@ -203,6 +203,56 @@ test("a getter in a call's options that calls the library again leaves the plan 
   assert.deepEqual(out, expected);
 });
 
+test("a plan's per-call options are read as any options are: each own value once, undefined as absent, other keys refused", () => {
+  const x = new Float32Array(16).fill(0.5);
+  const rope = pe.createRope({ dim: 8 });
+  const table = pe.createTable({ dim: 8 });
+  const cache = pe.createRopeCache({ dim: 8 });
+  const reads = [];
+  const counted = (target) =>
+    new Proxy(target, {
+      get(object, key) {
+        // The kind check reads Symbol.toStringTag, as for every options
+        // object; the options are the string keys.
+        if (typeof key === "string") reads.push(key);
+        return object[key];
+      },
+    });
+  const out = new Float32Array(16);
+  assert.equal(rope.apply(x, 3, counted({ out, inPlace: undefined })), out);
+  assert.deepEqual(out, pe.rope(x, 3, { dim: 8 }));
+  assert.deepEqual(reads, ["out", "inPlace"]);
+  reads.length = 0;
+  const rows = new Float32Array(16);
+  table.rows(2, counted({ start: 5, out: rows }));
+  assert.deepEqual(rows, pe.table({ positions: 2, start: 5, dim: 8 }));
+  assert.deepEqual(reads, ["start", "out"]);
+  // Inherited keys are not options; an own key with undefined is absent.
+  const inherited = Object.create({ inPlace: true });
+  inherited.unknown = undefined;
+  const copy = x.slice();
+  assert.notEqual(rope.apply(copy, 3, inherited), copy);
+  assert.deepEqual(copy, x);
+  for (const [call, where] of [
+    [() => rope.apply(x, 3, { inPlace: true, outt: out }), "apply()"],
+    [() => table.rows(1, { begin: 1 }), "rows()"],
+    [() => cache.rows(1, { outt: {} }), "rows()"],
+  ])
+    assert.throws(call, (error) => {
+      assert.equal(error.code, "ERR_UNKNOWN_OPTION");
+      assert.match(
+        error.message,
+        new RegExp(`plan's ${where.replace(/[()]/g, "\\$&")}`),
+      );
+      return true;
+    });
+  assert.throws(
+    () => table.rows(1, [1]),
+    (error) => error.code === "ERR_NOT_OBJECT" && error.option === "perCall",
+  );
+  assert.ok(tableStillRight(pe));
+});
+
 test("a table plan writes rows of a growing cache into the caller's array", () => {
   const plan = pe.createTable({ dim: 64, dtype: "float64" });
   const out = new Float64Array(64);

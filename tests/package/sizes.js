@@ -39,7 +39,7 @@ export const BUDGETS = {
     bytes: 53_000,
   },
   site: { what: "the site of `sinusoidal-pe-page`: its files", bytes: 456_000 },
-  siteGzip: { what: "the same, each file gzip", bytes: 184_100 },
+  siteGzip: { what: "the same, each file gzip", bytes: 184_200 },
   page: { what: "the scripts the page loads, gzip", bytes: 165_000 },
   panel: {
     what: "the scripts a page with one `<pe-relation>` loads, gzip",
