@@ -669,16 +669,19 @@ export function numberList(value, name, max = Infinity, code) {
 }
 
 // positions: a count (rows start, start + 1, ...) of at least `min` rows, or
-// explicit positions read once; start applies to a count only. Small, so
-// that a call per token can inline it and make no object for a count.
-const START = { code: "ERR_POSITIONS" };
+// explicit positions read once; start applies to a count only.
 export function positionList(positions, start, limits) {
   if (typeof positions !== "number")
     return listedPositions(positions, start, limits);
   const count = integer(positions, "positions", limits.min, limits.maxCount);
-  // A start is the first position: the rule on positions is its own.
-  const first = start === undefined ? 0 : finiteNumber(start, "start", START);
-  return { count, start: first, values: null };
+  return { count, start: firstPosition(start), values: null };
+}
+
+// The option "start" of a count: its first position, 0 by default. The
+// rule on positions is its own.
+const START = { code: "ERR_POSITIONS" };
+export function firstPosition(start) {
+  return start === undefined ? 0 : finiteNumber(start, "start", START);
 }
 
 // Explicit positions, read once into a new JS-owned array.

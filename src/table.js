@@ -21,6 +21,8 @@ import {
   boolean,
   calling,
   callingMethod,
+  firstPosition,
+  integer,
   positionList,
   rangeError,
   readOptions,
@@ -191,17 +193,26 @@ function createTableOf(options) {
 }
 
 // The positions a table takes: a count, or a list of at most as many.
-const POSITIONS = { min: 0, maxCount: 2 ** 32 - 1, maxArray: 2 ** 32 - 1 };
+const MAX_ROWS = 2 ** 32 - 1;
+const POSITIONS = { min: 0, maxCount: MAX_ROWS, maxArray: MAX_ROWS };
 const NO_ROWS = Object.freeze([]);
 const AS_VIEW = Object.freeze({ view: true });
 const PLAIN = Object.freeze({ view: false });
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
 function run(p, resolved, positions, startOption, outOption, view) {
-  const rows = positionList(positions, startOption, POSITIONS);
-  let { start } = rows;
+  // A count is read here, into no object: a plan's row per token
+  // allocates nothing.
+  const rows =
+    typeof positions === "number"
+      ? null
+      : positionList(positions, startOption, POSITIONS);
+  const count =
+    rows === null ? integer(positions, "positions", 0, MAX_ROWS) : rows.count;
+  let start = rows === null ? firstPosition(startOption) : rows.start;
+  const values = rows === null ? null : rows.values;
   if (p.presetStart !== null) {
-    if (rows.values !== null && p.presetStart.value !== 0)
+    if (values !== null && p.presetStart.value !== 0)
       throw typeError(
         `option "${p.presetStart.key}" applies when "positions" is a count; add it to the explicit positions instead`,
         p.presetStart.key,
@@ -209,7 +220,6 @@ function run(p, resolved, positions, startOption, outOption, view) {
       );
     start = p.presetStart.value;
   }
-  const { count, values } = rows;
   const zeroRows =
     p.padding === null ? NO_ROWS : paddingRows(p.padding, count, values);
   const Typed = p.float32 ? Float32Array : Float64Array;

@@ -32,7 +32,7 @@ export const BUDGETS = {
   },
   slimScript: {
     what: "the same through `sinusoidal-pe/slim`: its script, gzip",
-    bytes: 17_000,
+    bytes: 17_100,
   },
   slim: {
     what: "the same through `sinusoidal-pe/slim`: script and .wasm, gzip",
@@ -47,7 +47,7 @@ export const BUDGETS = {
   },
   pageTarball: {
     what: "the packed tarball of `sinusoidal-pe-page`",
-    bytes: 273_000,
+    bytes: 274_500,
   },
 };
 
