@@ -150,10 +150,20 @@ export async function launch() {
     const errors = [];
     const outside = [];
     const base = via === "http" ? `${origin}/` : `file://${siteDir}`;
+    // Errors count from the test's own document on: a reused page's
+    // about:blank may still report a request of the document before it
+    // (its favicon, refused from the null origin).
+    let live = false;
     const listeners = {
-      pageerror: (error) => errors.push(error.message),
+      framenavigated: (frame) => {
+        if (frame === page.mainFrame() && frame.url() !== "about:blank")
+          live = true;
+      },
+      pageerror: (error) => {
+        if (live) errors.push(error.message);
+      },
       console: (message) => {
-        if (message.type() === "error") errors.push(message.text());
+        if (live && message.type() === "error") errors.push(message.text());
       },
       request: (request) => {
         const url = request.url();
