@@ -158,8 +158,7 @@ function checkTask(task, report, omega, xs, n, start) {
 }
 
 function turnInOneBlock(scratch, keptAt, task) {
-  const { rows, Typed, count, dim, angles, streams } = task;
-  const repeat = task.repeat;
+  const { rows, Typed, count, dim, angles, streams, repeat } = task;
   const list = typeof angles === "number" ? null : angles;
   const pairs = task.omega.length;
   // One block: the frequencies and streams first (kept there between a

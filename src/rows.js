@@ -170,13 +170,13 @@ export function outputOf(out, rows, Typed, count, dim, inPlace) {
  * null when it is undefined. `view` is the function's own view option;
  * `name` the option's name in messages.
  */
-const PLAIN = Object.freeze({});
+const DEFAULTS = Object.freeze({});
 const OUT = 'option "out"';
 export function outArray(
   out,
   Typed,
   length,
-  { view = false, name = "out" } = PLAIN,
+  { view = false, name = "out" } = DEFAULTS,
 ) {
   if (out === undefined) return null;
   if (view)

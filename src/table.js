@@ -197,7 +197,6 @@ const MAX_ROWS = 2 ** 32 - 1;
 const POSITIONS = { min: 0, maxCount: MAX_ROWS, maxArray: MAX_ROWS };
 const NO_ROWS = Object.freeze([]);
 const AS_VIEW = Object.freeze({ view: true });
-const PLAIN = Object.freeze({ view: false });
 
 /** The rows of a prepared table at `positions` (a count from `start`, or a list). */
 function run(p, resolved, positions, startOption, outOption, view) {
@@ -231,7 +230,12 @@ function run(p, resolved, positions, startOption, outOption, view) {
       "ERR_SIZE",
     );
 
-  const out = outArray(outOption, Typed, count * p.dim, view ? AS_VIEW : PLAIN);
+  const out = outArray(
+    outOption,
+    Typed,
+    count * p.dim,
+    view ? AS_VIEW : undefined,
+  );
   // The largest position sets the sequence length of a scaling that
   // follows it.
   let largest = values === null && count > 0 ? start + count - 1 : -Infinity;
